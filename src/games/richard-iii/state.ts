@@ -1,0 +1,166 @@
+/**
+ * The Richard III game state: plain JSON, documented field by field in README.md.
+ *
+ * Blocks are stored as parallel arrays indexed by BLOCK_INDEX (the order of
+ * data/blocks.json) so that copying a state for apply() is three slices, not 63
+ * object copies. Everything the flow needs lives in `flow`, a stack of named
+ * states (the rules as a flow chart, see INTERPRETATIONS.md §L): the top frame
+ * says who must act and what they may do.
+ */
+import type { RngState } from '../../engine/rng.ts';
+import { AREA, BLOCK, BLOCKS, NUM_BLOCKS, type Side } from './data.ts';
+
+/** Where a block is: an area id, or one of these off-map places. */
+export type OffMap = 'pool' | 'minor' | 'off' | 'dead';
+// 'pool'  — owner's pool (for the Rebel: the current Pretender's pool). `down` marks face-down.
+// 'minor' — a minor heir not yet in play.
+// 'off'   — the off-map version of a two-version block (the other version is in play,
+//           in a pool, a minor, or dead), or a disbanded Rebel awaiting campaign reset.
+// 'dead'  — permanently eliminated.
+
+/** What a block did this game turn (it may act only once, 5.2/5.3/5.4). */
+export const Acted = { None: 0, Moved: 1, SeaMoved: 2, Recruited: 3 } as const;
+
+export interface LogEntry {
+  /** Text every seat (and spectators) may see. */
+  pub: string;
+  /** Fuller text for one side only (e.g. which block was recruited). */
+  own?: { side: Side; text: string };
+}
+
+/** Movement bookkeeping for an area where a battle is pending (6.3, 5.22). */
+export interface Attack {
+  attacker: Side;
+  /** Where the Main Attack came from: a land area id or a sea zone id (Piracy, G-8). */
+  main: string | null;
+  /** Distinct entry points (land area ids or sea zone ids) each side used to enter this area this turn. */
+  entries: { York: string[]; Lancaster: string[] };
+  /** Block indexes that entered as Reserves (6.3). */
+  reserves: number[];
+  /** Block indexes that arrived by Piracy sea move (retreat/regroup only by sea). */
+  pirates: number[];
+}
+
+/** One frame of the flow stack. `s` is the named state (INTERPRETATIONS.md §L). */
+export interface Frame {
+  s: string;
+  /** Who acts in this frame; 'both' only for simultaneous card play. */
+  side: Side | 'both' | null;
+  [k: string]: unknown;
+}
+
+export interface R3State {
+  game: 'richard-iii';
+  v: 1;
+  scenario: string;
+  rng: RngState;
+
+  campaign: number;
+  endCampaign: number;
+  /** Game turn within the campaign, 1..7 (= 8 − cards left in hand once the card is played). */
+  turn: number;
+  /** Side holding the throne. */
+  king: Side;
+  /** Current King / Pretender block index per side; null from a death until the next succession (6.81). */
+  crown: { York: number | null; Lancaster: number | null };
+  /** Heir deaths (per side) whose minor replacement enters at the next Supply Phase (6.82). */
+  heirsToEnter: { York: number; Lancaster: number };
+
+  /** Block arrays, indexed by BLOCK_INDEX. */
+  loc: string[];
+  steps: number[];
+  /** Face-down: eliminated this campaign (pool or home exile), or the Kingmaker prisoner. */
+  down: boolean[];
+  /** What each block did this game turn (Acted). */
+  acted: number[];
+
+  /** Cards not dealt this campaign (secret: nobody sees them). */
+  deck: string[];
+  hands: { York: string[]; Lancaster: string[] };
+  /** Card played face-down this turn; visible to its owner, to the opponent only once both are revealed. */
+  played: { York: string | null; Lancaster: string | null };
+  revealed: boolean;
+  /** Redeal demanded this campaign (5.1). */
+  mulligan: { York: boolean; Lancaster: boolean };
+  /** Player 1 of this game turn, once cards are revealed. */
+  p1: Side | null;
+
+  /** Border crossings this game turn, keyed `${borderId}|${side}` (5.21). */
+  borderUse: Record<string, number>;
+  /** Pending battles by area id (set by movement, consumed by the battle phase). */
+  attacks: Record<string, Attack>;
+  /** Side holding an unused Treason-card roll this game turn. */
+  treason: Side | null;
+
+  flow: Frame[];
+  log: LogEntry[];
+  /** Snapshots for undo (never shown to anyone); cleared when dice roll or information is revealed. */
+  undo: string[];
+  result: { winner: Side | null; reason: string } | null;
+}
+
+/* ----------------------------------------------------------------- helpers */
+
+/** The side a block fights for now (the Rebel serves the Pretender). */
+export function ownerOf(s: R3State, b: number): Side {
+  const side = BLOCKS[b]!.side;
+  if (side === 'Rebel') return s.king === 'York' ? 'Lancaster' : 'York';
+  return side;
+}
+
+export const isOnMap = (s: R3State, b: number): boolean => AREA[s.loc[b]!] !== undefined;
+
+/** Blocks standing in an area (face-down blocks included; filter with s.down when needed). */
+export function blocksIn(s: R3State, area: string): number[] {
+  const out: number[] = [];
+  for (let b = 0; b < NUM_BLOCKS; b++) if (s.loc[b] === area) out.push(b);
+  return out;
+}
+
+export type AreaStatus = 'friendly' | 'enemy' | 'vacant' | 'contested';
+
+/** Area status from one side's point of view (2.1); face-down blocks are ignored (INTERPRETATIONS 57). */
+export function areaStatus(s: R3State, area: string, side: Side): AreaStatus {
+  let mine = false, theirs = false;
+  for (let b = 0; b < NUM_BLOCKS; b++) {
+    if (s.loc[b] !== area || s.down[b]) continue;
+    if (ownerOf(s, b) === side) mine = true; else theirs = true;
+  }
+  return mine ? (theirs ? 'contested' : 'friendly') : theirs ? 'enemy' : 'vacant';
+}
+
+export const top = (s: R3State): Frame => s.flow[s.flow.length - 1]!;
+
+/**
+ * A copy of the state that apply() may mutate freely. Arrays of primitives are
+ * sliced; nested records are copied by JSON where they are small.
+ */
+export function cloneState(s: R3State): R3State {
+  return {
+    ...s,
+    rng: [...s.rng] as RngState,
+    crown: { ...s.crown },
+    heirsToEnter: { ...s.heirsToEnter },
+    loc: s.loc.slice(),
+    steps: s.steps.slice(),
+    down: s.down.slice(),
+    acted: s.acted.slice(),
+    deck: s.deck.slice(),
+    hands: { York: s.hands.York.slice(), Lancaster: s.hands.Lancaster.slice() },
+    played: { ...s.played },
+    mulligan: { ...s.mulligan },
+    borderUse: { ...s.borderUse },
+    attacks: JSON.parse(JSON.stringify(s.attacks)),
+    flow: JSON.parse(JSON.stringify(s.flow)),
+    log: s.log.slice(),
+    undo: s.undo.slice(),
+    result: s.result ? { ...s.result } : null,
+  };
+}
+
+export const blockId = (b: number): string => BLOCKS[b]!.id;
+export const blockData = (id: string) => BLOCK[id]!;
+
+export function addLog(s: R3State, pub: string, own?: { side: Side; text: string }): void {
+  s.log.push(own ? { pub, own } : { pub });
+}
