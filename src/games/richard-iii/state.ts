@@ -63,6 +63,12 @@ export interface R3State {
   king: Side;
   /** Current King / Pretender block index per side; null from a death until the next succession (6.81). */
   crown: { York: number | null; Lancaster: number | null };
+  /**
+   * Kingmaker scenario: Henry VI held in the Tower (block index), or null. A prisoner is
+   * face-down (s.down), cannot move or fight, does not count for control, but counts for
+   * usurpation; he is freed when Lancaster alone occupies Middlesex.
+   */
+  prisoner: number | null;
   /** Heir deaths (per side) whose minor replacement enters at the next Supply Phase (6.82). */
   heirsToEnter: { York: number; Lancaster: number };
 
