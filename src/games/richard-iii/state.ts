@@ -44,10 +44,12 @@ export interface Attack {
 /** One frame of the flow stack. `s` is the named state (INTERPRETATIONS.md §L). */
 export interface Frame {
   s: string;
-  /** Who acts in this frame; 'both' only for simultaneous card play. */
+  /** Who acts in this frame; 'both' for simultaneous hidden choices (card play, redeal offer). */
   side: Side | 'both' | null;
   [k: string]: unknown;
 }
+
+export type UndoSnapshot = Omit<R3State, 'undo' | 'log'> & { undo: []; log: []; logLength: number };
 
 export interface R3State {
   game: 'richard-iii';
@@ -57,7 +59,7 @@ export interface R3State {
 
   campaign: number;
   endCampaign: number;
-  /** Game turn within the campaign, 1..7 (= 8 − cards left in hand once the card is played). */
+  /** Game turn within the campaign, 1..7 (= 8 − cards in hand before the card is played). */
   turn: number;
   /** Side holding the throne. */
   king: Side;
@@ -100,8 +102,12 @@ export interface R3State {
 
   flow: Frame[];
   log: LogEntry[];
-  /** Snapshots for undo (never shown to anyone); cleared when dice roll or information is revealed. */
-  undo: string[];
+  /**
+   * Snapshots for undo (never shown to anyone); cleared when dice roll or information is
+   * revealed. Each is the earlier state with an empty undo stack and its log replaced by
+   * its length (the log only grows, so restoring keeps the first logLength lines).
+   */
+  undo: UndoSnapshot[];
   result: { winner: Side | null; reason: string } | null;
 }
 
@@ -137,14 +143,29 @@ export function areaStatus(s: R3State, area: string, side: Side): AreaStatus {
 
 export const top = (s: R3State): Frame => s.flow[s.flow.length - 1]!;
 
+/** Deep copy of a JSON value; several times faster than a JSON round trip for small values. */
+export function copyJson<T>(v: T): T {
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) {
+    const out = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = copyJson(v[i]);
+    return out as T;
+  }
+  const out: Record<string, unknown> = {};
+  for (const k in v) out[k] = copyJson((v as Record<string, unknown>)[k]);
+  return out as T;
+}
+
 /**
  * A copy of the state that apply() may mutate freely. Arrays of primitives are
- * sliced; nested records are copied by JSON where they are small.
+ * sliced, small nested records copied. The log and the undo stack are only ever
+ * appended to or truncated, and their entries are never mutated, so they are
+ * copied shallowly.
  */
 export function cloneState(s: R3State): R3State {
   return {
     ...s,
-    rng: [...s.rng] as RngState,
+    rng: [s.rng[0], s.rng[1], s.rng[2], s.rng[3]] as RngState,
     crown: { ...s.crown },
     heirsToEnter: { ...s.heirsToEnter },
     loc: s.loc.slice(),
@@ -156,12 +177,24 @@ export function cloneState(s: R3State): R3State {
     played: { ...s.played },
     mulligan: { ...s.mulligan },
     borderUse: { ...s.borderUse },
-    attacks: JSON.parse(JSON.stringify(s.attacks)),
-    flow: JSON.parse(JSON.stringify(s.flow)),
+    attacks: copyJson(s.attacks),
+    flow: copyJson(s.flow),
     log: s.log.slice(),
     undo: s.undo.slice(),
     result: s.result ? { ...s.result } : null,
   };
+}
+
+/** The snapshot to push before applying an undoable action to s. Shares s's (immutable) parts. */
+export function snapshotOf(s: R3State): UndoSnapshot {
+  return { ...s, undo: [], log: [], logLength: s.log.length };
+}
+
+/** The state as it was before the last undoable action. */
+export function restoreSnapshot(s: R3State): R3State {
+  const snap = s.undo[s.undo.length - 1]!;
+  const { logLength, ...rest } = snap;
+  return { ...(rest as Omit<UndoSnapshot, 'logLength'>), log: s.log.slice(0, logLength), undo: s.undo.slice(0, -1) } as R3State;
 }
 
 export const blockId = (b: number): string => BLOCKS[b]!.id;

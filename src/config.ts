@@ -1,0 +1,99 @@
+// Configuration from the environment, validated once at start-up. Every problem
+// is collected so a user fixes them all in one go; ConfigError's message is a
+// single line meant to be printed as is.
+import path from 'node:path';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Config {
+  /** Postgres URL; null = start the embedded database (PGlite) in dataDir. */
+  databaseUrl: string | null;
+  /** Redis URL; null = in-process bus (single instance only). */
+  redisUrl: string | null;
+  port: number;
+  host: string;
+  logLevel: LogLevel;
+  /** Folder of the embedded database (used only without DATABASE_URL). */
+  dataDir: string;
+  /** Prefix of every bus channel, so several deployments can share one Redis. */
+  busPrefix: string;
+  /** NODE_ENV !== 'production': enables GraphiQL. */
+  development: boolean;
+}
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`invalid configuration: ${problems.join('; ')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function nonEmpty(env: Env, name: string): string | undefined {
+  const v = env[name]?.trim();
+  return v === undefined || v === '' ? undefined : v;
+}
+
+function checkUrl(value: string, name: string, protocols: string[], problems: string[]): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    problems.push(`${name} is not a valid URL (expected ${protocols[0]}//host:port/...)`);
+    return;
+  }
+  if (!protocols.includes(url.protocol)) {
+    problems.push(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')} (got ${url.protocol}//)`);
+  }
+}
+
+export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
+  const problems: string[] = [];
+
+  const databaseUrl = nonEmpty(env, 'DATABASE_URL') ?? null;
+  if (databaseUrl !== null) checkUrl(databaseUrl, 'DATABASE_URL', ['postgresql:', 'postgres:'], problems);
+
+  const redisUrl = nonEmpty(env, 'REDIS_URL') ?? null;
+  if (redisUrl !== null) checkUrl(redisUrl, 'REDIS_URL', ['redis:', 'rediss:'], problems);
+
+  let port = 3000;
+  const rawPort = nonEmpty(env, 'PORT');
+  if (rawPort !== undefined) {
+    port = Number(rawPort);
+    if (!/^\d+$/.test(rawPort) || port > 65535) {
+      problems.push(`PORT must be an integer from 0 to 65535 (got "${rawPort}")`);
+    }
+  }
+
+  const host = nonEmpty(env, 'HOST') ?? '127.0.0.1';
+
+  let logLevel: LogLevel = 'info';
+  const rawLevel = nonEmpty(env, 'LOG_LEVEL');
+  if (rawLevel !== undefined) {
+    const lower = rawLevel.toLowerCase();
+    if ((LOG_LEVELS as readonly string[]).includes(lower)) logLevel = lower as LogLevel;
+    else problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${rawLevel}")`);
+  }
+
+  const dataDir = path.resolve(cwd, nonEmpty(env, 'DATA_DIR') ?? 'data');
+  const busPrefix = env.BUS_PREFIX ?? 'herald:';
+  const development = (env.NODE_ENV ?? 'development') !== 'production';
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return { databaseUrl, redisUrl, port, host, logLevel, dataDir, busPrefix, development };
+}
+
+/** The URL with its password hidden, for logs and error messages. */
+export function redactUrl(value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.password) url.password = '***';
+    return url.toString();
+  } catch {
+    return '<unparseable URL>';
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * The Plague event (card text, R-16; INTERPRETATIONS 20). AP0. The card's player
+ * chooses one Enemy area containing a city (any of the seven, whatever its colour)
+ * or passes ('end'). Contested areas are not Enemy areas (2.1). Every upright
+ * block there loses one step; a block reduced to nothing is eliminated (6.8 via
+ * eliminate(), which may end the game, 9.0).
+ *
+ * Order of the losses — decision: the owner is NOT asked. Every block loses
+ * exactly one step, so the final strengths do not depend on the order; and the
+ * side effects of the eliminations commute: where each block goes depends only
+ * on the block, heir deaths only add to s.heirsToEnter / clear s.crown, and
+ * instant victory (9.0) depends only on which heirs are left once all the losses
+ * are taken — if the last heirs die, the game ends whichever dies first. So the
+ * losses are applied at once in block-table order, and the game stops at the
+ * first elimination that ends it (callers check s.result). This spares the
+ * opponent a prompt per block (RtT asks one click per block).
+ *
+ * Not undoable: it reveals eliminations (and eliminate() clears the undo stack).
+ */
+import { LAND_AND_EXILE, NUM_BLOCKS, type Side } from './data.ts';
+import { addLog, type R3State } from './state.ts';
+import { clearUndo, type Action } from './flow.ts';
+import { occupancy, statusOf } from './occupancy.ts';
+import { areaName } from './movement.ts';
+import { eliminate } from './elimination.ts';
+import { endActionPhase } from './action-phase.ts';
+
+export interface PlagueFrame { s: 'plague_event'; side: Side; phase: true; [k: string]: unknown }
+
+const CITY_AREAS = LAND_AND_EXILE.filter((a) => a.city !== null).map((a) => a.id);
+
+/** Enemy areas containing a city, from `side`'s point of view. */
+export function plagueTargets(s: R3State, side: Side): string[] {
+  const o = occupancy(s);
+  return CITY_AREAS.filter((a) => statusOf(o, a, side) === 'enemy');
+}
+
+export function plagueActions(s: R3State, _f: PlagueFrame, side: Side): Action[] {
+  const out: Action[] = plagueTargets(s, side).map((area) => ({ type: 'plague', area }));
+  out.push({ type: 'end' });
+  return out;
+}
+
+export function plagueApply(s: R3State, _f: PlagueFrame, side: Side, a: Action): void {
+  if (a.type === 'plague') {
+    const area = a['area'] as string;
+    clearUndo(s);
+    addLog(s, `${side} strikes ${areaName(area)} with Plague: every block there loses a step.`);
+    const victims: number[] = [];
+    for (let b = 0; b < NUM_BLOCKS; b++) if (s.loc[b] === area && !s.down[b]) victims.push(b);
+    for (const b of victims) {
+      if (s.steps[b]! > 1) {
+        s.steps[b]!--;
+        continue;
+      }
+      eliminate(s, b, 'by Plague');
+      if (s.result) return;
+    }
+  } else if (a.type !== 'end') {
+    throw new Error(`plague_event: unexpected action ${a.type}`);
+  }
+  endActionPhase(s, side);
+}

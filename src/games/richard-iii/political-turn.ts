@@ -1,0 +1,437 @@
+/**
+ * The Political Turn (8.0), strictly in the order 8.1 → 8.5 (INTERPRETATIONS 42):
+ *
+ *   1. Levies disband (8.1) — automatic.
+ *   2. Usurpation (8.2) — automatic; after the scenario's last campaign the game
+ *      ends here and the King wins (9.0 [R-39]).
+ *   3. Pretender goes home (8.3), then the Pretender's exile limits (7.2 / 8.5).
+ *   4. King goes home (8.4), then the King's exile limits.
+ *   5. Campaign Reset (8.5) — automatic; then the next campaign's deal (cards.ts).
+ * "Pretender"/"King" in steps 3–4 are the roles after Usurpation.
+ *
+ * Named states (INTERPRETATIONS §L4):
+ * - `pretender_goes_home` / `king_goes_home` (side = that role's side):
+ *   {"type":"block","block":id} selects a block to send home: every block that
+ *   must still go home (an heir, noble or church block on a land area that is not
+ *   already in one of its homes) and, optionally, a block already at home that
+ *   has another home to go to (8.3: owner's choice of home). {"type":"end"} only
+ *   once no block must still go home. Blocks with one possible home go there
+ *   automatically, blocks with none go to the pool (nobles/church only: heirs
+ *   always have a home, G-7), re-checked after every move because each move can
+ *   change the options of the others (a Vacant area filled, Calais's room).
+ * - `pretender_goes_home_to` / `king_goes_home_to`: {"type":"area","area":id}
+ *   for each home of the selected block, and {"type":"cancel"}.
+ * - `exile_limits_pretender` / `exile_limits_king`: {"type":"block","block":id}
+ *   sends one non-heir block counted against an over-full exile area of that
+ *   side to the pool (7.2 "owner's choice" [G-7]); repeated until no exile area
+ *   of that side holds more than its limit (or the excess is heirs only, who are
+ *   never sent to the pool, G-7). When the choice is forced (as many candidates
+ *   as excess) it is made automatically.
+ * Go-home and exile-limit choices are undoable (INTERPRETATIONS 54); "end" is a
+ * phase boundary and clears the undo stack.
+ *
+ * Fog of war: go-home moves and disbands name the block in owner-only text and
+ * give only areas in public text (blocks stay hidden, 4.2); usurpation counts and
+ * the new King are public.
+ */
+import { AREA, BLOCK_INDEX, BLOCKS, NUM_BLOCKS, other, type Side } from './data.ts';
+import { clearUndo, endGame, type Action, type HandlerTable } from './flow.ts';
+import { blockName } from './elimination.ts';
+import { seniorHeir } from './heirs.ts';
+import {
+  EXILE_AREAS,
+  exileCount,
+  exileCounted,
+  exileLimit,
+  goesHome,
+  homeDestinations,
+  homeOcc,
+  mercenaryHome,
+} from './homes.ts';
+import { addLog, areaStatus, blockId, ownerOf, top, type Frame, type R3State } from './state.ts';
+import { startCampaign } from './cards.ts';
+
+/* -------------------------------------------------------------- 8.1 disband */
+
+const areaName = (a: string): string => AREA[a]?.name ?? a;
+
+/** 8.1: levies, Bombards and the Welsh to their pool; other mercenaries home; the Rebel removed. */
+export function disband(s: R3State): void {
+  const count: Record<Side, number> = { York: 0, Lancaster: 0 };
+  const own: Record<Side, string[]> = { York: [], Lancaster: [] };
+  for (let b = 0; b < NUM_BLOCKS; b++) {
+    const d = BLOCKS[b]!;
+    const loc = s.loc[b]!;
+    if (d.type === 'rebel') {
+      if (loc !== 'off' && loc !== 'dead') {
+        if (AREA[loc]) addLog(s, `The Rebel in ${areaName(loc)} disbands.`);
+        s.loc[b] = 'off';
+        s.down[b] = false;
+      }
+      continue;
+    }
+    if (AREA[loc] === undefined) continue; // pools, minors, off-map
+    const side = d.side as Side;
+    if (d.type === 'levy' || d.type === 'bombard' || (d.type === 'mercenary' && d.home?.kind === 'wales')) {
+      s.loc[b] = 'pool';
+      count[side]++;
+      own[side].push(`${d.name} (${areaName(loc)})`);
+    } else if (d.type === 'mercenary') {
+      const home = mercenaryHome(b)!;
+      if (loc !== home) {
+        s.loc[b] = home;
+        count[side]++;
+        own[side].push(`${d.name} (${areaName(loc)} → ${areaName(home)})`);
+      }
+    }
+  }
+  for (const side of ['York', 'Lancaster'] as const) {
+    if (count[side] === 0) continue;
+    addLog(s, `Levies disband (8.1): ${count[side]} ${side} block(s) return to the pool or their home exile.`, {
+      side,
+      text: `Disbanded: ${own[side].join(', ')}.`,
+    });
+  }
+}
+
+/* ------------------------------------------------------------ 8.2 usurpation */
+
+const MIDDLESEX = 'middlesex';
+const ISLE_OF_MAN = 'isle-of-man';
+
+/**
+ * 8.2: a side's nobles, church blocks and heirs on land areas (a defected
+ * Clarence/Exeter is a noble of the side holding him), not in exile, not on the
+ * Isle of Man, not in pools or minors; +1 if the side alone occupies Middlesex
+ * (London). The Kingmaker prisoner counts for Lancaster (he is an heir on the
+ * map) but, being face-down, does not occupy Middlesex.
+ */
+export function usurpationCount(s: R3State, side: Side): number {
+  let n = 0;
+  for (let b = 0; b < NUM_BLOCKS; b++) {
+    const t = BLOCKS[b]!.type;
+    if (t !== 'heir' && t !== 'noble' && t !== 'church') continue;
+    const loc = s.loc[b]!;
+    if (AREA[loc]?.kind !== 'land' || loc === ISLE_OF_MAN) continue;
+    if (ownerOf(s, b) === side) n++;
+  }
+  if (areaStatus(s, MIDDLESEX, side) === 'friendly') n++;
+  return n;
+}
+
+/** 8.2: counts both sides and crowns the Pretender on a strict majority (ties favour the King). */
+export function usurpation(s: R3State): void {
+  const king = s.king;
+  const pretender = other(king);
+  const k = usurpationCount(s, king);
+  const p = usurpationCount(s, pretender);
+  addLog(s, `Usurpation (8.2): ${king} (King) ${k}, ${pretender} (Pretender) ${p}.`);
+  if (p <= k) {
+    addLog(s, `${king} keeps the throne.`);
+    return;
+  }
+  s.king = pretender;
+  // The Pretender's senior heir becomes King; normally that is already his crown block.
+  const heir = s.crown[pretender] ?? seniorHeir(s, pretender);
+  s.crown[pretender] = heir;
+  const who = heir === null ? '' : ` ${blockName(heir)} is King`;
+  addLog(s, `Usurpation! ${pretender} takes the throne:${who}; ${king} becomes the Pretender.`);
+}
+
+/* ----------------------------------------------------------- 8.3/8.4 go home */
+
+type Role = 'pretender' | 'king';
+
+interface HomeFrame extends Frame {
+  side: Side;
+  /** Block ids already sent home in this step (not offered again). */
+  moved: string[];
+}
+interface HomeToFrame extends Frame {
+  side: Side;
+  block: string;
+}
+
+const roleOf = (f: Frame): Role => (f.s.startsWith('king') ? 'king' : 'pretender');
+
+/** The side's blocks that must go home and have not (on a land area, not already at a home). */
+function homeStatus(s: R3State, side: Side, moved: readonly string[]): { must: number[]; may: number[] } {
+  const occ = homeOcc(s);
+  const must: number[] = [];
+  const may: number[] = [];
+  for (let b = 0; b < NUM_BLOCKS; b++) {
+    if (!goesHome(s, b) || ownerOf(s, b) !== side || moved.includes(BLOCKS[b]!.id)) continue;
+    const opts = homeDestinations(s, b, occ);
+    if (!opts.includes(s.loc[b]!)) must.push(b);
+    else if (opts.length > 1) may.push(b);
+  }
+  return { must, may };
+}
+
+function sendHome(s: R3State, b: number, to: string | 'pool'): void {
+  const side = ownerOf(s, b);
+  const from = s.loc[b]!;
+  const name = blockName(b);
+  s.loc[b] = to;
+  if (to === 'pool') {
+    addLog(s, `${side}: a block in ${areaName(from)} has no home free and goes to the pool.`, {
+      side,
+      text: `${name} (${areaName(from)}) has no home free and goes to the pool.`,
+    });
+  } else if (to !== from) {
+    addLog(s, `${side}: a block goes home from ${areaName(from)} to ${areaName(to)}.`, {
+      side,
+      text: `${name} goes home from ${areaName(from)} to ${areaName(to)}.`,
+    });
+  }
+}
+
+/** Resolves forced cases (one home → there; none → pool) until every block left has a real choice. */
+function autoHome(s: R3State, f: HomeFrame): void {
+  for (;;) {
+    const occ = homeOcc(s);
+    let changed = false;
+    for (let b = 0; b < NUM_BLOCKS; b++) {
+      if (!goesHome(s, b) || ownerOf(s, b) !== f.side || f.moved.includes(BLOCKS[b]!.id)) continue;
+      const opts = homeDestinations(s, b, occ);
+      if (opts.includes(s.loc[b]!) || opts.length > 1) continue;
+      sendHome(s, b, opts.length === 1 ? opts[0]! : 'pool');
+      f.moved.push(BLOCKS[b]!.id);
+      changed = true;
+      break; // the position changed: recompute the options
+    }
+    if (!changed) return;
+  }
+}
+
+function startGoHome(s: R3State, role: Role): void {
+  const side = role === 'king' ? s.king : other(s.king);
+  clearUndo(s);
+  addLog(s, role === 'king' ? `The King (${side}) goes home (8.4).` : `The Pretender (${side}) goes home (8.3).`);
+  const f: HomeFrame = { s: `${role}_goes_home`, side, moved: [] };
+  s.flow.push(f);
+  continueGoHome(s, f);
+}
+
+/** After a move: settle forced moves; if nothing is left to decide, close the step. */
+function continueGoHome(s: R3State, f: HomeFrame): void {
+  autoHome(s, f);
+  const { must, may } = homeStatus(s, f.side, f.moved);
+  if (must.length === 0 && may.length === 0) endGoHome(s, f);
+}
+
+function endGoHome(s: R3State, f: HomeFrame): void {
+  const role = roleOf(f);
+  s.flow.pop();
+  startExileLimits(s, role);
+}
+
+/* --------------------------------------------------- exile limits (7.2, 8.5) */
+
+interface ExileFrame extends Frame {
+  side: Side;
+}
+
+/** Non-heir blocks that may be sent to the pool from over-full exile areas of `side` [G-7]. */
+function exileCandidates(s: R3State, side: Side): number[] {
+  const out: number[] = [];
+  for (const area of EXILE_AREAS[side]) {
+    const excess = exileCount(s, area) - exileLimit(area);
+    if (excess <= 0) continue;
+    const cand = exileCounted(s, area).filter((b) => BLOCKS[b]!.type !== 'heir');
+    out.push(...cand);
+  }
+  return out;
+}
+
+function toPoolForExile(s: R3State, b: number): void {
+  const side = ownerOf(s, b);
+  const from = s.loc[b]!;
+  s.loc[b] = 'pool';
+  s.down[b] = false;
+  addLog(s, `${side}: a block in ${areaName(from)} exceeds the exile limit and goes to the pool (7.2).`, {
+    side,
+    text: `${blockName(b)} (${areaName(from)}) goes to the pool: exile limit (7.2).`,
+  });
+}
+
+/** Sends forced excess to the pool; returns true while a real choice is left. */
+function autoExile(s: R3State, side: Side): boolean {
+  let choice = false;
+  for (const area of EXILE_AREAS[side]) {
+    const excess = exileCount(s, area) - exileLimit(area);
+    if (excess <= 0) continue;
+    const cand = exileCounted(s, area).filter((b) => BLOCKS[b]!.type !== 'heir');
+    if (cand.length === 0) continue; // heirs only: they stay (G-7)
+    if (cand.length <= excess) for (const b of cand) toPoolForExile(s, b);
+    else choice = true;
+  }
+  return choice;
+}
+
+function startExileLimits(s: R3State, role: Role): void {
+  const side = role === 'king' ? s.king : other(s.king);
+  clearUndo(s);
+  if (autoExile(s, side)) {
+    s.flow.push({ s: `exile_limits_${role}`, side } as ExileFrame);
+    return;
+  }
+  afterExileLimits(s, role);
+}
+
+function afterExileLimits(s: R3State, role: Role): void {
+  if (role === 'pretender') startGoHome(s, 'king');
+  else campaignReset(s);
+}
+
+/* ---------------------------------------------------------- 8.5 campaign reset */
+
+/**
+ * 8.5: exile excess has gone to the pools in the exile-limit steps (heirs stay,
+ * G-7); face-down blocks in pools and home exiles stand up; the Rebel goes to the
+ * Pretender's pool; every block on the map and in the pools is at full strength;
+ * the next campaign is dealt (cards.ts).
+ */
+export function campaignReset(s: R3State): void {
+  for (let b = 0; b < NUM_BLOCKS; b++) {
+    const d = BLOCKS[b]!;
+    const loc = s.loc[b]!;
+    if (d.type === 'rebel' && loc !== 'dead') {
+      s.loc[b] = 'pool';
+      s.down[b] = false;
+      s.steps[b] = d.maxSteps;
+      continue;
+    }
+    const area = AREA[loc];
+    if (loc === 'pool' || area?.kind === 'exile') s.down[b] = false;
+    if (loc === 'pool' || area !== undefined) s.steps[b] = d.maxSteps;
+  }
+  s.campaign++;
+  clearUndo(s);
+  addLog(s, `Campaign Reset (8.5): all blocks stand up at full strength; the Rebel joins the ${other(s.king)} pool.`);
+  startCampaign(s);
+}
+
+/* ----------------------------------------------------------- the whole turn */
+
+/** Entered from the Supply Phase after Game Turn 7 (supply.ts). */
+export function startPoliticalTurn(s: R3State): void {
+  clearUndo(s);
+  addLog(s, `Political Turn after campaign ${s.campaign}.`);
+  disband(s);
+  usurpation(s);
+  if (s.campaign >= s.endCampaign) {
+    endGame(s, s.king, `${s.king} holds the throne after the Usurpation step of the last campaign (9.0).`);
+    addLog(s, `Game over: ${s.king} wins.`);
+    return;
+  }
+  startGoHome(s, 'pretender');
+}
+
+/* ----------------------------------------------------------------- handlers */
+
+const END: Action = { type: 'end' };
+const CANCEL: Action = { type: 'cancel' };
+
+const goHome = {
+  actions(s: R3State, f: Frame, side: Side): Action[] {
+    const hf = f as HomeFrame;
+    if (side !== hf.side) return [];
+    const { must, may } = homeStatus(s, side, hf.moved);
+    const out: Action[] = [];
+    for (const b of must) out.push({ type: 'block', block: blockId(b) });
+    for (const b of may) out.push({ type: 'block', block: blockId(b) });
+    if (must.length === 0) out.push(END);
+    return out;
+  },
+  apply(s: R3State, f: Frame, _side: Side, a: Action): void {
+    const hf = f as HomeFrame;
+    if (a.type === 'end') {
+      endGoHome(s, hf);
+      return;
+    }
+    const to: HomeToFrame = { s: `${roleOf(f)}_goes_home_to`, side: hf.side, block: a.block as string };
+    s.flow.push(to);
+  },
+  undoable: (_s: R3State, _f: Frame, a: Action): boolean => a.type !== 'end',
+  prompt(s: R3State, f: Frame, seat: Side | null): unknown {
+    const hf = f as HomeFrame;
+    const king = roleOf(f) === 'king';
+    if (seat !== hf.side) {
+      return { text: `${hf.side} (${king ? 'King' : 'Pretender'}) sends its blocks home (${king ? '8.4' : '8.3'}).` };
+    }
+    const { must, may } = homeStatus(s, hf.side, hf.moved);
+    const text = king
+      ? 'The King goes home (8.4): the King and Royal heirs to an own shield or any crown area, nobles and church to a free shield or cathedral area (else the pool); blocks in exile stay.'
+      : 'The Pretender goes home (8.3): heirs on the map to your exile areas, nobles and church to a free shield or cathedral area (else the pool); blocks in exile stay.';
+    return {
+      text: must.length > 0 ? `${text} Choose a block to send home.` : `${text} You may move a block to another home, or end.`,
+      mustGoHome: must.map(blockId),
+      mayMove: may.map(blockId),
+    };
+  },
+};
+
+const goHomeTo = {
+  actions(s: R3State, f: Frame, side: Side): Action[] {
+    const tf = f as HomeToFrame;
+    if (side !== tf.side) return [];
+    const b = BLOCK_INDEX[tf.block]!;
+    const here = s.loc[b]!;
+    const out: Action[] = [];
+    for (const a of homeDestinations(s, b)) if (a !== here) out.push({ type: 'area', area: a });
+    out.push(CANCEL);
+    return out;
+  },
+  apply(s: R3State, f: Frame, _side: Side, a: Action): void {
+    const tf = f as HomeToFrame;
+    s.flow.pop();
+    if (a.type === 'cancel') return;
+    const hf = top(s) as HomeFrame;
+    const b = BLOCK_INDEX[tf.block]!;
+    sendHome(s, b, a.area as string);
+    hf.moved.push(tf.block);
+    continueGoHome(s, hf);
+  },
+  undoable: (): boolean => true,
+  prompt(_s: R3State, f: Frame, seat: Side | null): unknown {
+    const tf = f as HomeToFrame;
+    if (seat !== tf.side) return { text: `${tf.side} sends a block home.` };
+    return { text: `Choose where ${blockName(BLOCK_INDEX[tf.block]!)} goes home, or cancel.`, block: tf.block };
+  },
+};
+
+const exileLimits = {
+  actions(s: R3State, f: Frame, side: Side): Action[] {
+    if (side !== f.side) return [];
+    return exileCandidates(s, side).map((b) => ({ type: 'block', block: blockId(b) }));
+  },
+  apply(s: R3State, f: Frame, side: Side, a: Action): void {
+    toPoolForExile(s, BLOCK_INDEX[a.block as string]!);
+    if (autoExile(s, side)) return;
+    const role: Role = f.s.endsWith('king') ? 'king' : 'pretender';
+    s.flow.pop();
+    clearUndo(s);
+    afterExileLimits(s, role);
+  },
+  undoable: (): boolean => true,
+  prompt(s: R3State, f: Frame, seat: Side | null): unknown {
+    const side = f.side as Side;
+    const areas = EXILE_AREAS[side].filter((a) => exileCount(s, a) > exileLimit(a));
+    if (seat !== side) return { text: `${side} sends exile excess to the pool (7.2).`, areas };
+    return {
+      text: 'Too many blocks in exile (7.2): choose a block to send to your pool (heirs stay).',
+      areas,
+      blocks: exileCandidates(s, side).map(blockId),
+    };
+  },
+};
+
+export const handlers: HandlerTable = {
+  pretender_goes_home: goHome,
+  king_goes_home: goHome,
+  pretender_goes_home_to: goHomeTo,
+  king_goes_home_to: goHomeTo,
+  exile_limits_pretender: exileLimits,
+  exile_limits_king: exileLimits,
+};

@@ -1,0 +1,72 @@
+// The Fastify application factory, used by src/main.ts and by the tests.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from '../config.ts';
+import { createMemoryBus, createRedisBus, type Bus } from '../bus/index.ts';
+import { openStore, type Store } from '../store/store.ts';
+import { projectRoot } from '../paths.ts';
+import errors from './plugins/errors.ts';
+import graceful from './plugins/graceful.ts';
+import services from './plugins/services.ts';
+import health from './plugins/health.ts';
+import openapi from './plugins/openapi.ts';
+import graphql from './plugins/graphql.ts';
+import { collectRoutes } from './routes.ts';
+
+export interface AppServices {
+  /** Use this store instead of opening one from config (the caller closes it). */
+  store?: Store;
+  /** Use this bus instead of creating one from config (the caller closes it). */
+  bus?: Bus;
+}
+
+const version = (JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
+
+export function createBus(config: Pick<Config, 'redisUrl' | 'busPrefix'>, app: FastifyInstance): Bus {
+  const onHandlerError = (err: unknown) => app.log.error({ err }, 'bus subscriber failed');
+  if (config.redisUrl === null) return createMemoryBus({ onHandlerError });
+  return createRedisBus({
+    url: config.redisUrl,
+    prefix: config.busPrefix,
+    onHandlerError,
+    onConnectionError: (err, connection) => app.log.warn({ connection, error: err.message }, 'redis connection lost or unreachable'),
+    onReconnected: (connection) => app.log.info({ connection }, 'redis connection restored'),
+  });
+}
+
+/**
+ * Builds the app: opens the store (embedded Postgres when config.databaseUrl is
+ * null; migrations applied) and the bus unless given, and registers the plugins.
+ * Rejects with a StartupError when the database cannot be used.
+ */
+export async function buildApp(config: Config, given: AppServices = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    // Give in-flight requests time to finish on close; refuse new ones with 503.
+    return503OnClosing: true,
+  });
+  collectRoutes(app);
+
+  let store: Store | undefined = given.store;
+  let bus: Bus | undefined = given.bus;
+  try {
+    store ??= await openStore(config, app.log);
+    bus ??= createBus(config, app);
+    await app.register(graceful);
+    await app.register(errors);
+    await app.register(services, { store, bus, owned: { store: !given.store, bus: !given.bus } });
+    await app.register(health);
+    await app.register(openapi);
+    await app.register(graphql, { graphiql: config.development, version });
+    await app.ready();
+  } catch (err) {
+    // Nothing may be left running when start-up fails.
+    if (!given.bus && bus) await bus.close().catch(() => {});
+    if (!given.store && store) await store.close().catch(() => {});
+    await app.close().catch(() => {});
+    throw err;
+  }
+  app.log.info({ database: store.kind, bus: bus.kind }, 'app ready');
+  return app;
+}

@@ -1,0 +1,32 @@
+// Central error and not-found handlers: every REST error is problem+json.
+import fp from 'fastify-plugin';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { HttpProblem, problem, type Problem } from '../problem.ts';
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
+
+function toProblem(err: FastifyError | HttpProblem | Error): Problem {
+  if (err instanceof HttpProblem) return err.toProblem();
+  const fe = err as FastifyError;
+  if (fe.validation) return problem(400, 'VALIDATION_FAILED', fe.message);
+  const status = typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 600 ? fe.statusCode : 500;
+  if (status >= 500) return problem(status, 'INTERNAL_ERROR', 'The server failed to handle the request; see its log.');
+  // Fastify's own client errors (bad JSON, body too large...) carry codes like FST_ERR_CTP_INVALID_JSON_BODY.
+  return problem(status, fe.code ? fe.code.replace(/^FST_ERR_/, '') : 'BAD_REQUEST', fe.message);
+}
+
+async function errors(app: FastifyInstance): Promise<void> {
+  app.setErrorHandler((err: FastifyError | HttpProblem, request, reply) => {
+    const body = toProblem(err);
+    if (body.status >= 500) request.log.error({ err }, 'request failed');
+    else request.log.info({ code: body.code, detail: body.detail }, 'request rejected');
+    return reply.code(body.status).type(PROBLEM_CONTENT_TYPE).send(body);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const body = problem(404, 'NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`);
+    return reply.code(404).type(PROBLEM_CONTENT_TYPE).send(body);
+  });
+}
+
+export default fp(errors, { name: 'herald-errors' });

@@ -1,0 +1,94 @@
+// The Store: a Prisma client on the configured Postgres (or the embedded one),
+// after checking the connection and applying migrations.
+import pg from 'pg';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient } from '../generated/prisma/client.ts';
+import type { Config } from '../config.ts';
+import { redactUrl } from '../config.ts';
+import { StartupError, errorMessage } from '../errors.ts';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.ts';
+import { pendingMigrations, runMigrations } from './migrate.ts';
+
+export interface Store {
+  readonly prisma: PrismaClient;
+  readonly kind: 'postgres' | 'embedded';
+  /** A round trip to the database; rejects when it is unreachable. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface StoreLogger {
+  info(obj: object, msg: string): void;
+}
+
+/** One connection attempt with a clear, single-line error (no stack). */
+async function checkConnection(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  client.on('error', () => {}); // reported through connect()'s rejection
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+  } catch (err) {
+    throw new StartupError(`cannot connect to the database at ${redactUrl(url)}: ${errorMessage(err)}`, { cause: err });
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'>, log: StoreLogger): Promise<Store> {
+  let embedded: EmbeddedPostgres | null = null;
+  let url: string;
+  if (config.databaseUrl === null) {
+    const t0 = performance.now();
+    embedded = await startEmbeddedPostgres(config.dataDir);
+    url = embedded.url;
+    log.info({ dataDir: config.dataDir, ms: Math.round(performance.now() - t0) }, 'embedded database started');
+  } else {
+    url = config.databaseUrl;
+    await checkConnection(url);
+  }
+
+  try {
+    // The embedded server takes one connection at a time: before each new client
+    // (the check, the Prisma CLI, the pool) the previous one must be gone.
+    const t0 = performance.now();
+    const pending = await pendingMigrations(url).catch((err: unknown) => {
+      throw new StartupError(`cannot read the migration state of ${redactUrl(url)}: ${errorMessage(err)}`, { cause: err });
+    });
+    if (embedded) await embedded.waitIdle();
+    if (pending.length > 0) {
+      const outcome = await runMigrations(url);
+      if (embedded) await embedded.waitIdle();
+      log.info({ ms: Math.round(performance.now() - t0), migrations: pending }, outcome);
+    } else {
+      log.info({ ms: Math.round(performance.now() - t0) }, 'no pending migrations');
+    }
+
+    const adapter = new PrismaPg({
+      connectionString: url,
+      max: embedded ? 1 : 10,
+      connectionTimeoutMillis: 5000,
+    });
+    const prisma = new PrismaClient({ adapter });
+    const emb = embedded;
+    let closed = false;
+    return {
+      prisma,
+      kind: emb ? 'embedded' : 'postgres',
+      async ping() {
+        // Prisma would silently reconnect after $disconnect(): a closed store stays closed.
+        if (closed) throw new Error('store is closed');
+        await prisma.$queryRaw`SELECT 1`;
+      },
+      async close() {
+        if (closed) return;
+        closed = true;
+        await prisma.$disconnect();
+        if (emb) await emb.close();
+      },
+    };
+  } catch (err) {
+    if (embedded) await embedded.close().catch(() => {});
+    throw err;
+  }
+}

@@ -1,0 +1,67 @@
+import t from 'tap';
+import path from 'node:path';
+import { ConfigError, loadConfig, redactUrl } from '../../src/config.ts';
+
+t.test('defaults: embedded database, in-process bus, 127.0.0.1:3000, info logs, ./data', async (t) => {
+  const c = loadConfig({}, '/srv/herald');
+  t.same(c, {
+    databaseUrl: null,
+    redisUrl: null,
+    port: 3000,
+    host: '127.0.0.1',
+    logLevel: 'info',
+    dataDir: path.resolve('/srv/herald/data'),
+    busPrefix: 'herald:',
+    development: true,
+  });
+});
+
+t.test('reads every variable; empty values count as unset', async (t) => {
+  const c = loadConfig(
+    {
+      DATABASE_URL: 'postgresql://app:secret@db:5432/herald',
+      REDIS_URL: 'redis://cache:6379/0',
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      LOG_LEVEL: 'WARN',
+      DATA_DIR: '/var/lib/herald',
+      BUS_PREFIX: 'prod:',
+      NODE_ENV: 'production',
+    },
+    '/srv',
+  );
+  t.equal(c.databaseUrl, 'postgresql://app:secret@db:5432/herald');
+  t.equal(c.redisUrl, 'redis://cache:6379/0');
+  t.equal(c.port, 8080);
+  t.equal(c.host, '0.0.0.0');
+  t.equal(c.logLevel, 'warn');
+  t.equal(c.dataDir, '/var/lib/herald');
+  t.equal(c.busPrefix, 'prod:');
+  t.equal(c.development, false);
+  t.equal(loadConfig({ DATABASE_URL: '  ', REDIS_URL: '' }).databaseUrl, null);
+  t.equal(loadConfig({ DATABASE_URL: 'postgres://h/db' }).databaseUrl, 'postgres://h/db');
+});
+
+t.test('every problem is reported at once, in one line', async (t) => {
+  try {
+    loadConfig({ DATABASE_URL: 'mysql://x/y', REDIS_URL: 'not a url', PORT: '70000', LOG_LEVEL: 'loud' });
+    t.fail('should throw');
+  } catch (err) {
+    t.ok(err instanceof ConfigError);
+    const e = err as ConfigError;
+    t.equal(e.problems.length, 4);
+    t.match(e.message, /DATABASE_URL must start with postgresql:\/\/ or postgres:\/\//);
+    t.match(e.message, /REDIS_URL is not a valid URL/);
+    t.match(e.message, /PORT must be an integer from 0 to 65535 \(got "70000"\)/);
+    t.match(e.message, /LOG_LEVEL must be one of fatal, error/);
+    t.notMatch(e.message, /\n/);
+  }
+  t.throws(() => loadConfig({ PORT: '12ab' }), /PORT must be an integer/);
+  t.throws(() => loadConfig({ PORT: '-1' }), /PORT must be an integer/);
+});
+
+t.test('redactUrl hides passwords only', async (t) => {
+  t.equal(redactUrl('postgresql://app:secret@db:5432/herald'), 'postgresql://app:***@db:5432/herald');
+  t.equal(redactUrl('postgresql://app@db/herald'), 'postgresql://app@db/herald');
+  t.equal(redactUrl('::'), '<unparseable URL>');
+});

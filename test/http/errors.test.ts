@@ -1,0 +1,63 @@
+import t from 'tap';
+import Fastify from 'fastify';
+import errors from '../../src/http/plugins/errors.ts';
+import { HttpProblem } from '../../src/http/problem.ts';
+
+async function appWithRoutes() {
+  const app = Fastify({ logger: false });
+  await app.register(errors);
+  app.get('/conflict', async () => {
+    throw new HttpProblem(409, 'VERSION_CONFLICT', 'game 1 is at version 4, not 3', { currentVersion: 4 });
+  });
+  app.get('/bug', async () => {
+    throw new Error('secret internals');
+  });
+  app.post('/typed', { schema: { body: { type: 'object', required: ['n'], properties: { n: { type: 'integer' } } } } }, async () => ({ ok: true }));
+  await app.ready();
+  return app;
+}
+
+t.test('HttpProblem becomes its problem document, with extensions', async (t) => {
+  const app = await appWithRoutes();
+  t.teardown(() => app.close());
+  const res = await app.inject('/conflict');
+  t.equal(res.statusCode, 409);
+  t.equal(res.headers['content-type'], 'application/problem+json; charset=utf-8');
+  t.same(res.json(), {
+    type: 'urn:herald:problem:version-conflict',
+    title: 'Conflict',
+    status: 409,
+    detail: 'game 1 is at version 4, not 3',
+    code: 'VERSION_CONFLICT',
+    currentVersion: 4,
+  });
+});
+
+t.test('unexpected errors: 500 without internals', async (t) => {
+  const app = await appWithRoutes();
+  t.teardown(() => app.close());
+  const res = await app.inject('/bug');
+  t.equal(res.statusCode, 500);
+  t.match(res.json(), { status: 500, code: 'INTERNAL_ERROR', title: 'Internal Server Error' });
+  t.notMatch(res.body, /secret internals/);
+});
+
+t.test('schema validation and malformed JSON: 400 problem+json', async (t) => {
+  const app = await appWithRoutes();
+  t.teardown(() => app.close());
+  const invalid = await app.inject({ method: 'POST', url: '/typed', payload: { n: 'x' } });
+  t.equal(invalid.statusCode, 400);
+  t.match(invalid.json(), { status: 400, code: 'VALIDATION_FAILED', detail: /n/ });
+  const malformed = await app.inject({ method: 'POST', url: '/typed', headers: { 'content-type': 'application/json' }, payload: '{"n":' });
+  t.equal(malformed.statusCode, 400);
+  t.equal(malformed.headers['content-type'], 'application/problem+json; charset=utf-8');
+  t.match(malformed.json(), { status: 400, title: 'Bad Request', code: 'CTP_INVALID_JSON_BODY', type: 'urn:herald:problem:ctp-invalid-json-body' });
+});
+
+t.test('unknown route: 404 problem+json', async (t) => {
+  const app = await appWithRoutes();
+  t.teardown(() => app.close());
+  const res = await app.inject({ method: 'PUT', url: '/nope' });
+  t.equal(res.statusCode, 404);
+  t.match(res.json(), { code: 'NOT_FOUND', detail: 'No route for PUT /nope' });
+});

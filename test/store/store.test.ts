@@ -1,0 +1,54 @@
+import t from 'tap';
+import { openStore } from '../../src/store/store.ts';
+import { readdir } from 'node:fs/promises';
+import pg from 'pg';
+import { MIGRATIONS_DIR, pendingMigrations, runMigrations } from '../../src/store/migrate.ts';
+import { StartupError } from '../../src/errors.ts';
+import { PG_ADMIN_URL, createTestDatabase } from '../helpers/services.ts';
+
+const log = { info: () => {} };
+
+t.test('real Postgres: migrations are applied, then the games table works', async (t) => {
+  const url = await createTestDatabase(t);
+  const local = (await readdir(MIGRATIONS_DIR, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
+  t.ok(local.length >= 1);
+  t.same((await pendingMigrations(url)).sort(), local.sort(), 'an empty database has every migration pending');
+  const store = await openStore({ databaseUrl: url, dataDir: '/nonexistent' }, log);
+  t.teardown(() => store.close());
+  t.equal(store.kind, 'postgres');
+  await store.ping();
+  const game = await store.prisma.game.create({ data: { gameType: 'richard-iii', scenario: 'campaign' } });
+  t.match(game, { gameType: 'richard-iii', scenario: 'campaign', status: 'setup', version: 0 });
+  t.match(game.id, /^[0-9a-f-]{36}$/);
+  t.ok(game.createdAt instanceof Date);
+  const bumped = await store.prisma.game.update({ where: { id: game.id }, data: { version: { increment: 1 }, status: 'active' } });
+  t.equal(bumped.version, 1);
+  t.ok(bumped.updatedAt >= game.updatedAt, 'updatedAt maintained');
+  t.same(await pendingMigrations(url), [], 'none pending after start-up');
+  t.equal(await runMigrations(url), 'no pending migrations', 'migrate deploy again is a no-op');
+  // A migration edited after it was applied no longer counts as applied: the CLI
+  // runs at the next start and reports it.
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(`UPDATE _prisma_migrations SET checksum = 'edited' WHERE migration_name = $1`, [local[0]]);
+  await client.end();
+  t.same(await pendingMigrations(url), [local[0]]);
+});
+
+t.test('a database that does not exist: one-line StartupError naming it', async (t) => {
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = '/herald_does_not_exist';
+  url.password = 'hunter2';
+  const err = await openStore({ databaseUrl: url.toString(), dataDir: '/nonexistent' }, log).catch((e: unknown) => e);
+  t.ok(err instanceof StartupError);
+  const message = (err as Error).message;
+  t.match(message, /^cannot connect to the database at postgresql:\/\/postgres:\*\*\*@.*herald_does_not_exist: .*does not exist/);
+  t.notMatch(message, /hunter2/, 'password redacted');
+  t.notMatch(message, /\n/);
+});
+
+t.test('nothing listening: one-line StartupError', async (t) => {
+  const err = await openStore({ databaseUrl: 'postgresql://postgres@127.0.0.1:1/x', dataDir: '/nonexistent' }, log).catch((e: unknown) => e);
+  t.ok(err instanceof StartupError);
+  t.match((err as Error).message, /^cannot connect to the database at postgresql:\/\/postgres@127\.0\.0\.1:1\/x: .*ECONNREFUSED/);
+});
