@@ -7,7 +7,7 @@
 import { IllegalActionError, type GameModule, type GameStatus } from '../../engine/types.ts';
 import { AREA, SCENARIOS, SIDES, type Side } from './data.ts';
 import { type Action, type HandlerTable, type StateHandler } from './flow.ts';
-import { areaStatus, cloneState, restoreSnapshot, snapshotOf, top, type R3State } from './state.ts';
+import { areaStatus, cloneState, copyJson, restoreSnapshot, snapshotOf, top, type R3State } from './state.ts';
 import { setupState } from './setup.ts';
 import { viewFor } from './view.ts';
 import { handlers as cardHandlers } from './cards.ts';
@@ -115,7 +115,7 @@ export function applyAction(state: R3State, role: string, action: Action): R3Sta
   }
   const s = cloneState(state);
   // Handlers may keep a reference to the action; give them their own copy.
-  const a = structuredClone(action);
+  const a = copyJson(action);
   if (h.undoable?.(s, top(s), a)) s.undo.push(snapshotOf(state));
   h.apply(s, top(s), side, a);
   checkRescue(s);

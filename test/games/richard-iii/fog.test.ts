@@ -16,7 +16,7 @@ import {
   AREA, BLOCK_INDEX, BLOCKS, CARDS, NUM_BLOCKS, SCENARIOS, SIDES, other, type Side,
 } from '../../../src/games/richard-iii/data.ts';
 import type { HandlerTable } from '../../../src/games/richard-iii/flow.ts';
-import { playout } from '../../../src/games/richard-iii/playout.ts';
+import { crowdedPoliticalTurn, playout } from '../../../src/games/richard-iii/playout.ts';
 import { buildPosition } from '../../../src/games/richard-iii/position.ts';
 import { ownerOf, snapshotOf, type Frame, type R3State } from '../../../src/games/richard-iii/state.ts';
 import { battleReveal, viewFor } from '../../../src/games/richard-iii/view.ts';
@@ -94,6 +94,37 @@ function remapFrames(flow: Frame[], m: Map<number, number>): void {
   for (const f of flow) if (!IDENTITY_FRAMES.has(f.s)) walk(f as Record<string, unknown>);
 }
 
+/** Is b one of the mercenaries whose home is the exile area `loc` (free of its limit, 7.2 [R-28])? */
+const homeMercAt = (b: number, loc: string): boolean => (AREA[loc]?.homeMercenaries ?? []).includes(BLOCKS[b]!.id);
+
+/**
+ * A random reassignment of the places of `cand` (result[i] = the block that takes
+ * cand[i]'s place) that keeps what is public about a place: heirs only take places
+ * on the map (the engine never pools an heir, G-7), and whether the block in an
+ * exile area is that exile's own mercenary stays the same — exile limits are
+ * enforced in the open (7.2: the owner must give up a block, or not), so that much
+ * is known to the opponent, and the engine's prompts rightly depend on it.
+ */
+function assignPlaces(s0: R3State, cand: readonly number[], rng: RngState): number[] {
+  const allowed = (place: number, block: number): boolean => {
+    const loc = s0.loc[place]!;
+    if (BLOCKS[block]!.type === 'heir' && !AREA[loc]) return false;
+    return homeMercAt(block, loc) === homeMercAt(place, loc);
+  };
+  for (let attempt = 0; attempt < 30; attempt++) {
+    const free = shuffle(rng, cand.slice());
+    const out: number[] = [];
+    let ok = true;
+    for (const place of cand) {
+      const k = free.findIndex((b) => allowed(place, b));
+      if (k < 0) { ok = false; break; }
+      out.push(free.splice(k, 1)[0]!);
+    }
+    if (ok) return out;
+  }
+  return cand.slice();
+}
+
 /**
  * A state that `hidden` sides' opponents cannot tell from `s0`: the hidden sides'
  * unrevealed blocks swap places (loc, face-down, acted) and get random strengths,
@@ -112,15 +143,7 @@ function scramble(s0: R3State, hidden: readonly Side[], rng: RngState): R3State 
       const loc = s0.loc[b]!;
       if (AREA[loc] || (loc === 'pool' && BLOCKS[b]!.type !== 'heir')) cand.push(b);
     }
-    const targets = shuffle(rng, cand.slice());
-    // Heirs only take places on the map (the engine never pools an heir, G-7).
-    const onMap = (b: number) => AREA[s0.loc[b]!] !== undefined;
-    for (let i = 0; i < cand.length; i++) {
-      if (BLOCKS[targets[i]!]!.type === 'heir' && !onMap(cand[i]!)) {
-        const j = cand.findIndex((x, k) => onMap(x) && BLOCKS[targets[k]!]!.type !== 'heir');
-        if (j >= 0) [targets[i], targets[j]] = [targets[j]!, targets[i]!];
-      }
-    }
+    const targets = assignPlaces(s0, cand, rng);
     for (let i = 0; i < cand.length; i++) {
       const from = cand[i]!, to = targets[i]!;
       m.set(from, to);
@@ -279,6 +302,21 @@ function playedStates(gamesPerScenario: number, every: number, cap: number): { c
       });
       if (r.failure) notes.push(`${sc.id} seed ${seed}: stopped at step ${r.failure.step}: ${r.failure.message}`);
     }
+  }
+  // Political Turns with crowded exiles (go-home and exile-limit prompts).
+  for (let g = 0; g < Math.ceil(gamesPerScenario / 2); g++) {
+    const seed = `fog-political-${g}`;
+    let taken = 0;
+    playout({
+      scenario: 'wars-of-the-roses', seed, start: crowdedPoliticalTurn(seed), check: false, maxDecisions: 60,
+      onState: (s, step) => {
+        const name = s.flow[s.flow.length - 1]?.s ?? '(none)';
+        if (taken < cap && /home|exile/.test(name)) {
+          cases.push({ name: `political position ${g} step ${step} (${name})`, s, seed });
+          taken++;
+        }
+      },
+    });
   }
   return { cases, notes };
 }

@@ -15,7 +15,8 @@
 import t from 'tap';
 import { BLOCK_INDEX, SCENARIOS } from '../../../src/games/richard-iii/data.ts';
 import { buildPosition } from '../../../src/games/richard-iii/position.ts';
-import { checkLogPrivacy, checkRulesInList, crowdedPoliticalTurn, describeFailure, playout, replay } from '../../../src/games/richard-iii/playout.ts';
+import { ownerOf, type R3State } from '../../../src/games/richard-iii/state.ts';
+import { checkFire, checkLogPrivacy, checkRulesInList, crowdedPoliticalTurn, describeFailure, playout, replay } from '../../../src/games/richard-iii/playout.ts';
 
 const GAMES_PER_SCENARIO = Number(process.env['R3_FUZZ_GAMES'] ?? 100);
 
@@ -105,4 +106,31 @@ t.test('8.1–8.5: political turns from random positions with crowded exiles, th
   tt.equal(failures.length, 0, `${failures.length}/${N} failing games`);
   tt.ok(reached.has('exile_limits_king') || reached.has('exile_limits_pretender'), 'exile limits were asked for');
   tt.comment(`political states reached: ${[...reached].filter((x) => /home|exile/.test(x)).sort().join(', ')}`);
+});
+
+t.test('6.4: the fire check reads the roll and catches a misallocated hit', async (tt) => {
+  let found = 0, caught = 0, clean = 0;
+  for (let g = 0; g < 10 && found < 20; g++) {
+    const states: R3State[] = [];
+    const r = playout({ scenario: 'wars-of-the-roses', seed: `fire-check-${g}`, check: false, endWeight: 0.05, onState: (s) => { states.push(s); } });
+    r.trail.forEach((step, i) => {
+      const prev = states[i]!, next = states[i + 1]!;
+      if (step.action.type !== 'fire' || next.flow[next.flow.length - 1]?.s !== 'battle' || next.result) return;
+      if (checkFire(prev, next, step.role, step.action).length === 0) clean++;
+      // Move one lost step from the block that was hit to another enemy block in the battle.
+      const area = prev.flow[prev.flow.length - 1]!['area'] as string;
+      const enemy = next.loc.map((l, b) => (l === area && ownerOf(next, b) !== step.role ? b : -1)).filter((b) => b >= 0);
+      const hit = enemy.find((b) => next.steps[b]! < prev.steps[b]!);
+      const other = enemy.find((b) => b !== hit && next.steps[b]! > 1);
+      if (hit === undefined || other === undefined) return;
+      found++;
+      const bad = structuredClone(next);
+      bad.steps[hit]!++;
+      bad.steps[other]!--;
+      if (checkFire(prev, bad, step.role, step.action).length > 0) caught++;
+    });
+  }
+  tt.ok(clean > 0, `${clean} real fires pass`);
+  tt.ok(found > 0, `${found} fires tampered`);
+  tt.ok(caught >= found * 0.7, `${caught}/${found} tampered fires flagged`);
 });
