@@ -318,7 +318,23 @@ export function checkRulesInList(s: R3State, side: Side, list: readonly Action[]
       case 'move_to/step': {
         const p = s.flow.find((x) => x.s === 'action_phase');
         const max = p && p['ev'] === 'force-march' ? 3 : 2;
-        if ((f['path'] as string[]).length > max) bad(a, `a ${(f['path'] as string[]).length}th area (max ${max})`);
+        const path = f['path'] as string[];
+        const here = path[path.length - 1]!, to = a['area'] as string;
+        if (path.length > max) bad(a, `a ${path.length}th area (max ${max})`);
+        if (!(AREA[here]!.landNeighbours ?? []).includes(to)) bad(a, `${to} is not a land neighbour of ${here}`);
+        if (path.length >= 2 && path[path.length - 2] === to) bad(a, 'straight back into the area just left (INTERPRETATIONS 6)');
+        if (path.length >= 2 && BORDER[`${path[path.length - 2]}|${here}`] === 'red') bad(a, 'a further step after crossing a red border (5.21)');
+        if (path.length >= 2 && !noEnemyIn(s, here, side)) bad(a, 'a further step after entering an area with enemy blocks (5.2)');
+        const type = BORDER[`${here}|${to}`];
+        const key = `${here < to ? `${here}|${to}` : `${to}|${here}`}|${side}`;
+        const limit = type ? BORDER_LIMIT[type] + (p && p['ev'] === 'surprise' ? 1 : 0) : 0;
+        if ((s.borderUse[key] ?? 0) >= limit) bad(a, `border ${here}|${to} already crossed ${s.borderUse[key] ?? 0} times (limit ${limit}, 5.21)`);
+        break;
+      }
+      case 'sea_move_to/land': {
+        const zone = f['zone'] as string, from = f['from'] as string, to = AREA[a['area'] as string]!;
+        if (!to.seas.includes(zone) || !AREA[from]!.seas.includes(zone)) bad(a, `${to.id} and ${from} are not both on the ${zone} (5.3)`);
+        if (to.id === from) bad(a, 'a sea move back to its own area');
         break;
       }
       case 'recruit_where/place':
@@ -374,6 +390,120 @@ export function checkRulesInList(s: R3State, side: Side, list: readonly Action[]
         if (ownerOf(s, b) !== side || s.steps[b] !== max) bad(a, `hits go to the strongest block (${max} steps) (6.4)`);
       }
     }
+  }
+  return out;
+}
+
+/**
+ * A block's fire (6.4): as many dice as its strength, a hit for each die ≤ its
+ * firepower (printed, plus a Defender's bonus: +1, +2 for an heir), and the hits taken one at
+ * a time by the strongest enemy block in the battle proper — so the enemy's
+ * strengths after the fire are fixed whatever the owner chose among ties.
+ */
+export function checkFire(prev: R3State, next: R3State, side: Side, a: Action): string[] {
+  const out: string[] = [];
+  if (a.type !== 'fire' || top(prev).s !== 'battle' || next.result) return out;
+  const bf = top(prev);
+  const area = bf['area'] as string, reserves = bf['reserves'] as number[], attacker = bf['attacker'] as Side;
+  const b = ix(a['block']);
+  const added = next.log.slice(prev.log.length).map((e) => e.pub);
+  const line = added.find((l) => / fires at [A-D]\d: /.test(l));
+  if (!line) return [`fire by ${a['block']} logged no roll`];
+  const m = / fires at [A-D](\d): ([\d ]+) — (\d+) hits?\./.exec(line);
+  if (!m) return [`cannot read the roll "${line}"`];
+  const fp = Number(m[1]), dice = m[2]!.trim().split(' ').map(Number), hits = Number(m[3]);
+  const base = BLOCKS[b]!.firepower;
+  if (dice.length !== prev.steps[b]) out.push(`${a['block']} (${prev.steps[b]} steps) rolled ${dice.length} dice`);
+  if (dice.some((d) => d < 1 || d > 6)) out.push(`impossible die in "${line}"`);
+  if (hits !== dice.filter((d) => d <= fp).length) out.push(`"${line}": hits miscounted`);
+  // Defender only; +1 per symbol, and only an heir can have two (shield and crown, 6.4).
+  const maxBonus = side === attacker ? 0 : BLOCKS[b]!.type === 'heir' ? 2 : 1;
+  if (fp < base || fp > base + maxBonus) out.push(`"${line}": firepower ${fp} for ${a['block']} (printed ${base}, ${side === attacker ? 'attacker: no bonus' : `defender: at most +${maxBonus}`})`);
+  // Hit distribution, unless the owner still has to choose or other eliminations ran in the same apply.
+  if (top(next).s === 'battle_hits' || added.some((l) => /unable to retreat/.test(l))) return out;
+  const enemy = other(side);
+  const before: number[] = [], after: number[] = [];
+  for (let x = 0; x < NUM_BLOCKS; x++) {
+    if (prev.loc[x] !== area || prev.down[x] || ownerOf(prev, x) !== enemy || reserves.includes(x)) continue;
+    before.push(prev.steps[x]!);
+    after.push(next.loc[x] === area && !next.down[x] ? next.steps[x]! : 0);
+  }
+  const want = before.slice();
+  for (let h = 0; h < hits; h++) {
+    let k = -1;
+    for (let i = 0; i < want.length; i++) if (want[i]! > 0 && (k < 0 || want[i]! > want[k]!)) k = i;
+    if (k < 0) break;
+    want[k]!--;
+  }
+  const sorted = (x: number[]) => x.slice().sort((p, q) => p - q).join(',');
+  if (sorted(want) !== sorted(after)) out.push(`${hits} hits on strengths [${before}] left [${after}], expected [${sorted(want)}] (6.4)`);
+  return out;
+}
+
+/**
+ * A treason roll (6.9, the Treason card): dice = the target's loyalty (1 for
+ * Kent/Salisbury against Warwick, 6.91), success iff every die is even; on
+ * success the target is replaced in place by its other version at the same
+ * strength and its old version goes off the map, else nothing changes.
+ */
+export function checkTreason(prev: R3State, next: R3State, side: Side, a: Action): string[] {
+  const out: string[] = [];
+  if ((a.type !== 'treachery' && a.type !== 'treason') || next.result) return out;
+  const target = ix(a['target']);
+  const line = next.log.slice(prev.log.length).map((e) => e.pub).find((l) => /treason roll on /.test(l));
+  if (!line) return [`${a.type} on ${a['target']} logged no roll`];
+  const m = /treason roll on .*?: ([\d ]+) — /.exec(line);
+  if (!m) return [`cannot read the roll "${line}"`];
+  const dice = m[1]!.trim().split(' ').map(Number);
+  const d = BLOCKS[target]!;
+  const byWarwick = a.type === 'treachery' && BLOCKS[ix(a['block'])]!.id.startsWith('warwick-');
+  const kin = ['kent-y', 'kent-l', 'salisbury-y', 'salisbury-l'].includes(d.id);
+  const want = byWarwick && kin ? 1 : typeof d.loyalty === 'number' ? d.loyalty : -1;
+  if (dice.length !== want) out.push(`"${line}": ${dice.length} dice, loyalty gives ${want} (6.9, 6.91)`);
+  const ok = dice.every((x) => x % 2 === 0);
+  const nb = d.enemyVersionId ? ix(d.enemyVersionId) : -1;
+  if (ok) {
+    if (nb < 0 || next.loc[nb] !== prev.loc[target] || next.loc[target] !== 'off' || next.steps[nb] !== prev.steps[target] || ownerOf(next, nb) !== side) {
+      out.push(`"${line}": the defection did not put ${d.enemyVersionId} in ${prev.loc[target]} at ${prev.steps[target]} steps for ${side}`);
+    }
+  } else if (next.loc[target] !== prev.loc[target] || next.steps[target] !== prev.steps[target]) {
+    out.push(`"${line}": a failed roll changed ${d.id}`);
+  }
+  return out;
+}
+
+/**
+ * A charge (6.5): the heir's hits go to the named target only (excess lost); a
+ * surviving target fires back at the heir only, and nobody else loses a step.
+ */
+export function checkCharge(prev: R3State, next: R3State, _side: Side, a: Action): string[] {
+  if (a.type !== 'charge' || next.result) return [];
+  const out: string[] = [];
+  const heir = ix(a['block']), target = ix(a['target']);
+  const lines = next.log.slice(prev.log.length).map((e) => e.pub);
+  const hitsOf = (re: RegExp): number | null => {
+    const l = lines.find((x) => re.test(x));
+    const m = l ? / — (\d+) hits?\./.exec(l) : null;
+    return m ? Number(m[1]) : null;
+  };
+  const h1 = hitsOf(/ charges .* at [A-D]\d: /);
+  if (h1 === null) return [`charge by ${a['block']} logged no roll`];
+  // Round 4: attackers that cannot retreat are eliminated in the same apply (6.6).
+  if (lines.some((l) => /unable to retreat/.test(l))) return out;
+  const left = Math.max(0, prev.steps[target]! - h1);
+  const after = (b: number) => (next.loc[b] === prev.loc[b] && !next.down[b] ? next.steps[b]! : 0);
+  if (after(target) !== left) out.push(`charge: ${a['target']} had ${prev.steps[target]}, took ${h1} hits, has ${after(target)}`);
+  let h2 = 0;
+  if (left > 0) {
+    const back = hitsOf(/ fires back at /);
+    if (back === null) out.push(`charge: ${a['target']} survived but did not fire back (6.5)`);
+    else h2 = back;
+  }
+  if (after(heir) !== Math.max(0, prev.steps[heir]! - h2)) out.push(`charge: ${a['block']} had ${prev.steps[heir]}, took ${h2} hits back, has ${after(heir)}`);
+  const area = prev.loc[heir]!;
+  for (let b = 0; b < NUM_BLOCKS; b++) {
+    if (b === heir || b === target || prev.loc[b] !== area || prev.down[b]) continue;
+    if (after(b) !== prev.steps[b] && !lines.some((l) => /defects|reserves/.test(l))) out.push(`charge: bystander ${BLOCKS[b]!.id} changed`);
   }
   return out;
 }
@@ -639,6 +769,9 @@ class Checker {
     v.push(...checkInvariants(s));
     v.push(...checkLogPrivacy(prevS, s, pick.action));
     v.push(...checkTransition(prevS, s, pick.role, pick.action));
+    v.push(...checkFire(prevS, s, pick.role, pick.action));
+    v.push(...checkTreason(prevS, s, pick.role, pick.action));
+    v.push(...checkCharge(prevS, s, pick.role, pick.action));
     for (const side of richardIII.activeRoles(s) as Side[]) {
       const list = legalActionsOf(s, side);
       v.push(...checkActionShapes(s, side, list), ...checkRulesInList(s, side, list));
