@@ -20,6 +20,14 @@ export interface Config {
   busPrefix: string;
   /** NODE_ENV !== 'production': enables GraphiQL. */
   development: boolean;
+  /** Operator token for /admin/* (HERALD_ADMIN_TOKEN); null = operator endpoints refuse everyone. */
+  adminToken: string | null;
+  /** Anyone may create a player (and get a key) with POST /players (HERALD_OPEN_SIGNUP, default true). */
+  openSignup: boolean;
+  /** Requests per window: per API key (`max`), per client IP without a key (`anonymousMax`); 0 = unlimited. */
+  rateLimit: { max: number; anonymousMax: number; windowMs: number };
+  /** Interval of SSE heartbeat comments; each one also re-checks the database for missed events. */
+  sseHeartbeatMs: number;
 }
 
 export class ConfigError extends Error {
@@ -36,6 +44,18 @@ type Env = Record<string, string | undefined>;
 function nonEmpty(env: Env, name: string): string | undefined {
   const v = env[name]?.trim();
   return v === undefined || v === '' ? undefined : v;
+}
+
+/** A whole number ≥ min from the environment, or the default when unset. */
+function intVar(env: Env, name: string, fallback: number, min: number, problems: string[]): number {
+  const raw = nonEmpty(env, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < min || value > 1_000_000_000) {
+    problems.push(`${name} must be an integer ≥ ${min} (got "${raw}")`);
+    return fallback;
+  }
+  return value;
 }
 
 function checkUrl(value: string, name: string, protocols: string[], problems: string[]): void {
@@ -83,8 +103,27 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const busPrefix = env.BUS_PREFIX ?? 'herald:';
   const development = (env.NODE_ENV ?? 'development') !== 'production';
 
+  const adminToken = nonEmpty(env, 'HERALD_ADMIN_TOKEN') ?? null;
+  // A short operator token would be guessable; 16 characters is the floor.
+  if (adminToken !== null && adminToken.length < 16) problems.push('HERALD_ADMIN_TOKEN must be at least 16 characters long');
+
+  let openSignup = true;
+  const rawSignup = nonEmpty(env, 'HERALD_OPEN_SIGNUP');
+  if (rawSignup !== undefined) {
+    if (/^(true|1|yes)$/i.test(rawSignup)) openSignup = true;
+    else if (/^(false|0|no)$/i.test(rawSignup)) openSignup = false;
+    else problems.push(`HERALD_OPEN_SIGNUP must be true or false (got "${rawSignup}")`);
+  }
+
+  const rateLimit = {
+    max: intVar(env, 'RATE_LIMIT_MAX', 600, 0, problems),
+    anonymousMax: intVar(env, 'RATE_LIMIT_ANONYMOUS_MAX', 120, 0, problems),
+    windowMs: intVar(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, problems) * 1000,
+  };
+  const sseHeartbeatMs = intVar(env, 'SSE_HEARTBEAT_SECONDS', 15, 1, problems) * 1000;
+
   if (problems.length > 0) throw new ConfigError(problems);
-  return { databaseUrl, redisUrl, port, host, logLevel, dataDir, busPrefix, development };
+  return { databaseUrl, redisUrl, port, host, logLevel, dataDir, busPrefix, development, adminToken, openSignup, rateLimit, sseHeartbeatMs };
 }
 
 /** The URL with its password hidden, for logs and error messages. */

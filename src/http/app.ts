@@ -12,6 +12,14 @@ import services from './plugins/services.ts';
 import health from './plugins/health.ts';
 import openapi from './plugins/openapi.ts';
 import graphql from './plugins/graphql.ts';
+import gameService from './plugins/service.ts';
+import auth from './plugins/auth.ts';
+import accountRoutes from './routes/accounts.ts';
+import gameRoutes from './routes/games.ts';
+import metrics from './plugins/metrics.ts';
+import rateLimit from './plugins/rate-limit.ts';
+import notify from '../notify/plugin.ts';
+import eventRoutes from './routes/events.ts';
 import { collectRoutes } from './routes.ts';
 
 export interface AppServices {
@@ -56,7 +64,16 @@ export async function buildApp(config: Config, given: AppServices = {}): Promise
     await app.register(graceful);
     await app.register(errors);
     await app.register(services, { store, bus, owned: { store: !given.store, bus: !given.bus } });
+    // Before everything they measure or limit (rate limits run before authentication).
+    await app.register(metrics);
+    await app.register(rateLimit, { limits: config.rateLimit, redisUrl: config.redisUrl, prefix: config.busPrefix });
+    await app.register(gameService, { adminToken: config.adminToken, openSignup: config.openSignup });
+    await app.register(auth);
     await app.register(health);
+    await app.register(accountRoutes);
+    await app.register(gameRoutes);
+    await app.register(notify);
+    await app.register(eventRoutes, { heartbeatMs: config.sseHeartbeatMs });
     await app.register(openapi);
     await app.register(graphql, { graphiql: config.development, version });
     await app.ready();

@@ -6,7 +6,7 @@ export interface Problem {
   title: string;
   status: number;
   detail: string;
-  /** Stable machine-readable code, e.g. NOT_FOUND. */
+  /** Stable machine-readable code, e.g. not_found. */
   code: string;
   [extension: string]: unknown;
 }

@@ -13,6 +13,28 @@ t.test('defaults: embedded database, in-process bus, 127.0.0.1:3000, info logs, 
     dataDir: path.resolve('/srv/herald/data'),
     busPrefix: 'herald:',
     development: true,
+    adminToken: null,
+    openSignup: true,
+    rateLimit: { max: 600, anonymousMax: 120, windowMs: 60_000 },
+    sseHeartbeatMs: 15_000,
+  });
+});
+
+t.test('rate limits and SSE heartbeat', async (t) => {
+  const c = loadConfig({ RATE_LIMIT_MAX: '10', RATE_LIMIT_ANONYMOUS_MAX: '0', RATE_LIMIT_WINDOW_SECONDS: '5', SSE_HEARTBEAT_SECONDS: '2' }, '/srv');
+  t.same(c.rateLimit, { max: 10, anonymousMax: 0, windowMs: 5000 });
+  t.equal(c.sseHeartbeatMs, 2000);
+  t.throws(() => loadConfig({ RATE_LIMIT_MAX: '-1', RATE_LIMIT_WINDOW_SECONDS: '0', SSE_HEARTBEAT_SECONDS: 'x' }, '/srv'), {
+    message: /RATE_LIMIT_MAX must be an integer ≥ 0 \(got "-1"\); RATE_LIMIT_WINDOW_SECONDS must be an integer ≥ 1 \(got "0"\); SSE_HEARTBEAT_SECONDS must be an integer ≥ 1/,
+  });
+});
+
+t.test('HERALD_ADMIN_TOKEN and HERALD_OPEN_SIGNUP', async (t) => {
+  const c = loadConfig({ HERALD_ADMIN_TOKEN: 'a-long-operator-token', HERALD_OPEN_SIGNUP: 'false' }, '/srv');
+  t.equal(c.adminToken, 'a-long-operator-token');
+  t.equal(c.openSignup, false);
+  t.throws(() => loadConfig({ HERALD_ADMIN_TOKEN: 'short', HERALD_OPEN_SIGNUP: 'maybe' }, '/srv'), {
+    message: /HERALD_ADMIN_TOKEN must be at least 16 characters long; HERALD_OPEN_SIGNUP must be true or false \(got "maybe"\)/,
   });
 });
 

@@ -62,6 +62,11 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     dataDir: path.join(os.tmpdir(), `herald-unused-${uniqueId()}`),
     busPrefix: uniquePrefix(),
     development: true,
+    adminToken: null,
+    openSignup: true,
+    // Generous: only the rate-limit tests exercise the limits.
+    rateLimit: { max: 1_000_000, anonymousMax: 1_000_000, windowMs: 60_000 },
+    sseHeartbeatMs: 15_000,
     ...overrides,
   };
 }

@@ -31,7 +31,7 @@ t.test('Redis unreachable: the app starts, /readyz is 503 naming Redis', async (
     type: 'urn:herald:problem:not-ready',
     title: 'Service Unavailable',
     status: 503,
-    code: 'NOT_READY',
+    code: 'not_ready',
     detail: /^not ready: Redis bus failed \(/,
     checks: { database: { status: 'ok', kind: 'postgres' }, bus: { status: 'fail', kind: 'redis', error: String } },
   });
@@ -45,7 +45,7 @@ t.test('database failing: /readyz is 503 naming the database', async (t) => {
   const res = await app.inject('/readyz');
   t.equal(res.statusCode, 503);
   t.match(res.json(), {
-    code: 'NOT_READY',
+    code: 'not_ready',
     detail: 'not ready: Postgres database failed (connection terminated)',
     checks: { database: { status: 'fail', kind: 'postgres', error: 'connection terminated' }, bus: { status: 'ok', kind: 'memory' } },
   });
@@ -75,7 +75,7 @@ t.test('unknown routes and methods: 404 problem+json', async (t) => {
     title: 'Not Found',
     status: 404,
     detail: 'No route for DELETE /nowhere',
-    code: 'NOT_FOUND',
+    code: 'not_found',
   });
 });
 
@@ -96,9 +96,9 @@ t.test('GraphQL at /graphql reads games from the database', async (t) => {
       missing: null,
     },
   });
-  const list = await app.inject({ method: 'GET', url: `/graphql?query=${encodeURIComponent('{ games(first: 5) { id } }')}` });
+  const list = await app.inject({ method: 'GET', url: `/graphql?query=${encodeURIComponent('{ games(first: 5) { nodes { id } } }')}` });
   t.equal(list.statusCode, 200);
-  t.ok(list.json().data.games.some((g: { id: string }) => g.id === game.id));
+  t.ok(list.json().data.games.nodes.some((g: { id: string }) => g.id === game.id));
 });
 
 t.test('GraphiQL only in development', async (t) => {

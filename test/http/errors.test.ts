@@ -7,7 +7,7 @@ async function appWithRoutes() {
   const app = Fastify({ logger: false });
   await app.register(errors);
   app.get('/conflict', async () => {
-    throw new HttpProblem(409, 'VERSION_CONFLICT', 'game 1 is at version 4, not 3', { currentVersion: 4 });
+    throw new HttpProblem(409, 'version_conflict', 'game 1 is at version 4, not 3', { currentVersion: 4 });
   });
   app.get('/bug', async () => {
     throw new Error('secret internals');
@@ -28,7 +28,7 @@ t.test('HttpProblem becomes its problem document, with extensions', async (t) =>
     title: 'Conflict',
     status: 409,
     detail: 'game 1 is at version 4, not 3',
-    code: 'VERSION_CONFLICT',
+    code: 'version_conflict',
     currentVersion: 4,
   });
 });
@@ -38,7 +38,7 @@ t.test('unexpected errors: 500 without internals', async (t) => {
   t.teardown(() => app.close());
   const res = await app.inject('/bug');
   t.equal(res.statusCode, 500);
-  t.match(res.json(), { status: 500, code: 'INTERNAL_ERROR', title: 'Internal Server Error' });
+  t.match(res.json(), { status: 500, code: 'internal_error', title: 'Internal Server Error' });
   t.notMatch(res.body, /secret internals/);
 });
 
@@ -47,11 +47,11 @@ t.test('schema validation and malformed JSON: 400 problem+json', async (t) => {
   t.teardown(() => app.close());
   const invalid = await app.inject({ method: 'POST', url: '/typed', payload: { n: 'x' } });
   t.equal(invalid.statusCode, 400);
-  t.match(invalid.json(), { status: 400, code: 'VALIDATION_FAILED', detail: /n/ });
+  t.match(invalid.json(), { status: 400, code: 'invalid_request', detail: /n/ });
   const malformed = await app.inject({ method: 'POST', url: '/typed', headers: { 'content-type': 'application/json' }, payload: '{"n":' });
   t.equal(malformed.statusCode, 400);
   t.equal(malformed.headers['content-type'], 'application/problem+json; charset=utf-8');
-  t.match(malformed.json(), { status: 400, title: 'Bad Request', code: 'CTP_INVALID_JSON_BODY', type: 'urn:herald:problem:ctp-invalid-json-body' });
+  t.match(malformed.json(), { status: 400, title: 'Bad Request', code: 'invalid_request', type: 'urn:herald:problem:invalid-request' });
 });
 
 t.test('unknown route: 404 problem+json', async (t) => {
@@ -59,5 +59,5 @@ t.test('unknown route: 404 problem+json', async (t) => {
   t.teardown(() => app.close());
   const res = await app.inject({ method: 'PUT', url: '/nope' });
   t.equal(res.statusCode, 404);
-  t.match(res.json(), { code: 'NOT_FOUND', detail: 'No route for PUT /nope' });
+  t.match(res.json(), { code: 'not_found', detail: 'No route for PUT /nope' });
 });

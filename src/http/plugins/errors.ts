@@ -8,11 +8,12 @@ export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 function toProblem(err: FastifyError | HttpProblem | Error): Problem {
   if (err instanceof HttpProblem) return err.toProblem();
   const fe = err as FastifyError;
-  if (fe.validation) return problem(400, 'VALIDATION_FAILED', fe.message);
+  if (fe.validation) return problem(400, 'invalid_request', fe.message);
   const status = typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 600 ? fe.statusCode : 500;
-  if (status >= 500) return problem(status, 'INTERNAL_ERROR', 'The server failed to handle the request; see its log.');
-  // Fastify's own client errors (bad JSON, body too large...) carry codes like FST_ERR_CTP_INVALID_JSON_BODY.
-  return problem(status, fe.code ? fe.code.replace(/^FST_ERR_/, '') : 'BAD_REQUEST', fe.message);
+  if (status >= 500) return problem(status, 'internal_error', 'The server failed to handle the request; see its log.');
+  // Fastify's own client errors (bad JSON, body too large, wrong media type...): one stable
+  // code for clients to act on; the status and the detail say which it was.
+  return problem(status, 'invalid_request', fe.message);
 }
 
 async function errors(app: FastifyInstance): Promise<void> {
@@ -24,7 +25,7 @@ async function errors(app: FastifyInstance): Promise<void> {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const body = problem(404, 'NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`);
+    const body = problem(404, 'not_found', `No route for ${request.method} ${request.url.split('?')[0]}`);
     return reply.code(404).type(PROBLEM_CONTENT_TYPE).send(body);
   });
 }

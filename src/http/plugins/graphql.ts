@@ -1,70 +1,73 @@
-// GraphQL at /graphql (Mercurius), with GraphiQL at /graphiql in development.
-// The first schema only reads games; the service issue extends it.
+// GraphQL at /graphql (Mercurius): queries and mutations over the game service
+// (the same functions as REST), subscriptions over WebSocket on the same path
+// (graphql-transport-ws, and the older graphql-ws subprotocol), GraphiQL at
+// /graphiql in development. The schema is schema.graphql at the repository
+// root — the file is the source, so the published SDL cannot go stale.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { GraphQLError, specifiedRules, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
 import mercurius, { type IResolvers } from 'mercurius';
-import type { Game } from '../../generated/prisma/client.ts';
+import { projectRoot } from '../../paths.ts';
+import { createAuth, credentialsFromPayload, fixedAuth, type HeraldContext } from '../graphql/context.ts';
+import { errorFormatter, formatError } from '../graphql/errors.ts';
+import { DEFAULT_LIMITS, limitsRule, type QueryLimits } from '../graphql/limits.ts';
+import { queryResolvers } from '../graphql/resolvers.ts';
+import { subscriptionResolvers } from '../graphql/subscriptions.ts';
 
-export const schema = /* GraphQL */ `
-  "Herald server information."
-  type ServerInfo {
-    name: String!
-    version: String!
-  }
+export const SCHEMA_PATH = path.join(projectRoot, 'schema.graphql');
 
-  enum GameStatus {
-    setup
-    active
-    finished
-    abandoned
-  }
-
-  type Game {
-    id: ID!
-    "Rules module, e.g. richard-iii."
-    gameType: String!
-    scenario: String!
-    status: GameStatus!
-    "Bumped on every state change."
-    version: Int!
-    "ISO 8601 timestamps."
-    createdAt: String!
-    updatedAt: String!
-  }
-
-  type Query {
-    server: ServerInfo!
-    "Games, most recently updated first."
-    games(first: Int = 20): [Game!]!
-    game(id: ID!): Game
-  }
-`;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function gameView(g: Game) {
-  return { ...g, createdAt: g.createdAt.toISOString(), updatedAt: g.updatedAt.toISOString() };
+export function loadSdl(): string {
+  return readFileSync(SCHEMA_PATH, 'utf8');
 }
 
 export interface GraphqlOptions {
   graphiql: boolean;
   version: string;
+  limits?: QueryLimits;
+  /** Interval of graphql-ws keep-alive pings, ms (default 30 s). */
+  keepAliveMs?: number;
+}
+
+declare module 'mercurius' {
+  // Our context on every resolver (HTTP and WebSocket).
+  interface MercuriusContext extends HeraldContext {}
 }
 
 export default async function graphql(app: FastifyInstance, opts: GraphqlOptions): Promise<void> {
-  const resolvers: IResolvers = {
-    Query: {
-      server: () => ({ name: 'herald', version: opts.version }),
-      games: async (_root, args: { first?: number | null }) => {
-        const take = Math.max(0, Math.min(args.first ?? 20, 100));
-        const games = await app.store.prisma.game.findMany({ orderBy: { updatedAt: 'desc' }, take });
-        return games.map(gameView);
+  const service = app.gameService;
+  const limits = opts.limits ?? DEFAULT_LIMITS;
+  const rules = [limitsRule(limits)];
+  const resolvers = {
+    ...queryResolvers(service, { version: opts.version }),
+    Subscription: subscriptionResolvers(service, app.bus, app.log),
+  } as IResolvers;
+
+  await app.register(mercurius, {
+    schema: loadSdl(),
+    resolvers,
+    graphiql: opts.graphiql,
+    path: '/graphql',
+    validationRules: rules,
+    errorFormatter,
+    // herald-auth authenticated the request already (and refused a bad key).
+    context: (request) => ({ auth: fixedAuth(request.caller) }),
+    subscription: {
+      // The upgrade request's headers (authenticated by herald-auth) first;
+      // connection_init credentials override them.
+      context: (_socket, request) => ({ auth: fixedAuth(request.caller) }),
+      onConnect: ({ payload }) => {
+        const creds = credentialsFromPayload(payload);
+        return creds ? { auth: createAuth(service, creds) } : true;
       },
-      game: async (_root, args: { id: string }) => {
-        if (!UUID.test(args.id)) return null;
-        const g = await app.store.prisma.game.findUnique({ where: { id: args.id } });
-        return g ? gameView(g) : null;
-      },
+      keepAlive: opts.keepAliveMs ?? 30_000,
     },
-  };
-  await app.register(mercurius, { schema, resolvers, graphiql: opts.graphiql, path: '/graphql' });
+  });
+
+  // Mercurius does not validate subscription documents (graphql-js subscribe()
+  // does not either): apply the same rules and limits before one starts.
+  app.graphql.addHook('preSubscriptionExecution', async (schema: GraphQLSchema, document: DocumentNode) => {
+    const errors = validate(schema, document, [...specifiedRules, ...rules]);
+    if (errors.length > 0) throw formatError(errors[0] as GraphQLError, app.log);
+  });
 }

@@ -46,7 +46,7 @@ async function health(app: FastifyInstance): Promise<void> {
     if (failed.length === 0) return { status: 'ready', checks };
     const detail = `not ready: ${failed.map((c) => `${NAMES[c.kind] ?? c.kind} failed (${c.error})`).join('; ')}`;
     app.log.warn({ checks }, 'readiness check failed');
-    return reply.code(503).type(PROBLEM_CONTENT_TYPE).send(problem(503, 'NOT_READY', detail, { checks }));
+    return reply.code(503).type(PROBLEM_CONTENT_TYPE).send(problem(503, 'not_ready', detail, { checks }));
   });
 }
 

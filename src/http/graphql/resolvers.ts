@@ -1,0 +1,168 @@
+// Query and mutation resolvers: thin adapters over the game service (the same
+// functions REST uses). They translate arguments, call the service, and shape
+// the answer; rules, access checks and the write path live in the service.
+import { valueFromASTUntyped, type ValueNode } from 'graphql';
+import type { IResolvers } from 'mercurius';
+import type { Json } from '../../bus/bus.ts';
+import {
+  ServiceError,
+  type GameFilter,
+  type GameRecord,
+  type GameServiceApi,
+  type GameStatus,
+  type GameSummary,
+  type SubmitActionResult,
+  type Visibility,
+} from '../../service/api.ts';
+import type { HeraldContext } from './context.ts';
+
+/** The JSON scalar: any JSON value in and out (literals are converted as written). */
+export const jsonScalar = {
+  serialize: (value: unknown) => value,
+  parseValue: (value: unknown) => value,
+  parseLiteral: (ast: ValueNode, variables?: Record<string, unknown> | null) => valueFromASTUntyped(ast, variables ?? undefined),
+};
+
+export const MAX_PAGE_SIZE = 100;
+
+/** Optional GraphQL arguments arrive as null when given as null: the service wants undefined. */
+function opt<T>(v: T | null | undefined): T | undefined {
+  return v === null ? undefined : v;
+}
+
+function jsonObject(value: unknown, what: string): Record<string, Json> | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) throw new ServiceError('invalid_request', `${what} must be a JSON object`);
+  return value as Record<string, Json>;
+}
+
+type Ctx = HeraldContext;
+
+export function queryResolvers(service: GameServiceApi, info: { version: string }): IResolvers {
+  const game = (summary: GameSummary) => summary; // Game's own fields resolve from the summary
+  return {
+    JSON: jsonScalar as never,
+    Game: {
+      seed: (g: GameSummary) => g.seed ?? null,
+      myRoles: async (g: GameSummary, _args: unknown, ctx: Ctx) => {
+        const caller = await ctx.auth.optional();
+        return caller ? g.seats.filter((s) => s.player?.id === caller.playerId).map((s) => s.role) : [];
+      },
+    },
+    ActionResult: {
+      replayed: (r: SubmitActionResult) => r.replayed ?? false,
+    },
+    Query: {
+      server: () => ({ name: 'herald', version: info.version }),
+      me: async (_root, _args, ctx: Ctx) => service.getPlayer(await ctx.auth.required()),
+      myKeys: async (_root, _args, ctx: Ctx) => service.listKeys(await ctx.auth.required()),
+      game: async (_root, args: { id: string }, ctx: Ctx) => {
+        const caller = await ctx.auth.optional();
+        try {
+          return game(await service.getGame(caller, args.id));
+        } catch (err) {
+          // The field is nullable precisely for "no such game (that you may see)".
+          if (err instanceof ServiceError && err.code === 'not_found') return null;
+          throw err;
+        }
+      },
+      games: async (
+        _root,
+        args: { filter?: { status?: GameStatus | null; gameType?: string | null; playerId?: string | null; myTurn?: boolean | null } | null; first?: number | null; after?: string | null },
+        ctx: Ctx,
+      ) => {
+        const first = args.first ?? 20;
+        if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE) {
+          throw new ServiceError('invalid_request', `first must be from 1 to ${MAX_PAGE_SIZE}`);
+        }
+        const f = args.filter ?? {};
+        const filter: GameFilter = {};
+        if (f.status != null) filter.status = f.status;
+        if (f.gameType != null) filter.gameType = f.gameType;
+        if (f.playerId != null) filter.playerId = f.playerId;
+        if (f.myTurn != null) filter.myTurn = f.myTurn;
+        const caller = filter.myTurn ? await ctx.auth.required() : await ctx.auth.optional();
+        const page = await service.listGames(caller, filter, { cursor: opt(args.after), limit: first });
+        return { nodes: page.items.map(game), nextCursor: page.nextCursor };
+      },
+      myGames: async (_root, _args, ctx: Ctx) => service.playerGames((await ctx.auth.required()).playerId),
+      view: async (_root, args: { gameId: string; role?: string | null; version?: number | null }, ctx: Ctx) =>
+        service.getView(await ctx.auth.optional(), args.gameId, { role: opt(args.role), version: opt(args.version) }),
+      legalActions: async (_root, args: { gameId: string; role?: string | null }, ctx: Ctx) =>
+        service.getLegalActions(await ctx.auth.required(), args.gameId, { role: opt(args.role) }),
+      log: async (_root, args: { gameId: string; role?: string | null }, ctx: Ctx) =>
+        service.getLog(await ctx.auth.optional(), args.gameId, { role: opt(args.role) }),
+      export: async (_root, args: { gameId: string }, ctx: Ctx) => service.exportGame(await ctx.auth.required(), args.gameId),
+    },
+    Mutation: {
+      createPlayer: async (_root, args: { name: string; isBot?: boolean | null; externalId?: string | null }, ctx: Ctx) =>
+        service.createPlayer(await ctx.auth.optional(), { name: args.name, isBot: opt(args.isBot), externalId: opt(args.externalId) }).then((r) => ({
+          player: r.player,
+          created: r.created,
+          key: r.key ?? null,
+        })),
+      createKey: async (_root, args: { label?: string | null }, ctx: Ctx) => service.createKey(await ctx.auth.required(), opt(args.label)),
+      revokeKey: async (_root, args: { id: string }, ctx: Ctx) => {
+        await service.revokeKey(await ctx.auth.required(), args.id);
+        return true;
+      },
+      createGame: async (
+        _root,
+        args: {
+          input: {
+            gameType: string;
+            scenario: string;
+            options?: unknown;
+            seed?: string | null;
+            visibility?: Visibility | null;
+            roles?: string[] | null;
+            autoStart?: boolean | null;
+          };
+        },
+        ctx: Ctx,
+      ) => {
+        const caller = await ctx.auth.required();
+        const i = args.input;
+        return service.createGame(caller, {
+          gameType: i.gameType,
+          scenario: i.scenario,
+          options: jsonObject(i.options, 'options'),
+          seed: opt(i.seed),
+          visibility: opt(i.visibility),
+          roles: opt(i.roles),
+          autoStart: opt(i.autoStart),
+        });
+      },
+      joinGame: async (_root, args: { gameId: string; role?: string | null }, ctx: Ctx) =>
+        service.join(await ctx.auth.required(), args.gameId, { role: opt(args.role) }),
+      joinByInvite: async (_root, args: { gameId: string; code: string }, ctx: Ctx) =>
+        service.join(await ctx.auth.required(), args.gameId, { inviteCode: args.code }),
+      leaveGame: async (_root, args: { gameId: string; role?: string | null }, ctx: Ctx) =>
+        service.leave(await ctx.auth.required(), args.gameId, { role: opt(args.role) }),
+      createInvite: async (_root, args: { gameId: string; role: string }, ctx: Ctx) =>
+        service.createInvite(await ctx.auth.required(), args.gameId, { role: args.role }),
+      startGame: async (_root, args: { gameId: string }, ctx: Ctx) => service.start(await ctx.auth.required(), args.gameId),
+      resign: async (_root, args: { gameId: string; role?: string | null }, ctx: Ctx) =>
+        service.resign(await ctx.auth.required(), args.gameId, { role: opt(args.role) }),
+      abort: async (_root, args: { gameId: string }, ctx: Ctx) => service.abort(await ctx.auth.required(), args.gameId),
+      submitAction: async (
+        _root,
+        args: { gameId: string; role?: string | null; action: Json; expectedVersion?: number | null; idempotencyKey?: string | null },
+        ctx: Ctx,
+      ) =>
+        service.submitAction(await ctx.auth.required(), args.gameId, {
+          role: opt(args.role),
+          action: args.action,
+          expectedVersion: opt(args.expectedVersion),
+          idempotencyKey: opt(args.idempotencyKey),
+        }),
+      importGame: async (_root, args: { record: unknown; visibility?: Visibility | null }, ctx: Ctx) => {
+        const caller = await ctx.auth.required();
+        if (args.record === null || typeof args.record !== 'object' || Array.isArray(args.record)) {
+          throw new ServiceError('invalid_request', 'record must be a game record (a JSON object)');
+        }
+        return service.importGame(caller, { record: args.record as GameRecord, visibility: opt(args.visibility) });
+      },
+    },
+  };
+}

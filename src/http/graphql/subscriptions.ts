@@ -1,0 +1,160 @@
+// Subscription resolvers, fed by the Bus (Redis when configured, so an action
+// committed on any instance reaches subscribers on every instance).
+//
+// gameEvents: on each `game:<id>` message newer than what the subscriber has,
+// the subscriber's own view is read from the database (getView: the seat's
+// view, or the spectator's) and sent. Versions that committed while a view was
+// being read are covered by that read (the update carries the view's version),
+// so a burst of actions may yield fewer updates than versions, never a stale
+// view. With `since`, a subscriber that reconnects is caught up from the
+// database before live updates. The stream completes once the game is over.
+//
+// myTurn: `player:<id>` messages, after one notice for every game where it is
+// the caller's turn at subscription time (playerGames), so a reconnecting
+// client misses no turn.
+import type { Bus, Json, Unsubscribe } from '../../bus/bus.ts';
+import {
+  ServiceError,
+  gameChannel,
+  playerChannel,
+  type Caller,
+  type GameEvent,
+  type GameServiceApi,
+  type GameViewResult,
+  type YourTurnEvent,
+} from '../../service/api.ts';
+import type { HeraldContext } from './context.ts';
+import type { FastifyBaseLogger } from 'fastify';
+import { publicError } from './errors.ts';
+import { EventStream } from './stream.ts';
+
+export interface GameUpdate {
+  gameId: string;
+  version: number;
+  kind: GameEvent['type'];
+  actor: string | null;
+  playerId: string | null;
+  status: GameViewResult['status'];
+  activeRoles: string[];
+  role: string | null;
+  view: Json;
+}
+
+export interface TurnNotice {
+  gameId: string;
+  version: number;
+  roles: string[];
+}
+
+function isGameEvent(m: Json): m is Json & GameEvent {
+  return m !== null && typeof m === 'object' && !Array.isArray(m) && typeof m.version === 'number' && typeof m.gameId === 'string';
+}
+
+function isYourTurn(m: Json): m is Json & YourTurnEvent {
+  return m !== null && typeof m === 'object' && !Array.isArray(m) && m.type === 'your_turn' && typeof m.version === 'number' && typeof m.gameId === 'string';
+}
+
+const OVER = new Set(['finished', 'abandoned']);
+
+/** Subscribes before reading, so nothing committed in between is lost; unsubscribes when the stream ends. */
+async function attach<T>(bus: Bus, channel: string, stream: EventStream<T>, handler: (m: Json) => void): Promise<void> {
+  const unsubscribe: Unsubscribe = await bus.subscribe(channel, handler);
+  stream.onClose(unsubscribe);
+}
+
+export function subscriptionResolvers(service: GameServiceApi, bus: Bus, log: FastifyBaseLogger) {
+  // Errors leave through Mercurius without its errorFormatter: map them here.
+  const guard = <T>(p: Promise<T>): Promise<T> => p.catch((err: unknown) => Promise.reject(publicError(err, log)));
+  async function gameEvents(args: { gameId: string; role?: string | null; since?: number | null }, ctx: HeraldContext) {
+    const caller: Caller | null = await ctx.auth.optional();
+    const role = args.role ?? undefined;
+    if (args.since != null && (!Number.isInteger(args.since) || args.since < 0)) {
+      throw new ServiceError('invalid_request', 'since must be a version (an integer ≥ 0)');
+    }
+    const stream = new EventStream<{ gameEvents: GameUpdate }>((err) => publicError(err, log));
+    let delivered = -1;
+    // The event that produced a version (for kind/actor), from the bus message or the log.
+    const eventAt = async (version: number, hint: GameEvent | null): Promise<GameEvent | null> => {
+      if (hint && hint.version === version) return hint;
+      if (version === 0) return null;
+      const [e] = await service.listEventsSince(args.gameId, version - 1, 1);
+      return e && e.version === version ? e : null;
+    };
+    const deliver = async (hint: GameEvent | null) => {
+      const v = await service.getView(caller, args.gameId, { role });
+      if (v.version <= delivered) return;
+      delivered = v.version;
+      const e = await eventAt(v.version, hint);
+      stream.push({
+        gameEvents: {
+          gameId: v.gameId,
+          version: v.version,
+          kind: e?.type ?? 'start',
+          actor: e?.role ?? null,
+          playerId: e?.playerId ?? null,
+          status: v.status,
+          activeRoles: v.activeRoles,
+          role: v.role,
+          view: v.view,
+        },
+      });
+      if (OVER.has(v.status)) stream.end(); // after the queued update
+    };
+
+    await attach(bus, gameChannel(args.gameId), stream, (m) => {
+      if (!isGameEvent(m) || m.gameId !== args.gameId || m.version <= delivered) return;
+      stream.serial(() => deliver(m));
+    });
+    try {
+      // Access check (and the role argument's) before anything is sent; fixes the baseline.
+      const first = await service.getView(caller, args.gameId, { role });
+      if (args.since != null && args.since < first.version) {
+        stream.serial(() => deliver(null));
+      } else {
+        delivered = Math.max(delivered, first.version);
+        if (OVER.has(first.status)) stream.end();
+      }
+    } catch (err) {
+      await stream.return();
+      throw err;
+    }
+    return stream;
+  }
+
+  async function myTurn(ctx: HeraldContext) {
+    const caller = await ctx.auth.required();
+    const stream = new EventStream<{ myTurn: TurnNotice }>((err) => publicError(err, log));
+    const seen = new Map<string, number>();
+    const notify = (n: TurnNotice) => {
+      if ((seen.get(n.gameId) ?? -1) >= n.version) return;
+      seen.set(n.gameId, n.version);
+      stream.push({ myTurn: n });
+    };
+    await attach(bus, playerChannel(caller.playerId), stream, (m) => {
+      if (!isYourTurn(m)) return;
+      stream.serial(async () => notify({ gameId: m.gameId, version: m.version, roles: m.roles }));
+    });
+    try {
+      const games = await service.playerGames(caller.playerId);
+      stream.serial(async () => {
+        for (const g of games) {
+          const roles = g.roles.filter((r) => g.activeRoles.includes(r));
+          if (roles.length > 0 && !OVER.has(g.status)) notify({ gameId: g.gameId, version: g.version, roles });
+        }
+      });
+    } catch (err) {
+      await stream.return();
+      throw err;
+    }
+    return stream;
+  }
+
+  return {
+    gameEvents: {
+      subscribe: (_root: unknown, args: { gameId: string; role?: string | null; since?: number | null }, ctx: HeraldContext) => guard(gameEvents(args, ctx)),
+    },
+    myTurn: {
+      subscribe: (_root: unknown, _args: unknown, ctx: HeraldContext) => guard(myTurn(ctx)),
+    },
+  };
+}

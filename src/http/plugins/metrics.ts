@@ -1,0 +1,148 @@
+// Prometheus metrics at GET /metrics (text format), one registry per app (no
+// process-wide default registry, so several apps in one process — the tests —
+// do not mix their numbers):
+//   herald_http_requests_total{method,route,status}
+//   herald_http_request_duration_seconds{method,route,status}  (not for SSE streams)
+//   herald_action_duration_seconds{game_type}   submitAction start → commit (from the game service)
+//   herald_games{status}                        counted in the database at each scrape
+//   herald_bus_publish_failures_total{channel}  publishes that failed after a commit (channel: game | player)
+//   herald_sse_streams{stream}                  open Server-Sent Events streams (game | me)
+// plus Node's process metrics (process_*, nodejs_*). The game service reports
+// through its observe() hook (api.ts ServiceObserver), wired here when the
+// app has one.
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { errorMessage } from '../../errors.ts';
+
+export interface AppMetrics {
+  readonly registry: Registry;
+  /** One committed engine action: milliseconds from the start of the request's handling to commit. */
+  observeAction(ms: number, gameType: string): void;
+  /** A bus publish that failed after a commit. */
+  busPublishFailed(channel: string): void;
+  sseOpened(stream: 'game' | 'me'): void;
+  sseClosed(stream: 'game' | 'me'): void;
+  /** One answered HTTP request; `seconds` null for streams (their duration is not a latency). */
+  observeRequest(method: string, route: string, status: number, seconds: number | null): void;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    metrics: AppMetrics;
+  }
+}
+
+const GAME_STATUSES = ['setup', 'active', 'finished', 'abandoned'] as const;
+
+/** `game:<id>` → `game`: ids would make one time series per game. */
+function channelKind(channel: string): string {
+  const kind = channel.split(':')[0] ?? '';
+  return kind === 'game' || kind === 'player' ? kind : 'other';
+}
+
+export function createAppMetrics(countGames: () => Promise<Record<string, number>>, onCollectError: (err: unknown) => void): AppMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+
+  const requests = new Counter({
+    name: 'herald_http_requests_total',
+    help: 'HTTP requests answered, by route template, method and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const durations = new Histogram({
+    name: 'herald_http_request_duration_seconds',
+    help: 'Time to answer HTTP requests (SSE streams excluded), by route template, method and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const actions = new Histogram({
+    name: 'herald_action_duration_seconds',
+    help: 'Latency of committed game actions (validation, engine, transaction), by game type.',
+    labelNames: ['game_type'] as const,
+    buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  const publishFailures = new Counter({
+    name: 'herald_bus_publish_failures_total',
+    help: 'Bus publishes that failed after a commit (subscribers catch up from the database).',
+    labelNames: ['channel'] as const,
+    registers: [registry],
+  });
+  publishFailures.inc({ channel: 'game' }, 0);
+  publishFailures.inc({ channel: 'player' }, 0);
+  const streams = new Gauge({
+    name: 'herald_sse_streams',
+    help: 'Open Server-Sent Events streams.',
+    labelNames: ['stream'] as const,
+    registers: [registry],
+  });
+  streams.set({ stream: 'game' }, 0);
+  streams.set({ stream: 'me' }, 0);
+  new Gauge({
+    name: 'herald_games',
+    help: 'Games by status (counted in the database at scrape time).',
+    labelNames: ['status'] as const,
+    registers: [registry],
+    async collect() {
+      try {
+        const counts = await countGames();
+        for (const status of GAME_STATUSES) this.set({ status }, counts[status] ?? 0);
+      } catch (err) {
+        // A scrape still answers (process and HTTP metrics) while the database is down.
+        this.reset();
+        onCollectError(err);
+      }
+    },
+  });
+
+  return {
+    registry,
+    observeAction: (ms, gameType) => actions.observe({ game_type: gameType }, ms / 1000),
+    busPublishFailed: (channel) => publishFailures.inc({ channel: channelKind(channel) }),
+    sseOpened: (stream) => streams.inc({ stream }),
+    sseClosed: (stream) => streams.dec({ stream }),
+    observeRequest(method, route, status, seconds) {
+      const labels = { method, route, status: String(status) };
+      requests.inc(labels);
+      if (seconds !== null) durations.observe(labels, seconds);
+    },
+  };
+}
+
+async function metrics(app: FastifyInstance): Promise<void> {
+  const m = createAppMetrics(
+    async () => {
+      const rows = await app.store.prisma.game.groupBy({ by: ['status'], _count: { _all: true } });
+      return Object.fromEntries(rows.map((r) => [r.status, r._count._all]));
+    },
+    (err) => app.log.warn({ error: errorMessage(err) }, 'metrics: cannot count games'),
+  );
+  app.decorate('metrics', m);
+
+  app.addHook('onResponse', async (request, reply) => {
+    // The route template (/games/:id), never the URL: one series per route, not per game.
+    const route = request.routeOptions.url ?? 'unmatched';
+    const type = reply.getHeader('content-type');
+    const stream = typeof type === 'string' && type.startsWith('text/event-stream');
+    m.observeRequest(request.method, route, reply.statusCode, stream ? null : reply.elapsedTime / 1000);
+  });
+
+  // The game service (CORE) reports actions and publish failures through its observer hook.
+  app.addHook('onReady', async () => {
+    const service = (app as unknown as { gameService?: { observe?(o: object): void } }).gameService;
+    service?.observe?.({
+      actionCommitted: (ms: number, gameType: string) => m.observeAction(ms, gameType),
+      publishFailed: (channel: string) => m.busPublishFailed(channel),
+    });
+  });
+
+  app.get('/metrics', async (_request, reply) => {
+    const text = await m.registry.metrics();
+    return reply.type(m.registry.contentType).send(text);
+  });
+}
+
+export default fp(metrics, { name: 'herald-metrics', dependencies: ['herald-services'] });

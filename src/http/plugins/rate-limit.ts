@@ -1,0 +1,174 @@
+// Rate limits: a fixed window of `windowMs` per client, counted per API key
+// (the Bearer token, or `?access_token=` on the SSE routes) or, without a key,
+// per client IP. With Redis configured the counters live there (one atomic
+// INCR + PEXPIRE script), so every instance shares them; otherwise in memory.
+// If Redis fails, this instance counts locally until it is back: a Redis
+// outage must not take the API down with it.
+//
+// Every limited response carries RateLimit-Limit, RateLimit-Remaining,
+// RateLimit-Reset (seconds) and RateLimit-Policy (IETF draft
+// "RateLimit header fields for HTTP"); over the limit: 429 problem+json, code
+// rate_limited, with Retry-After. Health, readiness and metrics are exempt
+// (probes and scrapers must never be refused).
+import { createHash } from 'node:crypto';
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Redis } from 'ioredis';
+import type { Config } from '../../config.ts';
+import { withTimeout } from '../../bus/bus.ts';
+import { errorMessage } from '../../errors.ts';
+import { problem } from '../problem.ts';
+import { PROBLEM_CONTENT_TYPE } from './errors.ts';
+
+export const EXEMPT_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
+
+export interface RateLimitOptions {
+  limits: Config['rateLimit'];
+  /** Redis for counters shared by every instance; null: in memory. */
+  redisUrl: string | null;
+  /** Key prefix in Redis (the deployment's BUS_PREFIX). */
+  prefix: string;
+}
+
+interface Hit {
+  /** Requests in the current window, this one included. */
+  count: number;
+  /** Milliseconds until the window ends. */
+  resetMs: number;
+}
+
+interface Counters {
+  hit(key: string, windowMs: number): Promise<Hit>;
+  close(): Promise<void>;
+}
+
+export function memoryCounters(): Counters {
+  const windows = new Map<string, { count: number; resetAt: number }>();
+  // Expired windows are dropped now and then, so idle clients do not accumulate.
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [key, w] of windows) if (w.resetAt <= now) windows.delete(key);
+  }, 60_000);
+  sweep.unref();
+  return {
+    async hit(key, windowMs) {
+      const now = Date.now();
+      let w = windows.get(key);
+      if (!w || w.resetAt <= now) windows.set(key, (w = { count: 0, resetAt: now + windowMs }));
+      w.count += 1;
+      return { count: w.count, resetMs: w.resetAt - now };
+    },
+    async close() {
+      clearInterval(sweep);
+      windows.clear();
+    },
+  };
+}
+
+// INCR and, for the window's first request, PEXPIRE — atomically, so a crash
+// in between cannot leave a counter without expiry. A counter found without a
+// TTL (set by hand, or by an older version) gets one.
+const HIT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return {count, ttl}
+`;
+
+type RedisWithHit = Redis & { heraldHit(key: string, windowMs: number): Promise<[number, number]> };
+
+export function redisCounters(url: string, prefix: string, onError: (err: unknown) => void, onRestored: () => void): Counters {
+  const redis = new Redis(url, {
+    connectionName: `herald-ratelimit-${prefix.replace(/[^\w:.-]/g, '_')}`,
+    // Fail fast while Redis is away: the local fallback answers instead of queueing requests.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 2000,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+  }) as RedisWithHit;
+  redis.defineCommand('heraldHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+  redis.on('error', () => {}); // reported through failed hits (the bus logs connection problems too)
+  // Before the first connection (start-up) hits quietly count locally.
+  let connected = false;
+  redis.once('ready', () => (connected = true));
+  const local = memoryCounters();
+  let degraded = false;
+  return {
+    async hit(key, windowMs) {
+      try {
+        const [count, ttl] = await withTimeout(redis.heraldHit(`${prefix}ratelimit:${key}`, windowMs), 1000, 'redis rate-limit counter');
+        if (degraded) {
+          degraded = false;
+          onRestored();
+        }
+        return { count, resetMs: ttl };
+      } catch (err) {
+        if (!degraded && connected) onError(err);
+        degraded = connected;
+        return local.hit(key, windowMs);
+      }
+    },
+    async close() {
+      await local.close();
+      if (redis.status === 'ready') await withTimeout(redis.quit(), 2000, 'redis quit').catch(() => redis.disconnect());
+      else redis.disconnect();
+    },
+  };
+}
+
+/** The client a request is counted for: its API key (hashed: never keep keys) or its IP. */
+export function clientOf(request: FastifyRequest): { key: string; authenticated: boolean } {
+  const header = request.headers.authorization;
+  let token: string | undefined;
+  if (typeof header === 'string' && /^bearer\s+/i.test(header)) token = header.replace(/^bearer\s+/i, '').trim();
+  else {
+    const q = (request.query as Record<string, unknown> | undefined)?.access_token;
+    if (typeof q === 'string' && q !== '') token = q;
+  }
+  if (token) return { key: `key:${createHash('sha256').update(token).digest('hex').slice(0, 32)}`, authenticated: true };
+  return { key: `ip:${request.ip}`, authenticated: false };
+}
+
+async function rateLimit(app: FastifyInstance, opts: RateLimitOptions): Promise<void> {
+  const { max, anonymousMax, windowMs } = opts.limits;
+  if (max === 0 && anonymousMax === 0) return; // unlimited
+
+  const counters =
+    opts.redisUrl === null
+      ? memoryCounters()
+      : redisCounters(
+          opts.redisUrl,
+          opts.prefix,
+          (err) => app.log.warn({ error: errorMessage(err) }, 'rate limits: Redis unavailable, counting per instance until it is back'),
+          () => app.log.info('rate limits: Redis counters restored'),
+        );
+  app.addHook('onClose', () => counters.close());
+
+  app.addHook('onRequest', async (request, reply) => {
+    const route = request.routeOptions.url;
+    if (route !== undefined && EXEMPT_ROUTES.has(route)) return;
+    const client = clientOf(request);
+    const limit = client.authenticated ? max : anonymousMax;
+    if (limit === 0) return;
+    const { count, resetMs } = await counters.hit(client.key, windowMs);
+    const reset = Math.max(1, Math.ceil(resetMs / 1000));
+    reply.header('ratelimit-limit', String(limit));
+    reply.header('ratelimit-remaining', String(Math.max(0, limit - count)));
+    reply.header('ratelimit-reset', String(reset));
+    reply.header('ratelimit-policy', `${limit};w=${Math.round(windowMs / 1000)}`);
+    if (count <= limit) return;
+    reply.header('retry-after', String(reset));
+    const who = client.authenticated ? 'this API key' : 'this address (send an API key for a higher limit)';
+    const body = problem(429, 'rate_limited', `Too many requests for ${who}: at most ${limit} per ${Math.round(windowMs / 1000)} s. Retry in ${reset} s.`, {
+      limit,
+      retryAfter: reset,
+    });
+    return reply.code(429).type(PROBLEM_CONTENT_TYPE).send(body);
+  });
+}
+
+export default fp(rateLimit, { name: 'herald-rate-limit', dependencies: ['herald-errors'] });

@@ -1,0 +1,166 @@
+// Server-Sent Events: GET /games/:gameId/events (every version of a game, with
+// the caller's seat view or the spectator view) and GET /me/events (the
+// caller's "your turn" notifications across its games). Both resume from
+// Last-Event-ID (header, or ?lastEventId= for a first connection that resumes)
+// without gaps or duplicates; see src/notify for how.
+//
+// Authentication as elsewhere (Authorization: Bearer, X-Act-As), or
+// ?access_token=<key> because browsers' EventSource cannot set headers. A key
+// in a URL can end up in logs: prefer the header where the client allows it.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError, type Caller } from '../../service/api.ts';
+import { ADMIN_CALLER } from '../plugins/auth.ts';
+import { GameFeed, isOverStatus } from '../../notify/game-feed.ts';
+import { TurnFeed } from '../../notify/turn-feed.ts';
+import { decodeTurnCursor } from '../../notify/turn-cursor.ts';
+import { gameFeedSource, turnFeedSource } from '../../notify/sources.ts';
+import { SseStream } from '../../notify/sse.ts';
+import { errorMessage } from '../../errors.ts';
+import type { HttpProblem } from '../problem.ts';
+import { query, str, type IdParams } from './query.ts';
+
+export interface EventRoutesOptions {
+  /** Heartbeat comment interval; also the interval of the database check for missed events. */
+  heartbeatMs: number;
+}
+
+/** request.caller, or the caller named by ?access_token= (EventSource cannot send headers). */
+async function streamCaller(app: FastifyInstance, request: FastifyRequest): Promise<Caller | null> {
+  const token = str(query(request), 'access_token');
+  if (request.caller || token === undefined) return request.caller;
+  if (app.gameService.isAdminToken(token)) return ADMIN_CALLER;
+  const actAs = request.headers['x-act-as'];
+  return app.gameService.authenticate(token, typeof actAs === 'string' && actAs.trim() !== '' ? actAs.trim() : undefined);
+}
+
+/** The Last-Event-ID header (sent by EventSource on reconnection) wins over ?lastEventId=. */
+function lastEventId(request: FastifyRequest): string | null {
+  const header = request.headers['last-event-id'];
+  if (typeof header === 'string') return header;
+  return str(query(request), 'lastEventId') ?? null;
+}
+
+function sseHeaders(reply: FastifyReply): FastifyReply {
+  return reply
+    .code(200)
+    .header('content-type', 'text/event-stream; charset=utf-8')
+    .header('cache-control', 'no-cache, no-transform')
+    .header('x-accel-buffering', 'no'); // nginx: do not buffer the stream
+}
+
+function problemOf(err: unknown): Record<string, unknown> {
+  const p = err as Partial<HttpProblem>;
+  if (typeof p?.toProblem === 'function') return p.toProblem();
+  return { status: 500, code: 'internal_error', detail: 'The stream failed; reconnect to resume.' };
+}
+
+export default async function eventRoutes(app: FastifyInstance, opts: EventRoutesOptions): Promise<void> {
+  const svc = app.gameService;
+  const open = new Set<SseStream>();
+  const metrics = app.hasDecorator('metrics') ? app.metrics : null;
+
+  function track(stream: SseStream, kind: 'game' | 'me', close: () => void): void {
+    open.add(stream);
+    metrics?.sseOpened(kind);
+    stream.onClose(() => {
+      open.delete(stream);
+      metrics?.sseClosed(kind);
+      close();
+    });
+  }
+
+  // Open streams never finish by themselves: end them so close() does not wait
+  // for them (clients reconnect, to another instance, and resume).
+  app.addHook('preClose', async () => {
+    for (const stream of [...open]) {
+      stream.comment('server shutting down: reconnect to resume');
+      stream.end();
+    }
+  });
+
+  app.get<{ Params: IdParams }>('/games/:gameId/events', async (request, reply) => {
+    const caller = await streamCaller(app, request);
+    const { gameId } = request.params;
+    const role = str(query(request), 'role');
+    const raw = lastEventId(request);
+    if (raw !== null && !/^\d{1,9}$/.test(raw.trim())) {
+      throw new ServiceError('invalid_request', 'Last-Event-ID must be a game version (a non-negative integer).');
+    }
+    const after = raw === null ? null : Number(raw.trim());
+    const source = gameFeedSource(svc, caller, gameId, role === '' ? undefined : role);
+    // Checks access (404 / 403 problem) before the stream starts.
+    const now = await source.currentView();
+    if (after !== null && after > now.version) {
+      throw new ServiceError('invalid_request', `Last-Event-ID ${after} is ahead of the game (version ${now.version}).`, { currentVersion: now.version });
+    }
+    // Nothing more will ever come: 204 tells EventSource to stop reconnecting.
+    if (after !== null && after === now.version && isOverStatus(now.status)) return reply.code(204).send();
+
+    const stream = new SseStream(opts.heartbeatMs);
+    const feed = new GameFeed({
+      gameId,
+      source,
+      fanout: app.notify,
+      after,
+      pollMs: opts.heartbeatMs,
+      deliver: (e) => stream.event('version', String(e.version), e),
+      end: (status, version) => {
+        stream.event('end', null, { gameId, version, status });
+        stream.end();
+      },
+      error: (err, fatal) => {
+        if (!fatal) {
+          request.log.warn({ gameId, error: errorMessage(err) }, 'SSE catch-up failed; retrying at the next heartbeat');
+          return;
+        }
+        stream.event('problem', null, problemOf(err));
+        stream.end();
+      },
+    });
+    track(stream, 'game', () => feed.close());
+    void sseHeaders(reply).send(stream.body);
+    feed.start().catch((err: unknown) => {
+      request.log.warn({ gameId, error: errorMessage(err) }, 'SSE stream failed to start');
+      stream.event('problem', null, problemOf(err));
+      stream.end();
+    });
+    return reply;
+  });
+
+  app.get('/me/events', async (request, reply) => {
+    const caller = await streamCaller(app, request);
+    if (!caller) throw new ServiceError('unauthorized', 'This needs an API key (Authorization: Bearer <key>, or ?access_token=<key>).');
+    if (caller.kind === 'admin') throw new ServiceError('forbidden', 'The operator holds no seats: use a player or application key.');
+    const raw = lastEventId(request);
+    const cursor = raw === null ? null : decodeTurnCursor(raw);
+    if (raw !== null && cursor === null) {
+      throw new ServiceError('invalid_request', 'Last-Event-ID must be an id of this stream (gameId@version, comma-separated).');
+    }
+
+    const stream = new SseStream(opts.heartbeatMs);
+    const feed = new TurnFeed({
+      playerId: caller.playerId,
+      source: turnFeedSource(svc, caller.playerId),
+      fanout: app.notify,
+      cursor,
+      pollMs: opts.heartbeatMs,
+      deliver: (e, id) => stream.event('your_turn', id, e),
+      error: (err, fatal) => {
+        if (!fatal) {
+          request.log.warn({ playerId: caller.playerId, error: errorMessage(err) }, 'SSE catch-up failed; retrying at the next heartbeat');
+          return;
+        }
+        stream.event('problem', null, problemOf(err));
+        stream.end();
+      },
+    });
+    track(stream, 'me', () => feed.close());
+    void sseHeaders(reply).send(stream.body);
+    feed.start().catch((err: unknown) => {
+      request.log.warn({ playerId: caller.playerId, error: errorMessage(err) }, 'SSE stream failed to start');
+      stream.event('problem', null, problemOf(err));
+      stream.end();
+    });
+    return reply;
+  });
+}

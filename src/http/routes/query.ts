@@ -1,0 +1,44 @@
+// Small parsers for query strings and bodies: bad input is a 400
+// invalid_request problem (the same code the service uses), never a 500.
+import type { FastifyRequest } from 'fastify';
+import { ServiceError } from '../../service/api.ts';
+
+export type Query = Record<string, string | string[] | undefined>;
+
+export function query(request: FastifyRequest): Query {
+  return (request.query ?? {}) as Query;
+}
+
+export function str(q: Query, name: string): string | undefined {
+  const v = q[name];
+  if (v === undefined) return undefined;
+  if (Array.isArray(v)) throw new ServiceError('invalid_request', `Give ${name} once.`);
+  return v;
+}
+
+export function int(q: Query, name: string): number | undefined {
+  const v = str(q, name);
+  if (v === undefined) return undefined;
+  if (!/^\d{1,9}$/.test(v)) throw new ServiceError('invalid_request', `${name} must be a non-negative integer.`);
+  return Number(v);
+}
+
+export function bool(q: Query, name: string): boolean | undefined {
+  const v = str(q, name);
+  if (v === undefined) return undefined;
+  if (v === 'true' || v === '1') return true;
+  if (v === 'false' || v === '0') return false;
+  throw new ServiceError('invalid_request', `${name} must be true or false.`);
+}
+
+/** The JSON body as an object ({} when there is none). */
+export function body<T = Record<string, unknown>>(request: FastifyRequest): T {
+  const b = request.body;
+  if (b === undefined || b === null) return {} as T;
+  if (typeof b !== 'object' || Array.isArray(b)) throw new ServiceError('invalid_request', 'The body must be a JSON object.');
+  return b as T;
+}
+
+export interface IdParams {
+  gameId: string;
+}

@@ -1,0 +1,142 @@
+// Players, applications and API keys; authentication of a request's key.
+import type { ApiKey, Player } from '../store/players.ts';
+import * as players from '../store/players.ts';
+import type { ApiKeyInfo, Caller, CreatePlayerInput, NewApiKey, PlayerInfo } from './api.ts';
+import { isUuid, requirePlayer, type Ctx } from './context.ts';
+import { ServiceError } from './errors.ts';
+import { isPlainObject } from './json.ts';
+import { newApiKey, sameSecret, sha256 } from './secrets.ts';
+
+const MAX_NAME = 100;
+const MAX_EXTERNAL_ID = 200;
+const MAX_LABEL = 100;
+
+export function playerInfo(p: Player): PlayerInfo {
+  return {
+    id: p.id,
+    name: p.name,
+    kind: p.kind,
+    isBot: p.isBot,
+    externalId: p.externalId,
+    createdBy: p.createdById,
+    createdAt: p.createdAt.toISOString(),
+  };
+}
+
+export function keyInfo(k: ApiKey): ApiKeyInfo {
+  return {
+    id: k.id,
+    prefix: k.prefix,
+    label: k.label,
+    createdAt: k.createdAt.toISOString(),
+    revokedAt: k.revokedAt ? k.revokedAt.toISOString() : null,
+  };
+}
+
+function text(v: unknown, name: string, max: number, required: boolean): string | undefined {
+  if (v === undefined || v === null) {
+    if (required) throw new ServiceError('invalid_request', `${name} is required.`);
+    return undefined;
+  }
+  if (typeof v !== 'string' || v.trim() === '' || v.length > max) {
+    throw new ServiceError('invalid_request', `${name} must be a non-empty string of at most ${max} characters.`);
+  }
+  return v.trim();
+}
+
+async function issueKey(ctx: Ctx, playerId: string, label: string | null): Promise<NewApiKey> {
+  const k = newApiKey();
+  const row = await players.insertKey(ctx.db, { playerId, prefix: k.prefix, hash: k.hash, label });
+  return { ...keyInfo(row), key: k.key };
+}
+
+export async function authenticate(ctx: Ctx, rawKey: string, actAs?: string): Promise<Caller> {
+  const row = rawKey ? await players.findKeyByHash(ctx.db, sha256(rawKey)) : null;
+  if (!row || row.revokedAt) throw new ServiceError('unauthorized', 'Unknown or revoked API key.');
+  if (actAs === undefined || actAs === '') {
+    return { playerId: row.playerId, keyId: row.id, kind: row.player.kind };
+  }
+  if (row.player.kind !== 'app') throw new ServiceError('forbidden', 'X-Act-As needs an application key.');
+  const target = isUuid(actAs) ? await players.findPlayer(ctx.db, actAs) : null;
+  if (!target || target.createdById !== row.playerId) {
+    throw new ServiceError('forbidden', `X-Act-As: ${actAs} is not a player this application created.`);
+  }
+  return { playerId: target.id, keyId: row.id, kind: 'app', appId: row.playerId };
+}
+
+export function isAdminToken(ctx: Ctx, raw: string): boolean {
+  return ctx.adminToken !== null && raw !== '' && sameSecret(raw, ctx.adminToken);
+}
+
+export async function createPlayer(ctx: Ctx, caller: Caller | null, input: CreatePlayerInput): Promise<{ player: PlayerInfo; key?: NewApiKey; created: boolean }> {
+  if (!isPlainObject(input)) throw new ServiceError('invalid_request', 'The body must be a JSON object.');
+  const name = text(input.name, 'name', MAX_NAME, true)!;
+  const externalId = text(input.externalId, 'externalId', MAX_EXTERNAL_ID, false) ?? null;
+  if (input.isBot !== undefined && typeof input.isBot !== 'boolean') throw new ServiceError('invalid_request', 'isBot must be a boolean.');
+  const isBot = input.isBot ?? false;
+
+  if (caller === null) {
+    if (!ctx.openSignup) throw new ServiceError('forbidden', 'Self-signup is disabled on this server; ask an operator or an application for a player.');
+    if (externalId !== null) throw new ServiceError('invalid_request', 'externalId is for players created by an application.');
+    const player = await players.createPlayer(ctx.db, { name, kind: 'player', isBot, externalId: null, createdById: null });
+    return { player: playerInfo(player), key: await issueKey(ctx, player.id, 'first key'), created: true };
+  }
+  if (caller.kind !== 'app' || caller.appId !== undefined) {
+    throw new ServiceError('forbidden', 'Only an application key (without X-Act-As) creates players; others sign up without a key.');
+  }
+  if (externalId !== null) {
+    const existing = await players.findAppPlayerByExternalId(ctx.db, caller.playerId, externalId);
+    if (existing) return { player: playerInfo(existing), created: false };
+  }
+  try {
+    const player = await players.createPlayer(ctx.db, { name, kind: 'player', isBot, externalId, createdById: caller.playerId });
+    return { player: playerInfo(player), created: true };
+  } catch (err) {
+    // Two concurrent creations of one externalId: the loser returns the winner's player.
+    if ((err as { code?: string }).code === 'P2002' && externalId !== null) {
+      const existing = await players.findAppPlayerByExternalId(ctx.db, caller.playerId, externalId);
+      if (existing) return { player: playerInfo(existing), created: false };
+    }
+    throw err;
+  }
+}
+
+export async function getPlayer(ctx: Ctx, caller: Caller): Promise<PlayerInfo> {
+  const c = requirePlayer(caller);
+  const p = await players.findPlayer(ctx.db, c.playerId);
+  if (!p) throw new ServiceError('not_found', 'Your player no longer exists.');
+  return playerInfo(p);
+}
+
+/** Keys belong to the account that holds them: an app acting as a player manages no keys. */
+function keyOwner(caller: Caller): string {
+  const c = requirePlayer(caller);
+  if (c.appId !== undefined) throw new ServiceError('forbidden', 'Players created by an application have no keys; the application acts for them.');
+  return c.playerId;
+}
+
+export async function listKeys(ctx: Ctx, caller: Caller): Promise<ApiKeyInfo[]> {
+  return (await players.listKeys(ctx.db, keyOwner(caller))).map(keyInfo);
+}
+
+export async function createKey(ctx: Ctx, caller: Caller, label?: string): Promise<NewApiKey> {
+  const owner = keyOwner(caller);
+  return issueKey(ctx, owner, text(label, 'label', MAX_LABEL, false) ?? null);
+}
+
+export async function revokeKey(ctx: Ctx, caller: Caller, keyId: string): Promise<void> {
+  if (caller.kind === 'admin') {
+    if (!isUuid(keyId) || !(await players.revokeKey(ctx.db, keyId))) throw new ServiceError('not_found', `No key ${keyId}.`);
+    return;
+  }
+  const owner = keyOwner(caller);
+  if (!isUuid(keyId) || !(await players.revokeKey(ctx.db, keyId, owner))) throw new ServiceError('not_found', `No key ${keyId} of yours.`);
+}
+
+export async function createApp(ctx: Ctx, caller: Caller, input: { name: string }): Promise<{ app: PlayerInfo; key: NewApiKey }> {
+  if (caller.kind !== 'admin') throw new ServiceError('forbidden', 'Operator token required.');
+  if (!isPlainObject(input)) throw new ServiceError('invalid_request', 'The body must be a JSON object.');
+  const name = text(input.name, 'name', MAX_NAME, true)!;
+  const app = await players.createPlayer(ctx.db, { name, kind: 'app', isBot: true, externalId: null, createdById: null });
+  return { app: playerInfo(app), key: await issueKey(ctx, app.id, 'application key') };
+}

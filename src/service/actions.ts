@@ -1,0 +1,138 @@
+// THE write path for game actions (REST and GraphQL both call submitAction):
+//   authorise the seat → the role is active → the action is in the engine's
+//   legal list → apply → one transaction: log entry + new state + version
+//   (WHERE version = the version read) + idempotency record → publish.
+// A retry carrying the same Idempotency-Key gets the stored response back and
+// commits nothing; a stale expectedVersion is a 409 naming the current one.
+import type { Prisma } from '../generated/prisma/client.ts';
+import type { Json } from '../bus/bus.ts';
+import { IllegalActionError } from '../engine/types.ts';
+import { commitChange, findIdempotency, isUniqueViolation, VersionConflict, type GameRow } from '../store/games.ts';
+import type { Caller, GameResult, GameStatus, SubmitActionInput, SubmitActionResult } from './api.ts';
+import { actingRole, isOver, loadGame, moduleOf, requirePlayer, summarize, type Ctx } from './context.ts';
+import { MAX_ATTEMPTS } from './commit.ts';
+import { ServiceError } from './errors.ts';
+import { publishCommitted } from './events.ts';
+import { hashJson, isPlainObject, sameJson } from './json.ts';
+
+const MAX_IDEMPOTENCY_KEY = 200;
+const MAX_ACTION_BYTES = 10_000;
+
+function validate(input: SubmitActionInput): void {
+  if (!isPlainObject(input)) throw new ServiceError('invalid_request', 'The body must be a JSON object.');
+  if (!isPlainObject(input.action) || JSON.stringify(input.action).length > MAX_ACTION_BYTES) {
+    throw new ServiceError('invalid_request', 'action must be a JSON object (one of the legal actions).');
+  }
+  const v = input.expectedVersion;
+  if (v !== undefined && v !== null && (!Number.isSafeInteger(v) || v < 0)) {
+    throw new ServiceError('invalid_request', 'expectedVersion must be a non-negative integer.');
+  }
+  const k = input.idempotencyKey;
+  if (k !== undefined && k !== null && (typeof k !== 'string' || k === '' || k.length > MAX_IDEMPOTENCY_KEY)) {
+    throw new ServiceError('invalid_request', `The idempotency key must be a non-empty string of at most ${MAX_IDEMPOTENCY_KEY} characters.`);
+  }
+  if (input.role !== undefined && input.role !== null && typeof input.role !== 'string') {
+    throw new ServiceError('invalid_request', 'role must be a string.');
+  }
+}
+
+async function storedResponse(ctx: Ctx, gameId: string, playerId: string, key: string, requestHash: string): Promise<SubmitActionResult | null> {
+  const rec = await findIdempotency(ctx.db, gameId, playerId, key).catch(() => null);
+  if (!rec) return null;
+  if (rec.requestHash !== requestHash) {
+    throw new ServiceError('invalid_request', 'This Idempotency-Key was used for a different request in this game; use a new key.');
+  }
+  // Stored as JSON text: jsonb would reorder the keys, and a retry gets the identical body.
+  return { ...(JSON.parse(rec.response as string) as SubmitActionResult), replayed: true };
+}
+
+export async function submitAction(ctx: Ctx, callerIn: Caller, gameId: string, input: SubmitActionInput): Promise<SubmitActionResult> {
+  const t0 = performance.now();
+  const caller = requirePlayer(callerIn);
+  validate(input);
+  const key = input.idempotencyKey ?? null;
+  const requestHash = hashJson({ role: input.role ?? null, action: input.action, expectedVersion: input.expectedVersion ?? null });
+
+  for (let attempt = 1; ; attempt++) {
+    const game: GameRow = await loadGame(ctx, caller, gameId);
+    if (key !== null) {
+      const stored = await storedResponse(ctx, game.id, caller.playerId, key, requestHash);
+      if (stored) return stored;
+    }
+    if (isOver(game.status)) throw new ServiceError('game_over', `The game is ${game.status}.`, { gameStatus: game.status, result: game.result });
+    if (game.status !== 'active') throw new ServiceError('invalid_state', 'The game has not started yet.', { gameStatus: game.status });
+    const role = actingRole(ctx, game, caller, input.role);
+    const expected = input.expectedVersion ?? null;
+    if (expected !== null && expected !== game.version) {
+      throw new ServiceError('version_conflict', `The game is at version ${game.version}, not ${expected}.`, { currentVersion: game.version });
+    }
+    if (!game.activeRoles.includes(role)) {
+      throw new ServiceError('not_your_turn', `${role} may not act now (active: ${game.activeRoles.join(', ') || 'nobody'}).`, {
+        activeRoles: game.activeRoles,
+        currentVersion: game.version,
+      });
+    }
+    const m = moduleOf(ctx, game.gameType);
+    const state = game.state;
+    const legal = m.legalActions(state, role) as Json[];
+    if (!legal.some((a) => sameJson(a, input.action))) {
+      throw new ServiceError('illegal_action', `That is not a legal action for ${role} now.`, { legalActions: legal, currentVersion: game.version });
+    }
+    let next: unknown;
+    try {
+      next = m.apply(state, role, input.action);
+    } catch (err) {
+      if (err instanceof IllegalActionError) {
+        throw new ServiceError('illegal_action', err.message, { legalActions: legal, currentVersion: game.version });
+      }
+      throw err;
+    }
+    const st = m.status(next);
+    const status: GameStatus = st.over ? 'finished' : 'active';
+    const activeRoles = st.over ? [] : m.activeRoles(next);
+    const result: GameResult | null = st.over ? { winner: st.winner, reason: st.reason ?? 'game over' } : null;
+    const version = game.version + 1;
+
+    // The response is built before the commit so that it can be stored with it.
+    const after: GameRow = { ...game, status, version, activeRoles, state: next as Prisma.JsonValue, result: result as Prisma.JsonValue, updatedAt: new Date() };
+    const response: SubmitActionResult = { version, role, game: summarize(after), view: m.view(next, role) as Json };
+    const entry = { kind: 'action', role, playerId: caller.playerId, action: input.action as Prisma.InputJsonValue, idempotencyKey: key, status, activeRoles };
+    try {
+      await commitChange(ctx.db, {
+        gameId: game.id,
+        expectedVersion: game.version,
+        game: { status, state: next as Prisma.InputJsonValue, activeRoles, ...(result ? { result: result as unknown as Prisma.InputJsonValue } : {}) },
+        entries: [entry],
+        ...(key !== null
+          ? { idempotency: { playerId: caller.playerId, key, requestHash, response: JSON.stringify(response) } }
+          : {}),
+      });
+    } catch (err) {
+      const duplicateKey = isUniqueViolation(err) && key !== null;
+      // Another request committed first (or a concurrent retry with this key did): decide again.
+      if ((err instanceof VersionConflict || duplicateKey) && attempt < MAX_ATTEMPTS) {
+        if (err instanceof VersionConflict && expected !== null) {
+          // The client pinned a version and the game moved past it: unless that was this very request, 409.
+          const stored = key !== null ? await storedResponse(ctx, game.id, caller.playerId, key, requestHash) : null;
+          if (stored) return stored;
+          const now = await loadGame(ctx, caller, gameId);
+          throw new ServiceError('version_conflict', `The game is at version ${now.version}, not ${expected}.`, { currentVersion: now.version });
+        }
+        continue;
+      }
+      if (err instanceof VersionConflict) {
+        throw new ServiceError('version_conflict', 'The game kept changing while this action was handled; try again.', { currentVersion: game.version });
+      }
+      throw err;
+    }
+    for (const o of ctx.observers) {
+      try {
+        o.actionCommitted?.(performance.now() - t0, game.gameType);
+      } catch {
+        // observers never break the request
+      }
+    }
+    void publishCommitted(ctx, after, version, [entry]);
+    return response;
+  }
+}

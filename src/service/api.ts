@@ -1,0 +1,347 @@
+/**
+ * The game service's public contract: what REST routes, GraphQL resolvers and
+ * the notification fan-out (SSE, subscriptions) may use. Import only from this
+ * file; the implementation lives beside it (service.ts and friends).
+ *
+ * Versions. A game's `version` starts at 0 when it is created and is bumped by
+ * one for every committed change — a seat taken or left, the start, every
+ * engine action, a resignation, an abort — and each bump is one entry of the
+ * game's log (table `actions`, `seq` = the version after it). Versions are
+ * therefore dense: `listEventsSince(gameId, v)` returns exactly the events
+ * v+1 … current, and every one of them was published on `game:<id>` after it
+ * was committed. (Bumping for lifecycle changes too means a client that
+ * resumes from a version never misses a start, resignation or abort.)
+ *
+ * Errors. Every rejection is a ServiceError with a stable `code`, an HTTP
+ * `status`, a `detail` sentence and `extensions` (e.g. `legalActions`,
+ * `currentVersion`). It extends HttpProblem, so a REST route just lets it
+ * throw (the errors plugin answers problem+json); GraphQL maps `code` to
+ * `extensions.code` and copies `extensions`.
+ *
+ * In the Fastify app: `app.gameService` (a GameServiceApi, decorated by the
+ * plugin 'herald-game-service', src/http/plugins/service.ts) and
+ * `request.caller` (Caller | null, set by the plugin 'herald-auth',
+ * src/http/plugins/auth.ts, from `Authorization: Bearer <key>` and
+ * `X-Act-As`); `requireCaller(request)` from auth.ts throws unauthorized.
+ */
+import type { Json } from '../bus/bus.ts';
+
+// ─── Callers ────────────────────────────────────────────────────────────────
+
+/**
+ * Who is calling. `player`: a player's own key. `app`: an application key;
+ * `playerId` is the application's own player id, or, with `X-Act-As`, the id
+ * of a player that application created (then `appId` is the application's).
+ * `admin`: the operator token (HERALD_ADMIN_TOKEN); `playerId` and `keyId` are
+ * '' and only the operator functions accept it.
+ */
+export type CallerKind = 'player' | 'app' | 'admin';
+export interface Caller {
+  playerId: string;
+  keyId: string;
+  kind: CallerKind;
+  /** For kind 'app' acting as one of its players: the application's player id. */
+  appId?: string;
+}
+
+// ─── Errors ─────────────────────────────────────────────────────────────────
+
+export { ERROR_CODES, ServiceError, type ErrorCode } from './errors.ts';
+
+// ─── Players and keys ───────────────────────────────────────────────────────
+
+export interface PlayerInfo {
+  id: string;
+  name: string;
+  /** 'app' for application accounts (they own the players they create). */
+  kind: 'player' | 'app';
+  isBot: boolean;
+  /** E.g. a Discord user id; unique among the players of one application. */
+  externalId: string | null;
+  /** The application that created this player, if any. */
+  createdBy: string | null;
+  createdAt: string;
+}
+
+export interface ApiKeyInfo {
+  id: string;
+  /** The first characters of the key, shown for support ("hk_ab12cd34…"). */
+  prefix: string;
+  label: string | null;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+/** A new key: `key` is shown this once; only its hash is stored. */
+export interface NewApiKey extends ApiKeyInfo {
+  key: string;
+}
+
+export interface CreatePlayerInput {
+  name: string;
+  isBot?: boolean;
+  externalId?: string;
+}
+
+// ─── Games ──────────────────────────────────────────────────────────────────
+
+export type GameStatus = 'setup' | 'active' | 'finished' | 'abandoned';
+export type Visibility = 'public' | 'private';
+
+export interface GameResult {
+  /** Winning role, or null for a draw / no winner. */
+  winner: string | null;
+  reason: string;
+}
+
+export interface SeatInfo {
+  role: string;
+  player: { id: string; name: string; isBot: boolean } | null;
+  /** An unused invite code is waiting for this seat. */
+  invited: boolean;
+}
+
+export interface GameSummary {
+  id: string;
+  gameType: string;
+  scenario: string;
+  options: Record<string, Json>;
+  visibility: Visibility;
+  status: GameStatus;
+  version: number;
+  activeRoles: string[];
+  seats: SeatInfo[];
+  result: GameResult | null;
+  createdBy: string;
+  /** Start automatically when the last seat is taken (default true). */
+  autoStart: boolean;
+  /** Only once the game is over (finished or abandoned). */
+  seed?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CreateGameInput {
+  gameType: string;
+  scenario: string;
+  options?: Record<string, Json>;
+  /** For tests and tournaments; kept secret until the game is over. Default: random. */
+  seed?: string;
+  visibility?: Visibility;
+  /** Roles the creator takes at once (hot-seat: all of them). */
+  roles?: string[];
+  autoStart?: boolean;
+}
+
+export interface JoinInput {
+  /** Which seat; default: the invited seat (with inviteCode) or the first open one. */
+  role?: string;
+  inviteCode?: string;
+}
+
+export interface Invite {
+  gameId: string;
+  role: string;
+  /** One-time code, shown once (stored hashed). */
+  code: string;
+}
+
+/** The seat view the caller is entitled to: its seat's, or the spectator's (role null). */
+export interface GameViewResult {
+  gameId: string;
+  version: number;
+  status: GameStatus;
+  role: string | null;
+  activeRoles: string[];
+  /** engine.view(state, role): never the raw state. */
+  view: Json;
+}
+
+export interface LegalActionsResult {
+  gameId: string;
+  version: number;
+  role: string;
+  /** True when `role` may act now. */
+  active: boolean;
+  actions: Json[];
+}
+
+export interface SubmitActionInput {
+  /** Required when the caller holds more than one seat. */
+  role?: string;
+  action: Json;
+  /** Stale ⇒ version_conflict (409) with `currentVersion`. */
+  expectedVersion?: number;
+  /**
+   * Per game and acting player. A retry with the same key returns the stored
+   * result of the committed original and commits nothing; a rejected request
+   * stores nothing (its retry is decided afresh); the same key with another
+   * request is invalid_request.
+   */
+  idempotencyKey?: string;
+}
+
+export interface SubmitActionResult {
+  version: number;
+  role: string;
+  game: GameSummary;
+  /** The acting seat's view after the action. */
+  view: Json;
+  /** True when this is the stored answer to an earlier request with the same Idempotency-Key. */
+  replayed?: boolean;
+}
+
+export type LogEntryKind = 'join' | 'leave' | 'start' | 'action' | 'resign' | 'abort';
+
+export interface LogEntry {
+  version: number;
+  kind: LogEntryKind;
+  role: string | null;
+  playerId: string | null;
+  /** The action itself: only for the caller's own seats, or for everyone once the game is over. */
+  action?: Json;
+  createdAt: string;
+}
+
+export interface GameLog {
+  gameId: string;
+  version: number;
+  role: string | null;
+  entries: LogEntry[];
+  /** The engine's log lines as that seat (or a spectator) may read them. */
+  lines: string[];
+}
+
+export interface GameFilter {
+  status?: GameStatus;
+  gameType?: string;
+  /** Games where this player holds a seat. */
+  playerId?: string;
+  /** Only games where the caller holds a seat whose role is active now. */
+  myTurn?: boolean;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: string | null;
+}
+
+export interface GameRecord {
+  format: 'herald-game-record';
+  formatVersion: 1;
+  gameType: string;
+  scenario: string;
+  options: Record<string, Json>;
+  /** Present only once the game is over (required by import). */
+  seed?: string;
+  status: GameStatus;
+  result: GameResult | null;
+  version: number;
+  actions: { role: string; action: Json }[];
+}
+
+export interface ImportInput {
+  record: GameRecord;
+  visibility?: Visibility;
+}
+
+/** A game a player holds seats in, for catch-up of `player:<id>`. */
+export interface PlayerGame {
+  gameId: string;
+  version: number;
+  status: GameStatus;
+  roles: string[];
+  activeRoles: string[];
+}
+
+// ─── Events (published after commit) ────────────────────────────────────────
+
+export const gameChannel = (gameId: string): string => `game:${gameId}`;
+export const playerChannel = (playerId: string): string => `player:${playerId}`;
+
+/**
+ * On `game:<gameId>`, once per version bump, after commit. The service issues
+ * the publish without waiting for it (a slow Redis never delays or fails a
+ * request); a subscriber that sees a version jump catches up with listEventsSince.
+ */
+export interface GameEvent {
+  type: LogEntryKind;
+  gameId: string;
+  version: number;
+  role: string | null;
+  playerId: string | null;
+  activeRoles: string[];
+  status: GameStatus;
+}
+
+/** On `player:<playerId>` for each seat holder who is active after a commit. */
+export interface YourTurnEvent {
+  type: 'your_turn';
+  gameId: string;
+  version: number;
+  roles: string[];
+}
+
+/** Hooks for metrics (DELIVERY): called synchronously, must not throw. */
+export interface ServiceObserver {
+  publishFailed?(channel: string, err: unknown): void;
+  /** One committed engine action; `ms` from the start of submitAction to commit. */
+  actionCommitted?(ms: number, gameType: string): void;
+}
+
+// ─── The service ────────────────────────────────────────────────────────────
+
+export interface GameServiceApi {
+  /** Raw `Authorization: Bearer` key (+ optional X-Act-As) → Caller; unauthorized / forbidden otherwise. */
+  authenticate(rawKey: string, actAs?: string): Promise<Caller>;
+  /** The operator token (constant-time compare); false when no token is configured. */
+  isAdminToken(raw: string): boolean;
+
+  // players, keys, applications
+  /**
+   * No caller: self-signup (a player and its first key; refused when
+   * HERALD_OPEN_SIGNUP=false). App caller: a player owned by the app, without a
+   * key (the app acts for it with X-Act-As); get-or-create by externalId
+   * (`created` false when it existed). Player callers are refused.
+   */
+  createPlayer(caller: Caller | null, input: CreatePlayerInput): Promise<{ player: PlayerInfo; key?: NewApiKey; created: boolean }>;
+  getPlayer(caller: Caller): Promise<PlayerInfo>;
+  listKeys(caller: Caller): Promise<ApiKeyInfo[]>;
+  createKey(caller: Caller, label?: string): Promise<NewApiKey>;
+  revokeKey(caller: Caller, keyId: string): Promise<void>;
+  /** Operator: a new application account and its key. */
+  createApp(caller: Caller, input: { name: string }): Promise<{ app: PlayerInfo; key: NewApiKey }>;
+
+  // lifecycle
+  createGame(caller: Caller, input: CreateGameInput): Promise<GameSummary>;
+  join(caller: Caller, gameId: string, input: JoinInput): Promise<GameSummary>;
+  leave(caller: Caller, gameId: string, input: { role?: string }): Promise<GameSummary>;
+  createInvite(caller: Caller, gameId: string, input: { role: string }): Promise<Invite>;
+  start(caller: Caller, gameId: string): Promise<GameSummary>;
+  resign(caller: Caller, gameId: string, input: { role?: string }): Promise<GameSummary>;
+  abort(caller: Caller, gameId: string): Promise<GameSummary>;
+
+  /** THE write path (REST and GraphQL). */
+  submitAction(caller: Caller, gameId: string, input: SubmitActionInput): Promise<SubmitActionResult>;
+
+  // reads (caller null = anonymous spectator of public games)
+  getGame(caller: Caller | null, gameId: string): Promise<GameSummary>;
+  /** `version` (< current) only for games that are over: replays the log. */
+  getView(caller: Caller | null, gameId: string, opts?: { role?: string; version?: number }): Promise<GameViewResult>;
+  getLegalActions(caller: Caller, gameId: string, opts?: { role?: string }): Promise<LegalActionsResult>;
+  getLog(caller: Caller | null, gameId: string, opts?: { role?: string }): Promise<GameLog>;
+  listGames(caller: Caller | null, filter: GameFilter, page?: { cursor?: string; limit?: number }): Promise<Page<GameSummary>>;
+  /** Catch-up for SSE / subscriptions: the events after `version`, oldest first (no access check: check getGame first). */
+  listEventsSince(gameId: string, version: number, limit?: number): Promise<GameEvent[]>;
+  /** Games where the player holds a seat and that are not over. */
+  playerGames(playerId: string): Promise<PlayerGame[]>;
+
+  // records
+  exportGame(caller: Caller, gameId: string): Promise<GameRecord>;
+  importGame(caller: Caller, input: ImportInput): Promise<GameSummary>;
+
+  observe(observer: ServiceObserver): void;
+}
+
+export { GameService, createGameService, type GameServiceOptions } from './service.ts';

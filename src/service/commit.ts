@@ -1,0 +1,41 @@
+// The commit loop shared by lifecycle changes and actions: read the game,
+// decide the change from what was read, commit it with `WHERE version =
+// read version`; when another request committed first, decide again from the
+// new state (a bounded number of times), so no decision is ever based on a
+// stale read. After the commit: re-read and publish.
+import { commitChange, findGame, VersionConflict, type Change, type GameRow } from '../store/games.ts';
+import type { Caller } from './api.ts';
+import { loadGame, orderSeats, type Ctx } from './context.ts';
+import { ServiceError } from './errors.ts';
+import { publishCommitted } from './events.ts';
+
+export const MAX_ATTEMPTS = 8;
+
+export type Decision = Omit<Change, 'gameId' | 'expectedVersion'>;
+
+export async function mutate(
+  ctx: Ctx,
+  caller: Caller | null,
+  gameId: string,
+  decide: (game: GameRow) => Decision | Promise<Decision>,
+  load: (gameId: string) => Promise<GameRow> = (id) => loadGame(ctx, caller, id),
+): Promise<GameRow> {
+  for (let attempt = 1; ; attempt++) {
+    const game = await load(gameId);
+    const d = await decide(game);
+    try {
+      await commitChange(ctx.db, { gameId: game.id, expectedVersion: game.version, ...d });
+    } catch (err) {
+      if (err instanceof VersionConflict && attempt < MAX_ATTEMPTS) continue;
+      if (err instanceof VersionConflict) {
+        throw new ServiceError('version_conflict', 'The game kept changing while this request was handled; try again.', { currentVersion: game.version });
+      }
+      throw err;
+    }
+    const after = await findGame(ctx.db, game.id);
+    if (!after) throw new Error(`game ${game.id} vanished after a commit`);
+    orderSeats(ctx, after);
+    void publishCommitted(ctx, after, game.version + 1, d.entries);
+    return after;
+  }
+}

@@ -1,0 +1,131 @@
+// What every service module works with: the database, the bus, settings and
+// the game modules; plus the helpers shared by the lifecycle, the write path
+// and the reads (access checks, role resolution, summaries).
+import type { PrismaClient } from '../generated/prisma/client.ts';
+import type { Bus } from '../bus/bus.ts';
+import type { Json } from '../bus/bus.ts';
+import type { GameModule } from '../engine/types.ts';
+import type { GameRow } from '../store/games.ts';
+import { findGame } from '../store/games.ts';
+import type { Caller, GameResult, GameSummary, ServiceObserver } from './api.ts';
+import { ServiceError } from './errors.ts';
+
+export interface Ctx {
+  db: PrismaClient;
+  bus: Bus;
+  adminToken: string | null;
+  openSignup: boolean;
+  games: Record<string, GameModule>;
+  observers: ServiceObserver[];
+  log: { warn(obj: object, msg: string): void };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(v: unknown): v is string {
+  return typeof v === 'string' && UUID.test(v);
+}
+
+export function moduleOf(ctx: Ctx, gameType: string): GameModule {
+  const m = ctx.games[gameType];
+  if (!m) throw new Error(`game type ${gameType} is not installed`);
+  return m;
+}
+
+export function requirePlayer(caller: Caller | null): Caller {
+  if (!caller) throw new ServiceError('unauthorized', 'This needs an API key (Authorization: Bearer <key>).');
+  if (caller.kind === 'admin') throw new ServiceError('forbidden', 'The operator token is for /admin endpoints only; use a player or application key.');
+  return caller;
+}
+
+/** Public games, or private ones where the caller holds a seat or created the game. */
+export function canSee(game: GameRow, caller: Caller | null): boolean {
+  if (game.visibility === 'public') return true;
+  if (!caller || caller.kind === 'admin') return false;
+  return game.createdById === caller.playerId || game.seats.some((s) => s.playerId === caller.playerId);
+}
+
+/** The game, if it exists and the caller may see it; not_found otherwise (a private game's existence is not revealed). */
+export async function loadGame(ctx: Ctx, caller: Caller | null, gameId: string): Promise<GameRow> {
+  const game = isUuid(gameId) ? await findGame(ctx.db, gameId) : null;
+  if (!game || !canSee(game, caller)) throw new ServiceError('not_found', `No game ${gameId}.`);
+  return orderSeats(ctx, game);
+}
+
+export function heldRoles(game: GameRow, caller: Caller | null): string[] {
+  if (!caller || caller.kind === 'admin') return [];
+  return game.seats.filter((s) => s.playerId === caller.playerId).map((s) => s.role);
+}
+
+export function checkRoleName(ctx: Ctx, game: GameRow, role: unknown): string {
+  const roles = moduleOf(ctx, game.gameType).roles;
+  if (typeof role !== 'string' || !roles.includes(role)) {
+    throw new ServiceError('invalid_request', `role must be one of ${roles.join(', ')}.`, { roles: [...roles] });
+  }
+  return role;
+}
+
+/**
+ * The seat the caller acts for. With a role named it must be the caller's;
+ * without one the caller must hold exactly one seat (a player holding both
+ * seats names the role).
+ */
+export function actingRole(ctx: Ctx, game: GameRow, caller: Caller, role: unknown): string {
+  const held = heldRoles(game, caller);
+  if (role !== undefined && role !== null) {
+    const r = checkRoleName(ctx, game, role);
+    if (!held.includes(r)) throw new ServiceError('forbidden', `The ${r} seat is not yours.`, { yourRoles: held });
+    return r;
+  }
+  if (held.length === 0) throw new ServiceError('forbidden', 'You hold no seat in this game.');
+  if (held.length > 1) throw new ServiceError('invalid_request', `You hold several seats (${held.join(', ')}): name the role.`, { yourRoles: held });
+  return held[0]!;
+}
+
+/** The seat whose view the caller reads: the named one (must be held), its only seat, or null (spectator). */
+export function viewingRole(ctx: Ctx, game: GameRow, caller: Caller | null, role: unknown): string | null {
+  const held = heldRoles(game, caller);
+  if (role !== undefined && role !== null && role !== '') {
+    const r = checkRoleName(ctx, game, role);
+    if (!held.includes(r)) throw new ServiceError('forbidden', `The ${r} seat is not yours: you may read the spectator view (no role).`);
+    return r;
+  }
+  return held.length === 1 ? held[0]! : null;
+}
+
+export function isOver(status: string): boolean {
+  return status === 'finished' || status === 'abandoned';
+}
+
+export function summarize(game: GameRow): GameSummary {
+  const s: GameSummary = {
+    id: game.id,
+    gameType: game.gameType,
+    scenario: game.scenario,
+    options: (game.options ?? {}) as Record<string, Json>,
+    visibility: game.visibility,
+    status: game.status,
+    version: game.version,
+    activeRoles: game.activeRoles ?? [],
+    seats: game.seats.map((seat) => ({
+      role: seat.role,
+      player: seat.player ? { id: seat.player.id, name: seat.player.name, isBot: seat.player.isBot } : null,
+      invited: seat.inviteCodeHash !== null,
+    })),
+    result: (game.result ?? null) as GameResult | null,
+    createdBy: game.createdById ?? '',
+    autoStart: game.autoStart,
+    createdAt: game.createdAt.toISOString(),
+    updatedAt: game.updatedAt.toISOString(),
+  };
+  // The seed would let a player predict every card and die roll: only once the game is over.
+  if (isOver(game.status)) s.seed = game.seed;
+  return s;
+}
+
+/** Seats ordered as the game module lists its roles. */
+export function orderSeats(ctx: Ctx, game: GameRow): GameRow {
+  const roles = ctx.games[game.gameType]?.roles ?? [];
+  game.seats.sort((a, b) => roles.indexOf(a.role) - roles.indexOf(b.role));
+  return game;
+}

@@ -1,0 +1,214 @@
+// Creating games and the lifecycle around play: seats (join, leave, invite
+// codes), start, resign, abort. Every change that moves the version is one
+// log entry (api.ts, "Versions").
+import type { Prisma } from '../generated/prisma/client.ts';
+import { countActions, findGame, insertGame, setInvite, type GameRow, type LogEntryInput } from '../store/games.ts';
+import type { Caller, CreateGameInput, GameSummary, Invite, JoinInput } from './api.ts';
+import { actingRole, checkRoleName, heldRoles, isOver, loadGame, moduleOf, orderSeats, requirePlayer, summarize, type Ctx } from './context.ts';
+import { mutate, type Decision } from './commit.ts';
+import { ServiceError } from './errors.ts';
+import { isPlainObject } from './json.ts';
+import { newInviteCode, newSeed, sha256 } from './secrets.ts';
+
+const MAX_SEED = 200;
+const MAX_OPTIONS_BYTES = 10_000;
+
+function isCreator(game: GameRow, caller: Caller): boolean {
+  return game.createdById === caller.playerId;
+}
+
+function requireSetup(game: GameRow, what: string): void {
+  if (game.status !== 'setup') {
+    throw new ServiceError(isOver(game.status) ? 'game_over' : 'invalid_state', `Cannot ${what}: the game is ${game.status}.`, { gameStatus: game.status });
+  }
+}
+
+/** The start as a change: engine setup, first active roles. */
+export function startDecision(ctx: Ctx, game: GameRow, byPlayer: string | null): { fields: Decision['game']; entry: LogEntryInput } {
+  const m = moduleOf(ctx, game.gameType);
+  const state = m.setup({ scenario: game.scenario, seed: game.seed, options: game.options as Record<string, unknown> });
+  const activeRoles = m.activeRoles(state);
+  return {
+    fields: { status: 'active', state: state as Prisma.InputJsonValue, activeRoles },
+    entry: { kind: 'start', role: null, playerId: byPlayer, status: 'active', activeRoles },
+  };
+}
+
+export async function createGame(ctx: Ctx, callerIn: Caller, input: CreateGameInput): Promise<GameSummary> {
+  const caller = requirePlayer(callerIn);
+  if (!isPlainObject(input)) throw new ServiceError('invalid_request', 'The body must be a JSON object.');
+  const m = typeof input.gameType === 'string' ? ctx.games[input.gameType] : undefined;
+  if (!m) throw new ServiceError('invalid_request', `gameType must be one of ${Object.keys(ctx.games).join(', ')}.`);
+  if (typeof input.scenario !== 'string' || !m.scenarios.some((s) => s.id === input.scenario)) {
+    throw new ServiceError('invalid_request', `scenario must be one of ${m.scenarios.map((s) => s.id).join(', ')}.`);
+  }
+  const options = input.options ?? {};
+  if (!isPlainObject(options) || JSON.stringify(options).length > MAX_OPTIONS_BYTES) {
+    throw new ServiceError('invalid_request', `options must be a JSON object (at most ${MAX_OPTIONS_BYTES} bytes).`);
+  }
+  if (input.seed !== undefined && (typeof input.seed !== 'string' || input.seed === '' || input.seed.length > MAX_SEED)) {
+    throw new ServiceError('invalid_request', `seed must be a non-empty string of at most ${MAX_SEED} characters.`);
+  }
+  const visibility = input.visibility ?? 'public';
+  if (visibility !== 'public' && visibility !== 'private') throw new ServiceError('invalid_request', 'visibility must be public or private.');
+  const roles = input.roles ?? [];
+  if (!Array.isArray(roles) || roles.some((r) => typeof r !== 'string' || !m.roles.includes(r)) || new Set(roles).size !== roles.length) {
+    throw new ServiceError('invalid_request', `roles must list distinct roles among ${m.roles.join(', ')}.`);
+  }
+  if (input.autoStart !== undefined && typeof input.autoStart !== 'boolean') throw new ServiceError('invalid_request', 'autoStart must be a boolean.');
+  const autoStart = input.autoStart ?? true;
+  const seed = input.seed ?? newSeed();
+  // Check the options and scenario with the engine before storing anything.
+  try {
+    m.setup({ scenario: input.scenario, seed, options });
+  } catch (err) {
+    throw new ServiceError('invalid_request', `The game module rejects these settings: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  let game = await insertGame(ctx.db, {
+    gameType: m.id,
+    scenario: input.scenario,
+    options: options as Prisma.InputJsonValue,
+    seed,
+    visibility,
+    autoStart,
+    createdById: caller.playerId,
+    seats: m.roles.map((role) => ({ role, playerId: roles.includes(role) ? caller.playerId : null })),
+  });
+  orderSeats(ctx, game);
+  if (autoStart && roles.length === m.roles.length) {
+    game = await mutate(ctx, caller, game.id, (g) => {
+      requireSetup(g, 'start');
+      const s = startDecision(ctx, g, caller.playerId);
+      return { game: s.fields, entries: [s.entry] };
+    });
+  }
+  return summarize(game);
+}
+
+export async function join(ctx: Ctx, callerIn: Caller, gameId: string, input: JoinInput): Promise<GameSummary> {
+  const caller = requirePlayer(callerIn);
+  if (!isPlainObject(input)) throw new ServiceError('invalid_request', 'The body must be a JSON object.');
+  const code = input.inviteCode;
+  if (code !== undefined && (typeof code !== 'string' || code === '')) throw new ServiceError('invalid_request', 'inviteCode must be a string.');
+  const codeHash = code === undefined ? null : sha256(code);
+  // A private game is invisible without a seat: a valid invite code lets one in.
+  const load = async (id: string): Promise<GameRow> => {
+    try {
+      return await loadGame(ctx, caller, id);
+    } catch (err) {
+      if (codeHash === null) throw err;
+      const g = await findGame(ctx.db, id).catch(() => null);
+      if (!g || !g.seats.some((s) => s.inviteCodeHash === codeHash)) throw err;
+      return orderSeats(ctx, g);
+    }
+  };
+  const after = await mutate(ctx, caller, gameId, (game) => {
+    requireSetup(game, 'join');
+    let seat;
+    if (input.role !== undefined) {
+      const role = checkRoleName(ctx, game, input.role);
+      seat = game.seats.find((s) => s.role === role)!;
+    } else if (codeHash !== null) {
+      seat = game.seats.find((s) => s.inviteCodeHash === codeHash);
+    } else {
+      seat = game.seats.find((s) => s.playerId === null && s.inviteCodeHash === null);
+    }
+    if (!seat) throw new ServiceError('invalid_state', 'No open seat to join.');
+    if (seat.playerId !== null) throw new ServiceError('invalid_state', `The ${seat.role} seat is taken.`);
+    if (seat.inviteCodeHash !== null && seat.inviteCodeHash !== codeHash) {
+      throw new ServiceError('forbidden', `The ${seat.role} seat is reserved for an invite code.`);
+    }
+    if (seat.inviteCodeHash === null && codeHash !== null) throw new ServiceError('forbidden', 'That invite code is not for this seat.');
+    const seats = game.seats.map((s) => (s.role === seat.role ? { ...s, playerId: caller.playerId } : s));
+    const entries: LogEntryInput[] = [{ kind: 'join', role: seat.role, playerId: caller.playerId, status: 'setup', activeRoles: [] }];
+    let fields: Decision['game'] = {};
+    if (game.autoStart && seats.every((s) => s.playerId !== null)) {
+      const s = startDecision(ctx, game, null);
+      fields = s.fields;
+      entries.push(s.entry);
+    }
+    return { game: fields, seats: [{ role: seat.role, playerId: caller.playerId, inviteCodeHash: null }], entries };
+  }, load);
+  return summarize(after);
+}
+
+export async function leave(ctx: Ctx, callerIn: Caller, gameId: string, input: { role?: string }): Promise<GameSummary> {
+  const caller = requirePlayer(callerIn);
+  if (!isPlainObject(input)) throw new ServiceError('invalid_request', 'The body must be a JSON object.');
+  const after = await mutate(ctx, caller, gameId, (game) => {
+    requireSetup(game, 'leave (resign instead once the game has started)');
+    const role = actingRole(ctx, game, caller, input.role);
+    return {
+      game: {},
+      seats: [{ role, playerId: null }],
+      entries: [{ kind: 'leave', role, playerId: caller.playerId, status: 'setup', activeRoles: [] }],
+    };
+  });
+  return summarize(after);
+}
+
+export async function createInvite(ctx: Ctx, callerIn: Caller, gameId: string, input: { role: string }): Promise<Invite> {
+  const caller = requirePlayer(callerIn);
+  if (!isPlainObject(input)) throw new ServiceError('invalid_request', 'The body must be a JSON object.');
+  const game = await loadGame(ctx, caller, gameId);
+  if (!isCreator(game, caller) && heldRoles(game, caller).length === 0) {
+    throw new ServiceError('forbidden', 'Only the creator or a seat holder invites players.');
+  }
+  requireSetup(game, 'invite');
+  const role = checkRoleName(ctx, game, input.role);
+  const { code, hash } = newInviteCode();
+  if (!(await setInvite(ctx.db, game.id, role, hash))) throw new ServiceError('invalid_state', `The ${role} seat is taken.`);
+  return { gameId: game.id, role, code };
+}
+
+export async function start(ctx: Ctx, callerIn: Caller, gameId: string): Promise<GameSummary> {
+  const caller = requirePlayer(callerIn);
+  const after = await mutate(ctx, caller, gameId, (game) => {
+    if (!isCreator(game, caller) && heldRoles(game, caller).length === 0) {
+      throw new ServiceError('forbidden', 'Only the creator or a seat holder starts the game.');
+    }
+    requireSetup(game, 'start');
+    const open = game.seats.filter((s) => s.playerId === null).map((s) => s.role);
+    if (open.length > 0) throw new ServiceError('invalid_state', `Seats still open: ${open.join(', ')}.`, { openRoles: open });
+    const s = startDecision(ctx, game, caller.playerId);
+    return { game: s.fields, entries: [s.entry] };
+  });
+  return summarize(after);
+}
+
+export async function resign(ctx: Ctx, callerIn: Caller, gameId: string, input: { role?: string }): Promise<GameSummary> {
+  const caller = requirePlayer(callerIn);
+  if (!isPlainObject(input)) throw new ServiceError('invalid_request', 'The body must be a JSON object.');
+  const after = await mutate(ctx, caller, gameId, (game) => {
+    if (game.status !== 'active') {
+      throw new ServiceError(isOver(game.status) ? 'game_over' : 'invalid_state', `Cannot resign: the game is ${game.status}.`);
+    }
+    const role = actingRole(ctx, game, caller, input.role);
+    const others = moduleOf(ctx, game.gameType).roles.filter((r) => r !== role);
+    const result = { winner: others.length === 1 ? others[0]! : null, reason: `${role} resigned` };
+    return {
+      game: { status: 'finished', result, activeRoles: [] },
+      entries: [{ kind: 'resign', role, playerId: caller.playerId, status: 'finished', activeRoles: [] }],
+    };
+  });
+  return summarize(after);
+}
+
+export async function abort(ctx: Ctx, callerIn: Caller, gameId: string): Promise<GameSummary> {
+  const caller = requirePlayer(callerIn);
+  const after = await mutate(ctx, caller, gameId, async (game) => {
+    if (!isCreator(game, caller) && heldRoles(game, caller).length === 0) {
+      throw new ServiceError('forbidden', 'Only the creator or a seat holder aborts the game.');
+    }
+    if (isOver(game.status)) throw new ServiceError('game_over', `Cannot abort: the game is ${game.status}.`);
+    // The version check of the commit makes this count current: an action committed meanwhile conflicts.
+    if ((await countActions(ctx.db, game.id)) > 0) {
+      throw new ServiceError('invalid_state', 'Cannot abort after the first action; resign instead.');
+    }
+    return {
+      game: { status: 'abandoned', activeRoles: [] },
+      entries: [{ kind: 'abort', role: null, playerId: caller.playerId, status: 'abandoned', activeRoles: [] }],
+    };
+  });
+  return summarize(after);
+}

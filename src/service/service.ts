@@ -1,0 +1,80 @@
+// The game service: one object implementing GameServiceApi over a Store and a
+// Bus. The work is done by the modules beside it (accounts, lifecycle, the
+// write path in actions.ts, reads, records); this file wires them together.
+import type { Bus } from '../bus/bus.ts';
+import type { GameModule } from '../engine/types.ts';
+import { games as installedGames } from '../games/index.ts';
+import type { Store } from '../store/store.ts';
+import type { Caller, GameServiceApi, ServiceObserver } from './api.ts';
+import * as accounts from './accounts.ts';
+import * as actions from './actions.ts';
+import type { Ctx } from './context.ts';
+import * as lifecycle from './lifecycle.ts';
+import * as reads from './reads.ts';
+import * as records from './records.ts';
+
+export interface GameServiceOptions {
+  store: Pick<Store, 'prisma'>;
+  bus: Bus;
+  /** HERALD_ADMIN_TOKEN; null: operator endpoints refuse everyone. */
+  adminToken?: string | null;
+  /** HERALD_OPEN_SIGNUP (default true). */
+  openSignup?: boolean;
+  /** Game modules by id (default: every installed game). */
+  games?: Record<string, GameModule>;
+  log?: { warn(obj: object, msg: string): void };
+}
+
+export class GameService implements GameServiceApi {
+  private readonly ctx: Ctx;
+
+  constructor(o: GameServiceOptions) {
+    this.ctx = {
+      db: o.store.prisma,
+      bus: o.bus,
+      adminToken: o.adminToken ?? null,
+      openSignup: o.openSignup ?? true,
+      games: o.games ?? installedGames,
+      observers: [],
+      log: o.log ?? { warn: () => {} },
+    };
+  }
+
+  observe(observer: ServiceObserver): void {
+    this.ctx.observers.push(observer);
+  }
+
+  authenticate = (rawKey: string, actAs?: string) => accounts.authenticate(this.ctx, rawKey, actAs);
+  isAdminToken = (raw: string) => accounts.isAdminToken(this.ctx, raw);
+  createPlayer: GameServiceApi['createPlayer'] = (caller, input) => accounts.createPlayer(this.ctx, caller, input);
+  getPlayer = (caller: Caller) => accounts.getPlayer(this.ctx, caller);
+  listKeys = (caller: Caller) => accounts.listKeys(this.ctx, caller);
+  createKey = (caller: Caller, label?: string) => accounts.createKey(this.ctx, caller, label);
+  revokeKey = (caller: Caller, keyId: string) => accounts.revokeKey(this.ctx, caller, keyId);
+  createApp: GameServiceApi['createApp'] = (caller, input) => accounts.createApp(this.ctx, caller, input);
+
+  createGame: GameServiceApi['createGame'] = (caller, input) => lifecycle.createGame(this.ctx, caller, input);
+  join: GameServiceApi['join'] = (caller, gameId, input) => lifecycle.join(this.ctx, caller, gameId, input);
+  leave: GameServiceApi['leave'] = (caller, gameId, input) => lifecycle.leave(this.ctx, caller, gameId, input);
+  createInvite: GameServiceApi['createInvite'] = (caller, gameId, input) => lifecycle.createInvite(this.ctx, caller, gameId, input);
+  start: GameServiceApi['start'] = (caller, gameId) => lifecycle.start(this.ctx, caller, gameId);
+  resign: GameServiceApi['resign'] = (caller, gameId, input) => lifecycle.resign(this.ctx, caller, gameId, input);
+  abort: GameServiceApi['abort'] = (caller, gameId) => lifecycle.abort(this.ctx, caller, gameId);
+
+  submitAction: GameServiceApi['submitAction'] = (caller, gameId, input) => actions.submitAction(this.ctx, caller, gameId, input);
+
+  getGame: GameServiceApi['getGame'] = (caller, gameId) => reads.getGame(this.ctx, caller, gameId);
+  getView: GameServiceApi['getView'] = (caller, gameId, opts) => reads.getView(this.ctx, caller, gameId, opts);
+  getLegalActions: GameServiceApi['getLegalActions'] = (caller, gameId, opts) => reads.getLegalActions(this.ctx, caller, gameId, opts);
+  getLog: GameServiceApi['getLog'] = (caller, gameId, opts) => reads.getLog(this.ctx, caller, gameId, opts);
+  listGames: GameServiceApi['listGames'] = (caller, filter, page) => reads.listGames(this.ctx, caller, filter, page);
+  listEventsSince: GameServiceApi['listEventsSince'] = (gameId, version, limit) => reads.listEventsSince(this.ctx, gameId, version, limit);
+  playerGames: GameServiceApi['playerGames'] = (playerId) => reads.playerGames(this.ctx, playerId);
+
+  exportGame: GameServiceApi['exportGame'] = (caller, gameId) => records.exportGame(this.ctx, caller, gameId);
+  importGame: GameServiceApi['importGame'] = (caller, input) => records.importGame(this.ctx, caller, input);
+}
+
+export function createGameService(o: GameServiceOptions): GameService {
+  return new GameService(o);
+}

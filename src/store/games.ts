@@ -1,0 +1,306 @@
+// Games, seats, the per-game log (table actions) and idempotency records: the
+// named operations of the service. commitChange() is the one place a game's
+// version moves: one transaction with an optimistic `WHERE version = expected`.
+import { Prisma, type PrismaClient, type Game, type Seat, type Player, type Action, type IdempotencyRecord } from '../generated/prisma/client.ts';
+import type { GameStatus } from '../generated/prisma/enums.ts';
+
+export type SeatRow = Seat & { player: Pick<Player, 'id' | 'name' | 'isBot'> | null };
+export type GameRow = Game & { seats: SeatRow[] };
+export type { Action as LogRow, IdempotencyRecord };
+
+const withSeats = {
+  seats: { include: { player: { select: { id: true, name: true, isBot: true } } }, orderBy: { role: 'asc' as const } },
+};
+
+type JsonIn = Prisma.InputJsonValue;
+
+export interface NewGame {
+  gameType: string;
+  scenario: string;
+  options: JsonIn;
+  seed: string;
+  visibility: 'public' | 'private';
+  autoStart: boolean;
+  createdById: string;
+  /** One per role, in the module's role order. */
+  seats: { role: string; playerId: string | null }[];
+}
+
+export async function insertGame(db: PrismaClient, g: NewGame): Promise<GameRow> {
+  const { seats, ...data } = g;
+  return db.game.create({ data: { ...data, seats: { create: seats } }, include: withSeats });
+}
+
+interface RawGame {
+  id: string;
+  game_type: string;
+  scenario: string;
+  status: GameStatus;
+  version: number;
+  options: Prisma.JsonValue;
+  seed: string;
+  visibility: 'public' | 'private';
+  state: Prisma.JsonValue | null;
+  result: Prisma.JsonValue | null;
+  active_roles: string[] | null;
+  auto_start: boolean;
+  created_by_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+  seats: SeatRow[] | string;
+}
+
+/**
+ * The game with its seats in one round trip. Every request reads a game, so
+ * this is raw SQL: Prisma's include costs a second query and, with the Wasm
+ * query compiler, noticeable CPU per call (bench:service).
+ */
+export async function findGame(db: PrismaClient, id: string): Promise<GameRow | null> {
+  const rows = await db.$queryRaw<RawGame[]>`
+    SELECT g.id::text AS id, g.game_type, g.scenario, g.status::text AS status, g.version, g.options, g.seed,
+      g.visibility::text AS visibility, g.state, g.result, g.active_roles, g.auto_start, g.created_by_id::text AS created_by_id,
+      g.created_at, g.updated_at,
+      COALESCE((SELECT json_agg(json_build_object(
+          'gameId', s.game_id, 'role', s.role, 'playerId', s.player_id, 'inviteCodeHash', s.invite_code_hash,
+          'player', CASE WHEN p.id IS NULL THEN NULL ELSE json_build_object('id', p.id, 'name', p.name, 'isBot', p.is_bot) END
+        ) ORDER BY s.role)
+        FROM seats s LEFT JOIN players p ON p.id = s.player_id WHERE s.game_id = g.id), '[]'::json) AS seats
+    FROM games g WHERE g.id = ${id}::uuid`;
+  const r = rows[0];
+  if (!r) return null;
+  return {
+    id: r.id,
+    gameType: r.game_type,
+    scenario: r.scenario,
+    status: r.status,
+    version: r.version,
+    options: r.options ?? {},
+    seed: r.seed,
+    visibility: r.visibility,
+    state: r.state,
+    result: r.result,
+    activeRoles: r.active_roles ?? [],
+    autoStart: r.auto_start,
+    createdById: r.created_by_id,
+    createdAt: new Date(r.created_at),
+    updatedAt: new Date(r.updated_at),
+    seats: typeof r.seats === 'string' ? (JSON.parse(r.seats) as SeatRow[]) : r.seats,
+  };
+}
+
+export function findGames(db: PrismaClient, ids: string[]): Promise<GameRow[]> {
+  return db.game.findMany({ where: { id: { in: ids } }, include: withSeats });
+}
+
+export interface LogEntryInput {
+  kind: string;
+  role: string | null;
+  playerId: string | null;
+  action?: JsonIn;
+  idempotencyKey?: string | null;
+  status: GameStatus;
+  activeRoles: string[];
+}
+
+export interface Change {
+  gameId: string;
+  /** The version the change was computed from; the commit fails when the game moved on. */
+  expectedVersion: number;
+  /** New game fields (the version is bumped by the number of entries). */
+  game: {
+    status?: GameStatus;
+    state?: JsonIn | null;
+    result?: JsonIn | null;
+    activeRoles?: string[];
+  };
+  seats?: { role: string; playerId: string | null; inviteCodeHash?: string | null }[];
+  /** One per version step (at least one). */
+  entries: LogEntryInput[];
+  idempotency?: { playerId: string; key: string; requestHash: string; response: JsonIn };
+}
+
+export class VersionConflict extends Error {
+  constructor() {
+    super('the game changed meanwhile');
+    this.name = 'VersionConflict';
+  }
+}
+
+function jsonOrNull(v: JsonIn | null | undefined): JsonIn | typeof Prisma.DbNull | undefined {
+  return v === null ? Prisma.DbNull : v;
+}
+
+/**
+ * Applies a change in one transaction: game row (only if still at
+ * expectedVersion, else VersionConflict and nothing is written), seats, log
+ * entries (seq = expectedVersion+1 …), idempotency record. Returns the new version.
+ */
+export async function commitChange(db: PrismaClient, c: Change): Promise<number> {
+  if (!c.seats || c.seats.length === 0) return commitInOneStatement(db, c);
+  const newVersion = c.expectedVersion + c.entries.length;
+  await db.$transaction(async (tx) => {
+    const updated = await tx.game.updateMany({
+      where: { id: c.gameId, version: c.expectedVersion },
+      data: {
+        version: newVersion,
+        ...(c.game.status !== undefined ? { status: c.game.status } : {}),
+        ...(c.game.state !== undefined ? { state: jsonOrNull(c.game.state) } : {}),
+        ...(c.game.result !== undefined ? { result: jsonOrNull(c.game.result) } : {}),
+        ...(c.game.activeRoles !== undefined ? { activeRoles: c.game.activeRoles } : {}),
+      },
+    });
+    if (updated.count !== 1) throw new VersionConflict();
+    for (const s of c.seats ?? []) {
+      await tx.seat.update({
+        where: { gameId_role: { gameId: c.gameId, role: s.role } },
+        data: { playerId: s.playerId, ...(s.inviteCodeHash !== undefined ? { inviteCodeHash: s.inviteCodeHash } : {}) },
+      });
+    }
+    await tx.action.createMany({
+      data: c.entries.map((e, i) => ({
+        gameId: c.gameId,
+        seq: c.expectedVersion + 1 + i,
+        kind: e.kind,
+        role: e.role,
+        playerId: e.playerId,
+        action: e.action === undefined ? Prisma.DbNull : e.action,
+        idempotencyKey: e.idempotencyKey ?? null,
+        status: e.status,
+        activeRoles: e.activeRoles,
+      })),
+    });
+    if (c.idempotency) {
+      await tx.idempotencyRecord.create({ data: { gameId: c.gameId, ...c.idempotency } });
+    }
+  });
+  return newVersion;
+}
+
+/** True for a unique-constraint violation, from the Prisma client or from a raw statement. */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; meta?: { code?: string }; cause?: { code?: string }; message?: string };
+  return e?.code === 'P2002' || e?.code === '23505' || e?.meta?.code === '23505' || e?.cause?.code === '23505' || /\b23505\b|unique constraint/i.test(e?.message ?? '');
+}
+
+/**
+ * commitChange without seat updates (every action, most lifecycle steps) as a
+ * single statement — atomic without an explicit transaction, one round trip:
+ * the game update carries the version check; the inserts select from it, so
+ * they write nothing when it matched no row.
+ */
+async function commitInOneStatement(db: PrismaClient, c: Change): Promise<number> {
+  const newVersion = c.expectedVersion + c.entries.length;
+  const g = c.game;
+  const entries = c.entries.map((e, i) => ({
+    seq: c.expectedVersion + 1 + i,
+    kind: e.kind,
+    role: e.role,
+    player_id: e.playerId,
+    action: e.action === undefined ? null : e.action,
+    idempotency_key: e.idempotencyKey ?? null,
+    status: e.status,
+    active_roles: e.activeRoles,
+  }));
+  const idem = c.idempotency ?? null;
+  const rows = await db.$queryRaw<{ updated: number }[]>`
+    WITH g AS (
+      UPDATE games SET
+        version = ${newVersion},
+        status = COALESCE(${g.status ?? null}::game_status, status),
+        state = CASE WHEN ${g.state !== undefined} THEN ${g.state === undefined ? null : JSON.stringify(g.state)}::jsonb ELSE state END,
+        result = CASE WHEN ${g.result !== undefined} THEN ${g.result === undefined ? null : JSON.stringify(g.result)}::jsonb ELSE result END,
+        active_roles = CASE WHEN ${g.activeRoles !== undefined} THEN ${g.activeRoles ?? []}::text[] ELSE active_roles END,
+        updated_at = now()
+      WHERE id = ${c.gameId}::uuid AND version = ${c.expectedVersion}
+      RETURNING id
+    ), a AS (
+      INSERT INTO actions (game_id, seq, kind, role, player_id, action, idempotency_key, status, active_roles, created_at)
+      SELECT g.id, e.seq, e.kind, e.role, e.player_id, e.action, e.idempotency_key, e.status::game_status, e.active_roles, now()
+      FROM g, jsonb_to_recordset(${JSON.stringify(entries)}::jsonb)
+        AS e(seq int, kind text, role text, player_id uuid, action jsonb, idempotency_key text, status text, active_roles text[])
+      RETURNING 1
+    ), i AS (
+      INSERT INTO idempotency_records (game_id, player_id, key, request_hash, response, created_at)
+      SELECT g.id, ${idem?.playerId ?? null}::uuid, ${idem?.key ?? null}, ${idem?.requestHash ?? null}, ${idem ? JSON.stringify(idem.response) : null}::jsonb, now()
+      FROM g WHERE ${idem !== null}
+      RETURNING 1
+    )
+    SELECT (SELECT count(*) FROM g)::int AS updated`;
+  if (Number(rows[0]?.updated ?? 0) !== 1) throw new VersionConflict();
+  return newVersion;
+}
+
+/** Sets (or clears) a seat's invite code while the game is still being set up; false otherwise. */
+export async function setInvite(db: PrismaClient, gameId: string, role: string, hash: string): Promise<boolean> {
+  const n = await db.$executeRaw`
+    UPDATE seats SET invite_code_hash = ${hash}
+    WHERE game_id = ${gameId}::uuid AND role = ${role} AND player_id IS NULL
+      AND EXISTS (SELECT 1 FROM games WHERE id = ${gameId}::uuid AND status = 'setup')`;
+  return n === 1;
+}
+
+export function findIdempotency(db: PrismaClient, gameId: string, playerId: string, key: string): Promise<IdempotencyRecord | null> {
+  return db.idempotencyRecord.findUnique({ where: { gameId_playerId_key: { gameId, playerId, key } } });
+}
+
+/** Log entries after `afterSeq` (up to `upToSeq`), oldest first. */
+export function listEntries(db: PrismaClient, gameId: string, opts: { afterSeq?: number; upToSeq?: number; limit?: number; kind?: string } = {}): Promise<Action[]> {
+  return db.action.findMany({
+    where: {
+      gameId,
+      seq: { gt: opts.afterSeq ?? 0, ...(opts.upToSeq !== undefined ? { lte: opts.upToSeq } : {}) },
+      ...(opts.kind ? { kind: opts.kind } : {}),
+    },
+    orderBy: { seq: 'asc' },
+    ...(opts.limit !== undefined ? { take: opts.limit } : {}),
+  });
+}
+
+export async function countActions(db: PrismaClient, gameId: string): Promise<number> {
+  return db.action.count({ where: { gameId, kind: 'action' } });
+}
+
+export interface GameQuery {
+  /** null: anonymous (public games only). */
+  viewerId: string | null;
+  status?: GameStatus;
+  gameType?: string;
+  playerId?: string;
+  myTurn?: boolean;
+  /** Keyset cursor: strictly older than (createdAt, id). */
+  before?: { createdAt: Date; id: string };
+  limit: number;
+}
+
+/** Ids of the games matching the query, newest first. */
+export async function queryGameIds(db: PrismaClient, q: GameQuery): Promise<{ id: string; createdAt: Date }[]> {
+  const where: Prisma.Sql[] = [];
+  if (q.viewerId === null) where.push(Prisma.sql`g.visibility = 'public'`);
+  else {
+    where.push(Prisma.sql`(g.visibility = 'public' OR g.created_by_id = ${q.viewerId}::uuid
+      OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.player_id = ${q.viewerId}::uuid))`);
+  }
+  if (q.status) where.push(Prisma.sql`g.status = ${q.status}::game_status`);
+  if (q.gameType) where.push(Prisma.sql`g.game_type = ${q.gameType}`);
+  if (q.playerId) where.push(Prisma.sql`EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.player_id = ${q.playerId}::uuid)`);
+  if (q.myTurn && q.viewerId) {
+    where.push(Prisma.sql`g.status = 'active' AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id
+      AND s.player_id = ${q.viewerId}::uuid AND s.role = ANY(g.active_roles))`);
+  }
+  if (q.before) where.push(Prisma.sql`(g.created_at, g.id) < (${q.before.createdAt}::timestamptz, ${q.before.id}::uuid)`);
+  const rows = await db.$queryRaw<{ id: string; created_at: Date }[]>`
+    SELECT g.id::text AS id, g.created_at FROM games g
+    WHERE ${Prisma.join(where, ' AND ')}
+    ORDER BY g.created_at DESC, g.id DESC
+    LIMIT ${q.limit}`;
+  return rows.map((r) => ({ id: r.id, createdAt: new Date(r.created_at) }));
+}
+
+/** Games (not over) where the player holds a seat. */
+export function gamesOfPlayer(db: PrismaClient, playerId: string): Promise<GameRow[]> {
+  return db.game.findMany({
+    where: { status: { in: ['setup', 'active'] }, seats: { some: { playerId } } },
+    include: withSeats,
+    orderBy: { createdAt: 'desc' },
+  });
+}

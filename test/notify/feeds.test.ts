@@ -1,0 +1,155 @@
+// The feeds over an injected source (no database): messages only trigger
+// catch-ups, so lost, repeated or reordered messages cause no gap and no
+// duplicate; the periodic check covers a bus that says nothing.
+import t, { type Test } from 'tap';
+import { createMemoryBus } from '../../src/bus/index.ts';
+import { Fanout } from '../../src/notify/fanout.ts';
+import { GameFeed, type GameFeedSource, type VersionEvent } from '../../src/notify/game-feed.ts';
+import { TurnFeed, type TurnFeedSource } from '../../src/notify/turn-feed.ts';
+import { decodeTurnCursor, encodeTurnCursor } from '../../src/notify/turn-cursor.ts';
+import type { GameEvent, GameStatus, PlayerGame, YourTurnEvent } from '../../src/service/api.ts';
+
+const G = '00000000-0000-4000-8000-000000000001';
+const H = '00000000-0000-4000-8000-000000000002';
+const P = '00000000-0000-4000-8000-0000000000aa';
+const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
+
+/** An in-memory game log: events 1..n; the active role alternates A, B. */
+class FakeGame {
+  events: GameEvent[] = [];
+  status: GameStatus = 'active';
+  reads = 0;
+  constructor(readonly id: string) {}
+  get version(): number {
+    return this.events.length;
+  }
+  commit(status: GameStatus = 'active'): GameEvent {
+    const v = this.version + 1;
+    const e: GameEvent = { type: 'action', gameId: this.id, version: v, role: v % 2 ? 'B' : 'A', playerId: null, activeRoles: status === 'active' ? [v % 2 ? 'A' : 'B'] : [], status };
+    this.events.push(e);
+    this.status = status;
+    return e;
+  }
+  source(): GameFeedSource {
+    return {
+      currentView: async () => {
+        this.reads++;
+        return { gameId: this.id, version: this.version, status: this.status, role: 'A', activeRoles: [], view: { at: this.version } };
+      },
+      currentVersion: async () => this.version,
+      eventsSince: async (v) => this.events.filter((e) => e.version > v),
+    };
+  }
+}
+
+function gameFeed(t: Test, game: FakeGame, fanout: Fanout, after: number | null, pollMs = 60_000) {
+  const got: VersionEvent[] = [];
+  const ends: string[] = [];
+  const errors: unknown[] = [];
+  const feed = new GameFeed({ gameId: game.id, source: game.source(), fanout, after, pollMs, deliver: (e) => got.push(e), end: (s) => ends.push(s), error: (e) => errors.push(e) });
+  t.teardown(() => feed.close());
+  return { feed, got, ends, errors };
+}
+
+t.test('game feed: catch-up, then live; lost, repeated and stale messages change nothing', async (t) => {
+  const bus = createMemoryBus();
+  const fanout = new Fanout(bus);
+  t.teardown(() => fanout.close());
+  const game = new FakeGame(G);
+  for (let i = 0; i < 5; i++) game.commit();
+  const { feed, got } = gameFeed(t, game, fanout, 2);
+  await feed.start();
+  t.same(got.map((e) => e.version), [3, 4, 5]);
+  t.same(got.map((e) => e.view), [null, null, { at: 5 }]);
+
+  const e6 = game.commit();
+  const e7 = game.commit(); // never published: lost
+  void e7;
+  await bus.publish(`game:${G}`, e6 as never);
+  await bus.publish(`game:${G}`, e6 as never); // repeated
+  await bus.publish(`game:${G}`, { ...game.events[1]!, gameId: G } as never); // stale
+  await tick();
+  t.same(got.map((e) => e.version), [3, 4, 5, 6, 7], 'version 7 was loaded from the log');
+  t.same(got.at(-1)!.view, { at: 7 });
+});
+
+t.test('game feed: the periodic check alone delivers everything (a silent bus)', async (t) => {
+  const fanout = new Fanout(createMemoryBus());
+  t.teardown(() => fanout.close());
+  const game = new FakeGame(G);
+  game.commit();
+  const { feed, got, ends } = gameFeed(t, game, fanout, null, 15);
+  await feed.start();
+  t.same(got.map((e) => e.version), [1]);
+  game.commit();
+  game.commit();
+  game.commit('finished');
+  while (ends.length === 0) await tick();
+  t.same(got.map((e) => e.version), [1, 2, 3, 4]);
+  t.same(ends, ['finished']);
+});
+
+t.test('game feed: version 0 is a created event', async (t) => {
+  const fanout = new Fanout(createMemoryBus());
+  t.teardown(() => fanout.close());
+  const game = new FakeGame(G);
+  const { feed, got } = gameFeed(t, game, fanout, null);
+  await feed.start();
+  t.match(got, [{ version: 0, type: 'created', view: { at: 0 } }]);
+});
+
+t.test('turn cursor: encode/decode round trip; bad ids are null', async (t) => {
+  const c = new Map([
+    [H, 4],
+    [G, 12],
+  ]);
+  const id = encodeTurnCursor(c);
+  t.equal(id, `${G}@12,${H}@4`, 'sorted by game id');
+  t.same([...decodeTurnCursor(id)!.entries()].sort(), [...c.entries()].sort());
+  t.same(decodeTurnCursor(''), new Map());
+  for (const bad of ['x', `${G}@`, `${G}@-1`, `nope@3`, `${G}@1,`]) t.equal(decodeTurnCursor(bad), null, bad);
+});
+
+t.test('turn feed: present turns first, then every later your_turn once; resume from an id', async (t) => {
+  const bus = createMemoryBus();
+  const fanout = new Fanout(bus);
+  t.teardown(() => fanout.close());
+  const g = new FakeGame(G);
+  const h = new FakeGame(H);
+  g.commit(); // v1: A active
+  h.commit();
+  h.commit(); // v2: B active
+  const source: TurnFeedSource = {
+    playerGames: async () =>
+      [g, h]
+        .filter((x) => x.status === 'active')
+        .map((x): PlayerGame => ({ gameId: x.id, version: x.version, status: x.status, roles: ['A'], activeRoles: x.events.at(-1)!.activeRoles })),
+    eventsSince: async (id, v) => (id === G ? g : h).events.filter((e) => e.version > v),
+  };
+  const got: Array<[YourTurnEvent, string]> = [];
+  const feed = new TurnFeed({ playerId: P, source, fanout, cursor: null, pollMs: 60_000, deliver: (e, id) => got.push([e, id]), error: () => {} });
+  t.teardown(() => feed.close());
+  await feed.start();
+  t.same(got.map(([e]) => `${e.gameId}@${e.version}`), [`${G}@1`], 'only where it is the player’s turn now');
+  t.equal(got[0]![1], `${G}@1,${H}@2`, 'the id covers every game in progress');
+
+  g.commit(); // v2: B
+  g.commit(); // v3: A  (message lost)
+  h.commit(); // v3: A
+  await bus.publish(`player:${P}`, { type: 'your_turn', gameId: H, version: 3, roles: ['A'] });
+  await tick();
+  await bus.publish(`player:${P}`, { type: 'your_turn', gameId: H, version: 3, roles: ['A'] }); // repeated
+  await tick();
+  t.same(got.map(([e]) => `${e.gameId}@${e.version}`), [`${G}@1`, `${H}@3`]);
+  const lastId = got.at(-1)![1];
+  feed.close();
+
+  // Resume from the last id: G's version 3 (never announced) and what came after.
+  h.commit(); // v4: B
+  h.commit(); // v5: A
+  const resumed: string[] = [];
+  const again = new TurnFeed({ playerId: P, source, fanout, cursor: decodeTurnCursor(lastId), pollMs: 60_000, deliver: (e) => resumed.push(`${e.gameId}@${e.version}`), error: () => {} });
+  t.teardown(() => again.close());
+  await again.start();
+  t.same(resumed.sort(), [`${G}@3`, `${H}@5`].sort());
+});
