@@ -6,7 +6,7 @@ import type { Config } from '../config.ts';
 import { createMemoryBus, createRedisBus, type Bus } from '../bus/index.ts';
 import { openStore, type Store } from '../store/store.ts';
 import { projectRoot } from '../paths.ts';
-import errors from './plugins/errors.ts';
+import errors, { frameworkErrors } from './plugins/errors.ts';
 import graceful from './plugins/graceful.ts';
 import services from './plugins/services.ts';
 import health from './plugins/health.ts';
@@ -53,6 +53,8 @@ export async function buildApp(config: Config, given: AppServices = {}): Promise
     logger: { level: config.logLevel },
     // Give in-flight requests time to finish on close; refuse new ones with 503.
     return503OnClosing: true,
+    // Errors before routing (a badly percent-encoded URL) are problem documents as well.
+    frameworkErrors,
   });
   collectRoutes(app);
 
@@ -75,7 +77,7 @@ export async function buildApp(config: Config, given: AppServices = {}): Promise
     await app.register(notify);
     await app.register(eventRoutes, { heartbeatMs: config.sseHeartbeatMs });
     await app.register(openapi);
-    await app.register(graphql, { graphiql: config.development, version });
+    await app.register(graphql, { graphiql: config.development, version, pollMs: config.sseHeartbeatMs });
     await app.ready();
   } catch (err) {
     // Nothing may be left running when start-up fails.

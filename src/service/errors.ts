@@ -17,6 +17,8 @@ export const ERROR_CODES = {
   invalid_record: 422,
   /** Used by the rate-limit plugin (DELIVERY). */
   rate_limited: 429,
+  /** The database is unreachable (down, restarting): retry shortly. */
+  unavailable: 503,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

@@ -6,6 +6,9 @@ import { GraphQLError } from 'graphql';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ExecutionResult } from 'graphql';
 import { HttpProblem } from '../problem.ts';
+import { isDatabaseUnavailable } from '../../errors.ts';
+
+const UNAVAILABLE_MESSAGE = 'The database is unreachable right now; retry shortly.';
 
 export const INTERNAL_MESSAGE = 'The server failed to handle the request; see its log.';
 
@@ -22,6 +25,8 @@ function publicExtensions(err: unknown): { message: string; extensions: Record<s
   if (err instanceof GraphQLError && typeof err.extensions?.code === 'string' && err.originalError === undefined) {
     return { message: err.message, extensions: err.extensions };
   }
+  // Postgres down or restarting: the same `unavailable` code as REST's 503.
+  if (isDatabaseUnavailable(err)) return { message: UNAVAILABLE_MESSAGE, extensions: { code: 'unavailable', status: 503 } };
   return null;
 }
 

@@ -8,6 +8,9 @@
 // so a burst of actions may yield fewer updates than versions, never a stale
 // view. With `since`, a subscriber that reconnects is caught up from the
 // database before live updates. The stream completes once the game is over.
+// Bus messages can be lost (Redis down, a publish that failed after commit), so
+// each subscription also checks the game's version every `pollMs` and catches
+// up from the database when it is behind (as the SSE feeds do).
 //
 // myTurn: `player:<id>` messages, after one notice for every game where it is
 // the caller's turn at subscription time (playerGames), so a reconnecting
@@ -62,7 +65,13 @@ async function attach<T>(bus: Bus, channel: string, stream: EventStream<T>, hand
   stream.onClose(unsubscribe);
 }
 
-export function subscriptionResolvers(service: GameServiceApi, bus: Bus, log: FastifyBaseLogger) {
+export interface SubscriptionOptions {
+  /** Interval of the periodic database check of gameEvents subscriptions, ms (default 15 s). */
+  pollMs?: number;
+}
+
+export function subscriptionResolvers(service: GameServiceApi, bus: Bus, log: FastifyBaseLogger, options: SubscriptionOptions = {}) {
+  const pollMs = options.pollMs ?? 15_000;
   // Errors leave through Mercurius without its errorFormatter: map them here.
   const guard = <T>(p: Promise<T>): Promise<T> => p.catch((err: unknown) => Promise.reject(publicError(err, log)));
   async function gameEvents(args: { gameId: string; role?: string | null; since?: number | null }, ctx: HeraldContext) {
@@ -114,6 +123,21 @@ export function subscriptionResolvers(service: GameServiceApi, bus: Bus, log: Fa
         delivered = Math.max(delivered, first.version);
         if (OVER.has(first.status)) stream.end();
       }
+      // Covers messages lost on the bus: a failed check (database down) is retried at the next tick.
+      const timer = setInterval(() => {
+        if (stream.isClosed) return;
+        service.getGame(caller, args.gameId).then(
+          (g) => {
+            if (g.version > delivered) stream.serial(() => deliver(null));
+          },
+          (err: unknown) => {
+            const code = (err as { code?: unknown } | null)?.code;
+            if (code === 'not_found' || code === 'forbidden' || code === 'unauthorized') stream.fail(publicError(err, log));
+          },
+        );
+      }, pollMs);
+      timer.unref();
+      stream.onClose(() => clearInterval(timer));
     } catch (err) {
       await stream.return();
       throw err;
@@ -149,12 +173,22 @@ export function subscriptionResolvers(service: GameServiceApi, bus: Bus, log: Fa
     return stream;
   }
 
+  // A subscription document sent over plain HTTP is executed like a query, with
+  // no event as the root value: refuse it as a client error (not a null for a
+  // non-null field, which would be an internal error).
+  const resolveEvent = (field: string) => (payload: Record<string, unknown> | null | undefined) => {
+    const value = payload?.[field];
+    if (value === undefined) throw new ServiceError('invalid_request', 'Subscriptions are served over WebSocket only (graphql-ws protocol at /graphql).');
+    return value;
+  };
   return {
     gameEvents: {
       subscribe: (_root: unknown, args: { gameId: string; role?: string | null; since?: number | null }, ctx: HeraldContext) => guard(gameEvents(args, ctx)),
+      resolve: resolveEvent('gameEvents'),
     },
     myTurn: {
       subscribe: (_root: unknown, _args: unknown, ctx: HeraldContext) => guard(myTurn(ctx)),
+      resolve: resolveEvent('myTurn'),
     },
   };
 }

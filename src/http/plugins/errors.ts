@@ -1,7 +1,10 @@
 // Central error and not-found handlers: every REST error is problem+json.
 import fp from 'fastify-plugin';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpProblem, problem, type Problem } from '../problem.ts';
+import { isDatabaseUnavailable } from '../../errors.ts';
+
+export const UNAVAILABLE_DETAIL = 'The database is unreachable right now; retry shortly.';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 
@@ -9,6 +12,8 @@ function toProblem(err: FastifyError | HttpProblem | Error): Problem {
   if (err instanceof HttpProblem) return err.toProblem();
   const fe = err as FastifyError;
   if (fe.validation) return problem(400, 'invalid_request', fe.message);
+  // Postgres down or restarting: a temporary condition, not a server bug.
+  if (isDatabaseUnavailable(err)) return problem(503, 'unavailable', UNAVAILABLE_DETAIL);
   const status = typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 600 ? fe.statusCode : 500;
   if (status >= 500) return problem(status, 'internal_error', 'The server failed to handle the request; see its log.');
   // Fastify's own client errors (bad JSON, body too large, wrong media type...): one stable
@@ -16,10 +21,22 @@ function toProblem(err: FastifyError | HttpProblem | Error): Problem {
   return problem(status, 'invalid_request', fe.message);
 }
 
+/**
+ * Fastify's `frameworkErrors` option: errors raised before routing (a URL that
+ * is not valid percent-encoding, FST_ERR_BAD_URL…) as problem documents too.
+ */
+export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const body = toProblem(err);
+  void reply.code(body.status).type(PROBLEM_CONTENT_TYPE).send(body);
+}
+
 async function errors(app: FastifyInstance): Promise<void> {
   app.setErrorHandler((err: FastifyError | HttpProblem, request, reply) => {
     const body = toProblem(err);
-    if (body.status >= 500) request.log.error({ err }, 'request failed');
+    if (body.code === 'unavailable') {
+      request.log.warn({ error: err.message }, 'request failed: database unavailable');
+      reply.header('retry-after', '1');
+    } else if (body.status >= 500) request.log.error({ err }, 'request failed');
     else request.log.info({ code: body.code, detail: body.detail }, 'request rejected');
     return reply.code(body.status).type(PROBLEM_CONTENT_TYPE).send(body);
   });

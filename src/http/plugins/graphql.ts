@@ -11,6 +11,7 @@ import mercurius, { type IResolvers } from 'mercurius';
 import { projectRoot } from '../../paths.ts';
 import { createAuth, credentialsFromPayload, fixedAuth, type HeraldContext } from '../graphql/context.ts';
 import { errorFormatter, formatError } from '../graphql/errors.ts';
+import { frameworkErrors } from './errors.ts';
 import { DEFAULT_LIMITS, limitsRule, type QueryLimits } from '../graphql/limits.ts';
 import { queryResolvers } from '../graphql/resolvers.ts';
 import { subscriptionResolvers } from '../graphql/subscriptions.ts';
@@ -27,6 +28,8 @@ export interface GraphqlOptions {
   limits?: QueryLimits;
   /** Interval of graphql-ws keep-alive pings, ms (default 30 s). */
   keepAliveMs?: number;
+  /** Interval of the subscriptions' periodic database check, ms (default 15 s). */
+  pollMs?: number;
 }
 
 declare module 'mercurius' {
@@ -40,7 +43,7 @@ export default async function graphql(app: FastifyInstance, opts: GraphqlOptions
   const rules = [limitsRule(limits)];
   const resolvers = {
     ...queryResolvers(service, { version: opts.version }),
-    Subscription: subscriptionResolvers(service, app.bus, app.log),
+    Subscription: subscriptionResolvers(service, app.bus, app.log, { pollMs: opts.pollMs }),
   } as IResolvers;
 
   await app.register(mercurius, {
@@ -50,6 +53,18 @@ export default async function graphql(app: FastifyInstance, opts: GraphqlOptions
     path: '/graphql',
     validationRules: rules,
     errorFormatter,
+    // Errors raised before execution (herald-auth refusing a key, a malformed
+    // body…): GraphQL errors at /graphql, problem documents at /graphiql (a
+    // page, not a GraphQL endpoint).
+    errorHandler: async (error, request, reply) => {
+      if (!request.url.startsWith('/graphql')) {
+        frameworkErrors(error, request, reply);
+        return;
+      }
+      const gqlError = error instanceof GraphQLError ? error : new GraphQLError(error.message, { originalError: error });
+      const { statusCode, response } = errorFormatter({ errors: [gqlError] }, { reply, app });
+      await reply.code(statusCode).send(response);
+    },
     // herald-auth authenticated the request already (and refused a bad key).
     context: (request) => ({ auth: fixedAuth(request.caller) }),
     subscription: {

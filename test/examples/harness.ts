@@ -1,0 +1,79 @@
+// Shared by the example-bot tests and the soak: a Herald app listening on a
+// real port (fresh database), and the leak scan of a finished game read from
+// the store.
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/http/app.ts';
+import type { Config } from '../../src/config.ts';
+import { scanGame, type Finding, type Received } from '../../examples/leak-scan.ts';
+
+export async function listen(config: Config, deps: Parameters<typeof buildApp>[1] = {}): Promise<{ app: FastifyInstance; baseUrl: string }> {
+  const app = await buildApp(config, deps);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('not listening');
+  return { app, baseUrl: `http://127.0.0.1:${address.port}` };
+}
+
+/** A payload collector for one game. */
+export function collector(): { received: Received[]; hook: (role: string, version: number, source: string, payload: unknown) => void } {
+  const received: Received[] = [];
+  return { received, hook: (role, version, source, payload) => received.push({ role, version, source, payload }) };
+}
+
+/** Scans what the seats received against the game's stored record (seed and log entries). */
+export async function scanStored(app: FastifyInstance, gameId: string, received: Received[]): Promise<{ findings: Finding[]; scanned: number }> {
+  const game = (await app.store.prisma.game.findUnique({ where: { id: gameId } }))!;
+  const entries = await app.store.prisma.action.findMany({ where: { gameId }, orderBy: { seq: 'asc' } });
+  return scanGame(
+    { scenario: game.scenario, seed: game.seed, options: game.options as Record<string, unknown>, entries: entries.map((e) => ({ seq: e.seq, kind: e.kind, role: e.role, action: e.action })) },
+    received,
+  );
+}
+
+import { playRestGame } from '../../examples/rest-bot.ts';
+
+export interface ManyResult {
+  games: number;
+  payloads: number;
+  findings: Finding[];
+  actions: number;
+}
+
+/** Plays `n` REST-bot games (at most `concurrency` at once), each followed by its leak scan. */
+export async function playMany(
+  app: FastifyInstance,
+  baseUrl: string,
+  o: { n: number; concurrency: number; scenario?: string; seedPrefix?: string; keys?: [string, string]; onGame?: (r: ManyResult) => void; shouldStop?: () => boolean },
+): Promise<ManyResult> {
+  const total: ManyResult = { games: 0, payloads: 0, findings: [], actions: 0 };
+  let next = 0;
+  const worker = async () => {
+    while (next < o.n && !o.shouldStop?.()) {
+      const i = next++;
+      const c = collector();
+      const r = await playRestGame({ baseUrl, scenario: o.scenario ?? 'richard-iii', seed: `${o.seedPrefix ?? 'many'}-${i}`, keys: o.keys, onPayload: c.hook, random: seeded(i + 1) });
+      const s = await scanStored(app, r.gameId, c.received);
+      if (r.status !== 'finished') throw new Error(`game ${r.gameId} ended ${r.status}`);
+      total.games++;
+      total.actions += r.actions;
+      total.payloads += s.scanned;
+      total.findings.push(...s.findings.slice(0, 20));
+      o.onGame?.(total);
+    }
+  };
+  await Promise.all(Array.from({ length: o.concurrency }, worker));
+  return total;
+}
+
+/** A seeded random in [0, 1) (xorshift32), so failing games can be replayed. */
+export function seeded(seed: number): () => number {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    return x / 0x100000000;
+  };
+}
