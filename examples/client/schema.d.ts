@@ -861,6 +861,11 @@ export interface components {
             activeRoles: string[];
             /** @description Whose view `view` is; null for the spectator view. */
             seat: string | null;
+            /**
+             * Format: date-time
+             * @description When this version was committed (server clock; absent for version 0).
+             */
+            at?: string;
             /** @description The seat's (or spectator) view at this version; null when the game had already moved past it when it was sent. */
             view: unknown;
         };
@@ -1954,6 +1959,12 @@ export interface operations {
                         game: components["schemas"]["GameSummary"];
                         /** @description The acting seat's view after the action. */
                         view: unknown;
+                        /**
+                         * @description The acting seat's legal actions after the action (empty when
+                         *     it is not to act now): a client that moves again does not
+                         *     need to ask for them.
+                         */
+                        legalActions: components["schemas"]["Action"][];
                     };
                 };
             };

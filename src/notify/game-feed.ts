@@ -42,6 +42,8 @@ export interface VersionEvent {
   seat: string | null;
   /** The view at this version; null when the game had moved past it already. */
   view: Json | null;
+  /** When the version was committed (server clock, ISO 8601); absent for version 0. */
+  at?: string;
 }
 
 export interface GameFeedOptions {
@@ -199,6 +201,7 @@ export class GameFeed {
       activeRoles: e.activeRoles,
       seat: view.role,
       view: current ? view.view : null,
+      ...('at' in e && e.at ? { at: e.at } : {}),
     });
   }
 }

@@ -51,7 +51,7 @@ async function issueKey(ctx: Ctx, playerId: string, label: string | null): Promi
 }
 
 export async function authenticate(ctx: Ctx, rawKey: string, actAs?: string): Promise<Caller> {
-  const row = rawKey ? await players.findKeyByHash(ctx.db, sha256(rawKey)) : null;
+  const row = rawKey ? await players.findKeyByHash(ctx.sql, sha256(rawKey)) : null;
   if (!row || row.revokedAt) throw new ServiceError('unauthorized', 'Unknown or revoked API key.');
   if (actAs === undefined || actAs === '') {
     return { playerId: row.playerId, keyId: row.id, kind: row.player.kind };

@@ -13,7 +13,7 @@ import { actingRole, isOver, loadGame, moduleOf, requirePlayer, summarize, type 
 import { MAX_ATTEMPTS } from './commit.ts';
 import { ServiceError } from './errors.ts';
 import { publishCommitted } from './events.ts';
-import { hashJson, isPlainObject, sameJson } from './json.ts';
+import { canonicalJson, hashJson, isPlainObject } from './json.ts';
 
 const MAX_IDEMPOTENCY_KEY = 200;
 const MAX_ACTION_BYTES = 10_000;
@@ -37,7 +37,7 @@ function validate(input: SubmitActionInput): void {
 }
 
 async function storedResponse(ctx: Ctx, gameId: string, playerId: string, key: string, requestHash: string): Promise<SubmitActionResult | null> {
-  const rec = await findIdempotency(ctx.db, gameId, playerId, key).catch(() => null);
+  const rec = await findIdempotency(ctx.sql, gameId, playerId, key).catch(() => null);
   if (!rec) return null;
   if (rec.requestHash !== requestHash) {
     throw new ServiceError('invalid_request', 'This Idempotency-Key was used for a different request in this game; use a new key.');
@@ -46,47 +46,74 @@ async function storedResponse(ctx: Ctx, gameId: string, playerId: string, key: s
   return { ...(JSON.parse(rec.response as string) as SubmitActionResult), replayed: true };
 }
 
+interface Decided {
+  role: string;
+  next: unknown;
+  legal: Json[];
+}
+
+/** The checks of the write path on one read of the game; throws the ServiceError that answers the request. */
+function decide(ctx: Ctx, game: GameRow, caller: Caller, input: SubmitActionInput, actionText: string): Decided {
+  if (isOver(game.status)) throw new ServiceError('game_over', `The game is ${game.status}.`, { gameStatus: game.status, result: game.result });
+  if (game.status !== 'active') throw new ServiceError('invalid_state', 'The game has not started yet.', { gameStatus: game.status });
+  const role = actingRole(ctx, game, caller, input.role);
+  const expected = input.expectedVersion ?? null;
+  if (expected !== null && expected !== game.version) {
+    throw new ServiceError('version_conflict', `The game is at version ${game.version}, not ${expected}.`, { currentVersion: game.version });
+  }
+  if (!game.activeRoles.includes(role)) {
+    throw new ServiceError('not_your_turn', `${role} may not act now (active: ${game.activeRoles.join(', ') || 'nobody'}).`, {
+      activeRoles: game.activeRoles,
+      currentVersion: game.version,
+    });
+  }
+  const m = moduleOf(ctx, game.gameType);
+  const legal = m.legalActions(game.state, role) as Json[];
+  if (!legal.some((a) => canonicalJson(a) === actionText)) {
+    throw new ServiceError('illegal_action', `That is not a legal action for ${role} now.`, { legalActions: legal, currentVersion: game.version });
+  }
+  try {
+    return { role, legal, next: m.apply(game.state, role, input.action) };
+  } catch (err) {
+    if (err instanceof IllegalActionError) {
+      throw new ServiceError('illegal_action', err.message, { legalActions: legal, currentVersion: game.version });
+    }
+    throw err;
+  }
+}
+
 export async function submitAction(ctx: Ctx, callerIn: Caller, gameId: string, input: SubmitActionInput): Promise<SubmitActionResult> {
   const t0 = performance.now();
   const caller = requirePlayer(callerIn);
   validate(input);
   const key = input.idempotencyKey ?? null;
+  const actionText = canonicalJson(input.action);
   const requestHash = hashJson({ role: input.role ?? null, action: input.action, expectedVersion: input.expectedVersion ?? null });
+  const expected = input.expectedVersion ?? null;
 
+  // The first read may come from this instance's cache without a round trip:
+  // the commit's version check catches a stale one. So a refusal decided on a
+  // cached row is checked again on a fresh read before it is sent.
+  let fresh = false;
   for (let attempt = 1; ; attempt++) {
-    const game: GameRow = await loadGame(ctx, caller, gameId);
-    if (key !== null) {
+    const game: GameRow = await loadGame(ctx, caller, gameId, { trustCache: !fresh });
+    if (key !== null && fresh) {
       const stored = await storedResponse(ctx, game.id, caller.playerId, key, requestHash);
       if (stored) return stored;
     }
-    if (isOver(game.status)) throw new ServiceError('game_over', `The game is ${game.status}.`, { gameStatus: game.status, result: game.result });
-    if (game.status !== 'active') throw new ServiceError('invalid_state', 'The game has not started yet.', { gameStatus: game.status });
-    const role = actingRole(ctx, game, caller, input.role);
-    const expected = input.expectedVersion ?? null;
-    if (expected !== null && expected !== game.version) {
-      throw new ServiceError('version_conflict', `The game is at version ${game.version}, not ${expected}.`, { currentVersion: game.version });
-    }
-    if (!game.activeRoles.includes(role)) {
-      throw new ServiceError('not_your_turn', `${role} may not act now (active: ${game.activeRoles.join(', ') || 'nobody'}).`, {
-        activeRoles: game.activeRoles,
-        currentVersion: game.version,
-      });
-    }
-    const m = moduleOf(ctx, game.gameType);
-    const state = game.state;
-    const legal = m.legalActions(state, role) as Json[];
-    if (!legal.some((a) => sameJson(a, input.action))) {
-      throw new ServiceError('illegal_action', `That is not a legal action for ${role} now.`, { legalActions: legal, currentVersion: game.version });
-    }
-    let next: unknown;
+    let d: Decided;
     try {
-      next = m.apply(state, role, input.action);
+      d = decide(ctx, game, caller, input, actionText);
     } catch (err) {
-      if (err instanceof IllegalActionError) {
-        throw new ServiceError('illegal_action', err.message, { legalActions: legal, currentVersion: game.version });
+      if (!fresh) {
+        fresh = true;
+        attempt--;
+        continue;
       }
       throw err;
     }
+    const { role, next } = d;
+    const m = moduleOf(ctx, game.gameType);
     const st = m.status(next);
     const status: GameStatus = st.over ? 'finished' : 'active';
     const activeRoles = st.over ? [] : m.activeRoles(next);
@@ -95,12 +122,20 @@ export async function submitAction(ctx: Ctx, callerIn: Caller, gameId: string, i
 
     // The response is built before the commit so that it can be stored with it.
     const after: GameRow = { ...game, status, version, activeRoles, state: next as Prisma.JsonValue, result: result as Prisma.JsonValue, updatedAt: new Date() };
-    const response: SubmitActionResult = { version, role, game: summarize(after), view: m.view(next, role) as Json };
+    const response: SubmitActionResult = {
+      version,
+      role,
+      game: summarize(after),
+      view: m.view(next, role) as Json,
+      legalActions: activeRoles.includes(role) ? (m.legalActions(next, role) as Json[]) : [],
+    };
     const entry = { kind: 'action', role, playerId: caller.playerId, action: input.action as Prisma.InputJsonValue, idempotencyKey: key, status, activeRoles };
+    const at = new Date();
     try {
-      await commitChange(ctx.db, {
+      await commitChange(ctx.db, ctx.sql, {
         gameId: game.id,
         expectedVersion: game.version,
+        at,
         game: { status, state: next as Prisma.InputJsonValue, activeRoles, ...(result ? { result: result as unknown as Prisma.InputJsonValue } : {}) },
         entries: [entry],
         ...(key !== null
@@ -109,7 +144,7 @@ export async function submitAction(ctx: Ctx, callerIn: Caller, gameId: string, i
       });
     } catch (err) {
       const duplicateKey = isUniqueViolation(err) && key !== null;
-      // Another request committed first (or a concurrent retry with this key did): decide again.
+      // Another request committed first (or a concurrent retry with this key did): decide again on a fresh read.
       if ((err instanceof VersionConflict || duplicateKey) && attempt < MAX_ATTEMPTS) {
         if (err instanceof VersionConflict && expected !== null) {
           // The client pinned a version and the game moved past it: unless that was this very request, 409.
@@ -118,6 +153,7 @@ export async function submitAction(ctx: Ctx, callerIn: Caller, gameId: string, i
           const now = await loadGame(ctx, caller, gameId);
           throw new ServiceError('version_conflict', `The game is at version ${now.version}, not ${expected}.`, { currentVersion: now.version });
         }
+        fresh = true;
         continue;
       }
       if (err instanceof VersionConflict) {
@@ -125,6 +161,7 @@ export async function submitAction(ctx: Ctx, callerIn: Caller, gameId: string, i
       }
       throw err;
     }
+    ctx.cache.put(after);
     for (const o of ctx.observers) {
       try {
         o.actionCommitted?.(performance.now() - t0, game.gameType);
@@ -132,7 +169,7 @@ export async function submitAction(ctx: Ctx, callerIn: Caller, gameId: string, i
         // observers never break the request
       }
     }
-    void publishCommitted(ctx, after, version, [entry]);
+    void publishCommitted(ctx, after, version, [entry], at);
     return response;
   }
 }

@@ -187,6 +187,8 @@ export interface SubmitActionResult {
   game: GameSummary;
   /** The acting seat's view after the action. */
   view: Json;
+  /** The acting seat's legal actions after the action ([] when it is not to act): a client that moves again needs no second request. */
+  legalActions: Json[];
   /** True when this is the stored answer to an earlier request with the same Idempotency-Key. */
   replayed?: boolean;
 }
@@ -273,6 +275,8 @@ export interface GameEvent {
   playerId: string | null;
   activeRoles: string[];
   status: GameStatus;
+  /** When the version was committed (server clock, ISO 8601 with milliseconds). */
+  at: string;
 }
 
 /** On `player:<playerId>` for each seat holder who is active after a commit. */

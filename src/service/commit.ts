@@ -23,8 +23,9 @@ export async function mutate(
   for (let attempt = 1; ; attempt++) {
     const game = await load(gameId);
     const d = await decide(game);
+    const at = new Date();
     try {
-      await commitChange(ctx.db, { gameId: game.id, expectedVersion: game.version, ...d });
+      await commitChange(ctx.db, ctx.sql, { gameId: game.id, expectedVersion: game.version, at, ...d });
     } catch (err) {
       if (err instanceof VersionConflict && attempt < MAX_ATTEMPTS) continue;
       if (err instanceof VersionConflict) {
@@ -32,10 +33,11 @@ export async function mutate(
       }
       throw err;
     }
-    const after = await findGame(ctx.db, game.id);
+    const after = await findGame(ctx.sql, game.id);
     if (!after) throw new Error(`game ${game.id} vanished after a commit`);
     orderSeats(ctx, after);
-    void publishCommitted(ctx, after, game.version + 1, d.entries);
+    ctx.cache.put(after);
+    void publishCommitted(ctx, after, game.version + 1, d.entries, at);
     return after;
   }
 }

@@ -5,13 +5,17 @@ import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { Bus } from '../bus/bus.ts';
 import type { Json } from '../bus/bus.ts';
 import type { GameModule } from '../engine/types.ts';
-import type { GameRow } from '../store/games.ts';
-import { findGame } from '../store/games.ts';
+import type { GameRow, Sql } from '../store/games.ts';
+import { findGame, gameVersion } from '../store/games.ts';
+import type { GameCache } from './game-cache.ts';
 import type { Caller, GameResult, GameSummary, ServiceObserver } from './api.ts';
 import { ServiceError } from './errors.ts';
 
 export interface Ctx {
   db: PrismaClient;
+  /** The pool under Prisma, for the statements every request runs (store/games.ts). */
+  sql: Sql;
+  cache: GameCache;
   bus: Bus;
   adminToken: string | null;
   openSignup: boolean;
@@ -45,11 +49,34 @@ export function canSee(game: GameRow, caller: Caller | null): boolean {
   return game.createdById === caller.playerId || game.seats.some((s) => s.playerId === caller.playerId);
 }
 
-/** The game, if it exists and the caller may see it; not_found otherwise (a private game's existence is not revealed). */
-export async function loadGame(ctx: Ctx, caller: Caller | null, gameId: string): Promise<GameRow> {
-  const game = isUuid(gameId) ? await findGame(ctx.db, gameId) : null;
+/**
+ * The game as it is in the database now (the cached row when its version is
+ * still the current one), with its seats in role order. Never mutate it.
+ */
+export async function currentGame(ctx: Ctx, gameId: string, opts: { trustCache?: boolean } = {}): Promise<GameRow | null> {
+  if (!isUuid(gameId)) return null;
+  const cached = ctx.cache.get(gameId);
+  if (cached && (opts.trustCache || (await gameVersion(ctx.sql, gameId)) === cached.version)) return cached;
+  const game = await findGame(ctx.sql, gameId);
+  if (!game) {
+    ctx.cache.drop(gameId);
+    return null;
+  }
+  orderSeats(ctx, game);
+  ctx.cache.put(game);
+  return game;
+}
+
+/**
+ * The game, if it exists and the caller may see it; not_found otherwise (a
+ * private game's existence is not revealed). `trustCache`: a cached row is
+ * used without asking the database for the version — only for a caller that
+ * commits with `WHERE version = row.version` and decides again when that fails.
+ */
+export async function loadGame(ctx: Ctx, caller: Caller | null, gameId: string, opts: { trustCache?: boolean } = {}): Promise<GameRow> {
+  const game = await currentGame(ctx, gameId, opts);
   if (!game || !canSee(game, caller)) throw new ServiceError('not_found', `No game ${gameId}.`);
-  return orderSeats(ctx, game);
+  return game;
 }
 
 export function heldRoles(game: GameRow, caller: Caller | null): string[] {

@@ -7,7 +7,7 @@ import type { GameRow, LogEntryInput } from '../store/games.ts';
 import { gameChannel, playerChannel, type GameEvent, type LogEntryKind, type YourTurnEvent } from './api.ts';
 import type { Ctx } from './context.ts';
 
-export function eventOf(gameId: string, version: number, e: Pick<LogEntryInput, 'kind' | 'role' | 'playerId' | 'status' | 'activeRoles'>): GameEvent {
+export function eventOf(gameId: string, version: number, e: Pick<LogEntryInput, 'kind' | 'role' | 'playerId' | 'status' | 'activeRoles'>, at: Date): GameEvent {
   return {
     type: e.kind as LogEntryKind,
     gameId,
@@ -16,6 +16,7 @@ export function eventOf(gameId: string, version: number, e: Pick<LogEntryInput, 
     playerId: e.playerId,
     activeRoles: e.activeRoles,
     status: e.status,
+    at: at.toISOString(),
   };
 }
 
@@ -41,10 +42,10 @@ async function publishOne(ctx: Ctx, channel: string, message: GameEvent | YourTu
  * hold up the answer to a request whose change is already committed. The
  * returned promise settles when all are done (never rejects).
  */
-export function publishCommitted(ctx: Ctx, game: GameRow, firstVersion: number, entries: LogEntryInput[]): Promise<void> {
+export function publishCommitted(ctx: Ctx, game: GameRow, firstVersion: number, entries: LogEntryInput[], at: Date): Promise<void> {
   const sends: Promise<void>[] = [];
   for (const [i, e] of entries.entries()) {
-    sends.push(publishOne(ctx, gameChannel(game.id), eventOf(game.id, firstVersion + i, e)));
+    sends.push(publishOne(ctx, gameChannel(game.id), eventOf(game.id, firstVersion + i, e, at)));
   }
   const last = entries[entries.length - 1];
   if (last && last.status === 'active') {

@@ -97,7 +97,7 @@ export async function join(ctx: Ctx, callerIn: Caller, gameId: string, input: Jo
       return await loadGame(ctx, caller, id);
     } catch (err) {
       if (codeHash === null) throw err;
-      const g = await findGame(ctx.db, id).catch(() => null);
+      const g = await findGame(ctx.sql, id).catch(() => null);
       if (!g || !g.seats.some((s) => s.inviteCodeHash === codeHash)) throw err;
       return orderSeats(ctx, g);
     }

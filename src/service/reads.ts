@@ -130,7 +130,7 @@ export async function listGames(ctx: Ctx, caller: Caller | null, filter: GameFil
 export async function listEventsSince(ctx: Ctx, gameId: string, version: number, limit = 1000): Promise<GameEvent[]> {
   if (!isUuid(gameId)) return [];
   const rows = await listEntries(ctx.db, gameId, { afterSeq: Math.max(0, Math.floor(version)), limit });
-  return rows.map((e) => eventOf(gameId, e.seq, { kind: e.kind, role: e.role, playerId: e.playerId, status: e.status, activeRoles: e.activeRoles ?? [] }));
+  return rows.map((e) => eventOf(gameId, e.seq, { kind: e.kind, role: e.role, playerId: e.playerId, status: e.status, activeRoles: e.activeRoles ?? [] }, e.createdAt));
 }
 
 export async function playerGames(ctx: Ctx, playerId: string): Promise<PlayerGame[]> {

@@ -106,7 +106,7 @@ export async function importGame(ctx: Ctx, callerIn: Caller, input: ImportInput)
     createdById: caller.playerId,
     seats: m.roles.map((role) => ({ role, playerId: null })),
   });
-  await commitChange(ctx.db, {
+  await commitChange(ctx.db, ctx.sql, {
     gameId: game.id,
     expectedVersion: 0,
     game: {
@@ -117,6 +117,6 @@ export async function importGame(ctx: Ctx, callerIn: Caller, input: ImportInput)
     },
     entries,
   });
-  const after = await findGame(ctx.db, game.id);
+  const after = await findGame(ctx.sql, game.id);
   return summarize(orderSeats(ctx, after!));
 }

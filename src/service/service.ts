@@ -9,12 +9,15 @@ import type { Caller, GameServiceApi, ServiceObserver } from './api.ts';
 import * as accounts from './accounts.ts';
 import * as actions from './actions.ts';
 import type { Ctx } from './context.ts';
+import { GameCache } from './game-cache.ts';
 import * as lifecycle from './lifecycle.ts';
 import * as reads from './reads.ts';
 import * as records from './records.ts';
 
 export interface GameServiceOptions {
-  store: Pick<Store, 'prisma'>;
+  store: Pick<Store, 'prisma' | 'pool'>;
+  /** How many games each instance keeps parsed in memory (game-cache.ts; default 500, 0: none). */
+  gameCacheSize?: number;
   bus: Bus;
   /** HERALD_ADMIN_TOKEN; null: operator endpoints refuse everyone. */
   adminToken?: string | null;
@@ -31,6 +34,8 @@ export class GameService implements GameServiceApi {
   constructor(o: GameServiceOptions) {
     this.ctx = {
       db: o.store.prisma,
+      sql: o.store.pool,
+      cache: new GameCache(o.gameCacheSize ?? 500),
       bus: o.bus,
       adminToken: o.adminToken ?? null,
       openSignup: o.openSignup ?? true,

@@ -3,6 +3,7 @@
 // version moves: one transaction with an optimistic `WHERE version = expected`.
 import { Prisma, type PrismaClient, type Game, type Seat, type Player, type Action, type IdempotencyRecord } from '../generated/prisma/client.ts';
 import type { GameStatus } from '../generated/prisma/enums.ts';
+import type pg from 'pg';
 
 export type SeatRow = Seat & { player: Pick<Player, 'id' | 'name' | 'isBot'> | null };
 export type GameRow = Game & { seats: SeatRow[] };
@@ -50,22 +51,27 @@ interface RawGame {
   seats: SeatRow[] | string;
 }
 
+/** The hot statements run on the pool under Prisma (Store.pool), not through Prisma. */
+export type Sql = Pick<pg.Pool, 'query'>;
+
+const FIND_GAME = `
+  SELECT g.id::text AS id, g.game_type, g.scenario, g.status::text AS status, g.version, g.options, g.seed,
+    g.visibility::text AS visibility, g.state, g.result, g.active_roles, g.auto_start, g.created_by_id::text AS created_by_id,
+    g.created_at, g.updated_at,
+    COALESCE((SELECT json_agg(json_build_object(
+        'gameId', s.game_id, 'role', s.role, 'playerId', s.player_id, 'inviteCodeHash', s.invite_code_hash,
+        'player', CASE WHEN p.id IS NULL THEN NULL ELSE json_build_object('id', p.id, 'name', p.name, 'isBot', p.is_bot) END
+      ) ORDER BY s.role)
+      FROM seats s LEFT JOIN players p ON p.id = s.player_id WHERE s.game_id = g.id), '[]'::json) AS seats
+  FROM games g WHERE g.id = $1::uuid`;
+
 /**
  * The game with its seats in one round trip. Every request reads a game, so
- * this is raw SQL: Prisma's include costs a second query and, with the Wasm
- * query compiler, noticeable CPU per call (bench:service).
+ * this is one prepared statement on the pool: Prisma's include costs a second
+ * query and, with the Wasm query compiler, noticeable CPU per call (bench:service).
  */
-export async function findGame(db: PrismaClient, id: string): Promise<GameRow | null> {
-  const rows = await db.$queryRaw<RawGame[]>`
-    SELECT g.id::text AS id, g.game_type, g.scenario, g.status::text AS status, g.version, g.options, g.seed,
-      g.visibility::text AS visibility, g.state, g.result, g.active_roles, g.auto_start, g.created_by_id::text AS created_by_id,
-      g.created_at, g.updated_at,
-      COALESCE((SELECT json_agg(json_build_object(
-          'gameId', s.game_id, 'role', s.role, 'playerId', s.player_id, 'inviteCodeHash', s.invite_code_hash,
-          'player', CASE WHEN p.id IS NULL THEN NULL ELSE json_build_object('id', p.id, 'name', p.name, 'isBot', p.is_bot) END
-        ) ORDER BY s.role)
-        FROM seats s LEFT JOIN players p ON p.id = s.player_id WHERE s.game_id = g.id), '[]'::json) AS seats
-    FROM games g WHERE g.id = ${id}::uuid`;
+export async function findGame(sql: Sql, id: string): Promise<GameRow | null> {
+  const { rows } = await sql.query<RawGame>({ name: 'herald-find-game', text: FIND_GAME, values: [id] });
   const r = rows[0];
   if (!r) return null;
   return {
@@ -86,6 +92,12 @@ export async function findGame(db: PrismaClient, id: string): Promise<GameRow | 
     updatedAt: new Date(r.updated_at),
     seats: typeof r.seats === 'string' ? (JSON.parse(r.seats) as SeatRow[]) : r.seats,
   };
+}
+
+/** The game's version now, or null when there is no such game: the cheap check behind the game cache. */
+export async function gameVersion(sql: Sql, id: string): Promise<number | null> {
+  const { rows } = await sql.query<{ version: number }>({ name: 'herald-game-version', text: 'SELECT version FROM games WHERE id = $1::uuid', values: [id] });
+  return rows[0]?.version ?? null;
 }
 
 export function findGames(db: PrismaClient, ids: string[]): Promise<GameRow[]> {
@@ -117,6 +129,8 @@ export interface Change {
   /** One per version step (at least one). */
   entries: LogEntryInput[];
   idempotency?: { playerId: string; key: string; requestHash: string; response: JsonIn };
+  /** The entries' time (created_at), also published with them as the commit time; default now. */
+  at?: Date;
 }
 
 export class VersionConflict extends Error {
@@ -135,9 +149,10 @@ function jsonOrNull(v: JsonIn | null | undefined): JsonIn | typeof Prisma.DbNull
  * expectedVersion, else VersionConflict and nothing is written), seats, log
  * entries (seq = expectedVersion+1 …), idempotency record. Returns the new version.
  */
-export async function commitChange(db: PrismaClient, c: Change): Promise<number> {
-  if (!c.seats || c.seats.length === 0) return commitInOneStatement(db, c);
+export async function commitChange(db: PrismaClient, sql: Sql, c: Change): Promise<number> {
+  if (!c.seats || c.seats.length === 0) return commitInOneStatement(sql, c);
   const newVersion = c.expectedVersion + c.entries.length;
+  const at = c.at ?? new Date();
   await db.$transaction(async (tx) => {
     const updated = await tx.game.updateMany({
       where: { id: c.gameId, version: c.expectedVersion },
@@ -167,6 +182,7 @@ export async function commitChange(db: PrismaClient, c: Change): Promise<number>
         idempotencyKey: e.idempotencyKey ?? null,
         status: e.status,
         activeRoles: e.activeRoles,
+        createdAt: at,
       })),
     });
     if (c.idempotency) {
@@ -188,7 +204,7 @@ export function isUniqueViolation(err: unknown): boolean {
  * the game update carries the version check; the inserts select from it, so
  * they write nothing when it matched no row.
  */
-async function commitInOneStatement(db: PrismaClient, c: Change): Promise<number> {
+async function commitInOneStatement(sql: Sql, c: Change): Promise<number> {
   const newVersion = c.expectedVersion + c.entries.length;
   const g = c.game;
   const entries = c.entries.map((e, i) => ({
@@ -202,33 +218,57 @@ async function commitInOneStatement(db: PrismaClient, c: Change): Promise<number
     active_roles: e.activeRoles,
   }));
   const idem = c.idempotency ?? null;
-  const rows = await db.$queryRaw<{ updated: number }[]>`
-    WITH g AS (
-      UPDATE games SET
-        version = ${newVersion},
-        status = COALESCE(${g.status ?? null}::game_status, status),
-        state = CASE WHEN ${g.state !== undefined} THEN ${g.state === undefined ? null : JSON.stringify(g.state)}::jsonb ELSE state END,
-        result = CASE WHEN ${g.result !== undefined} THEN ${g.result === undefined ? null : JSON.stringify(g.result)}::jsonb ELSE result END,
-        active_roles = CASE WHEN ${g.activeRoles !== undefined} THEN ${g.activeRoles ?? []}::text[] ELSE active_roles END,
-        updated_at = now()
-      WHERE id = ${c.gameId}::uuid AND version = ${c.expectedVersion}
-      RETURNING id
-    ), a AS (
-      INSERT INTO actions (game_id, seq, kind, role, player_id, action, idempotency_key, status, active_roles, created_at)
-      SELECT g.id, e.seq, e.kind, e.role, e.player_id, e.action, e.idempotency_key, e.status::game_status, e.active_roles, now()
-      FROM g, jsonb_to_recordset(${JSON.stringify(entries)}::jsonb)
-        AS e(seq int, kind text, role text, player_id uuid, action jsonb, idempotency_key text, status text, active_roles text[])
-      RETURNING 1
-    ), i AS (
-      INSERT INTO idempotency_records (game_id, player_id, key, request_hash, response, created_at)
-      SELECT g.id, ${idem?.playerId ?? null}::uuid, ${idem?.key ?? null}, ${idem?.requestHash ?? null}, ${idem ? JSON.stringify(idem.response) : null}::jsonb, now()
-      FROM g WHERE ${idem !== null}
-      RETURNING 1
-    )
-    SELECT (SELECT count(*) FROM g)::int AS updated`;
+  const { rows } = await sql.query<{ updated: number }>({
+    name: 'herald-commit',
+    text: COMMIT,
+    values: [
+      newVersion,
+      g.status ?? null,
+      g.state !== undefined,
+      g.state === undefined ? null : JSON.stringify(g.state),
+      g.result !== undefined,
+      g.result === undefined ? null : JSON.stringify(g.result),
+      g.activeRoles !== undefined,
+      g.activeRoles ?? [],
+      c.gameId,
+      c.expectedVersion,
+      JSON.stringify(entries),
+      idem !== null,
+      idem?.playerId ?? null,
+      idem?.key ?? null,
+      idem?.requestHash ?? null,
+      idem ? JSON.stringify(idem.response) : null,
+      c.at ?? new Date(),
+    ],
+  });
   if (Number(rows[0]?.updated ?? 0) !== 1) throw new VersionConflict();
   return newVersion;
 }
+
+const COMMIT = `
+  WITH g AS (
+    UPDATE games SET
+      version = $1,
+      status = COALESCE($2::game_status, status),
+      state = CASE WHEN $3::boolean THEN $4::jsonb ELSE state END,
+      result = CASE WHEN $5::boolean THEN $6::jsonb ELSE result END,
+      active_roles = CASE WHEN $7::boolean THEN $8::text[] ELSE active_roles END,
+      updated_at = now()
+    WHERE id = $9::uuid AND version = $10
+    RETURNING id
+  ), a AS (
+    INSERT INTO actions (game_id, seq, kind, role, player_id, action, idempotency_key, status, active_roles, created_at)
+    SELECT g.id, e.seq, e.kind, e.role, e.player_id, e.action, e.idempotency_key, e.status::game_status, e.active_roles, $17::timestamptz
+    FROM g, jsonb_to_recordset($11::jsonb)
+      AS e(seq int, kind text, role text, player_id uuid, action jsonb, idempotency_key text, status text, active_roles text[])
+    RETURNING 1
+  ), i AS (
+    INSERT INTO idempotency_records (game_id, player_id, key, request_hash, response, created_at)
+    SELECT g.id, $13::uuid, $14, $15, $16::jsonb, now()
+    FROM g WHERE $12::boolean
+    RETURNING 1
+  )
+  SELECT (SELECT count(*) FROM g)::int AS updated`;
 
 /** Sets (or clears) a seat's invite code while the game is still being set up; false otherwise. */
 export async function setInvite(db: PrismaClient, gameId: string, role: string, hash: string): Promise<boolean> {
@@ -239,8 +279,14 @@ export async function setInvite(db: PrismaClient, gameId: string, role: string, 
   return n === 1;
 }
 
-export function findIdempotency(db: PrismaClient, gameId: string, playerId: string, key: string): Promise<IdempotencyRecord | null> {
-  return db.idempotencyRecord.findUnique({ where: { gameId_playerId_key: { gameId, playerId, key } } });
+export async function findIdempotency(sql: Sql, gameId: string, playerId: string, key: string): Promise<Pick<IdempotencyRecord, 'requestHash' | 'response'> | null> {
+  const { rows } = await sql.query<{ request_hash: string; response: IdempotencyRecord['response'] }>({
+    name: 'herald-find-idempotency',
+    text: 'SELECT request_hash, response FROM idempotency_records WHERE game_id = $1::uuid AND player_id = $2::uuid AND key = $3',
+    values: [gameId, playerId, key],
+  });
+  const r = rows[0];
+  return r ? { requestHash: r.request_hash, response: r.response } : null;
 }
 
 /** Log entries after `afterSeq` (up to `upToSeq`), oldest first. */

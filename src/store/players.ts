@@ -1,4 +1,5 @@
 // Players, applications and API keys: the named operations the service needs.
+import type pg from 'pg';
 import type { PrismaClient, Player, ApiKey } from '../generated/prisma/client.ts';
 
 export type { Player, ApiKey };
@@ -36,13 +37,16 @@ export interface KeyOwner {
 
 /**
  * The key with that hash (revoked or not) and its player's kind. Every
- * authenticated request asks this, so it is one raw query (Prisma's compiled
- * queries cost noticeable CPU per call; see bench:service).
+ * authenticated request asks this, so it is one prepared statement on the pool
+ * under Prisma (Prisma's compiled queries cost noticeable CPU per call; see bench:service).
  */
-export async function findKeyByHash(db: PrismaClient, hash: string): Promise<KeyOwner | null> {
-  const rows = await db.$queryRaw<{ id: string; player_id: string; revoked_at: Date | null; kind: 'player' | 'app' }[]>`
-    SELECT k.id::text AS id, k.player_id::text AS player_id, k.revoked_at, p.kind::text AS kind
-    FROM api_keys k JOIN players p ON p.id = k.player_id WHERE k.hash = ${hash}`;
+export async function findKeyByHash(sql: Pick<pg.Pool, 'query'>, hash: string): Promise<KeyOwner | null> {
+  const { rows } = await sql.query<{ id: string; player_id: string; revoked_at: Date | null; kind: 'player' | 'app' }>({
+    name: 'herald-find-key',
+    text: `SELECT k.id::text AS id, k.player_id::text AS player_id, k.revoked_at, p.kind::text AS kind
+      FROM api_keys k JOIN players p ON p.id = k.player_id WHERE k.hash = $1`,
+    values: [hash],
+  });
   const r = rows[0];
   if (!r) return null;
   return { id: r.id, playerId: r.player_id, revokedAt: r.revoked_at ? new Date(r.revoked_at) : null, player: { id: r.player_id, kind: r.kind } };

@@ -11,6 +11,12 @@ import { pendingMigrations, runMigrations } from './migrate.ts';
 
 export interface Store {
   readonly prisma: PrismaClient;
+  /**
+   * The connection pool under Prisma, for the few hot statements that run on
+   * every request (see games.ts, players.ts): sharing it keeps the embedded
+   * database's one-connection limit and the configured pool size true.
+   */
+  readonly pool: pg.Pool;
   readonly kind: 'postgres' | 'embedded';
   /** A round trip to the database; rejects when it is unreachable. */
   ping(): Promise<void>;
@@ -64,16 +70,20 @@ export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'>,
       log.info({ ms: Math.round(performance.now() - t0) }, 'no pending migrations');
     }
 
-    const adapter = new PrismaPg({
+    const pool = new pg.Pool({
       connectionString: url,
       max: embedded ? 1 : 10,
       connectionTimeoutMillis: 5000,
     });
-    const prisma = new PrismaClient({ adapter });
+    // An idle connection dropped by the server (restart, outage) is replaced on
+    // the next checkout; the error must not crash the process.
+    pool.on('error', () => {});
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
     const emb = embedded;
     let closed = false;
     return {
       prisma,
+      pool,
       kind: emb ? 'embedded' : 'postgres',
       async ping() {
         // Prisma would silently reconnect after $disconnect(): a closed store stays closed.
@@ -84,6 +94,7 @@ export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'>,
         if (closed) return;
         closed = true;
         await prisma.$disconnect();
+        await pool.end().catch(() => {});
         if (emb) await emb.close();
       },
     };

@@ -25,7 +25,7 @@ class FakeGame {
   }
   commit(status: GameStatus = 'active'): GameEvent {
     const v = this.version + 1;
-    const e: GameEvent = { type: 'action', gameId: this.id, version: v, role: v % 2 ? 'B' : 'A', playerId: null, activeRoles: status === 'active' ? [v % 2 ? 'A' : 'B'] : [], status };
+    const e: GameEvent = { type: 'action', gameId: this.id, version: v, role: v % 2 ? 'B' : 'A', playerId: null, activeRoles: status === 'active' ? [v % 2 ? 'A' : 'B'] : [], status, at: new Date().toISOString() };
     this.events.push(e);
     this.status = status;
     return e;

@@ -127,8 +127,16 @@ async function bot(key: string, gameId: string, seed: string, stopAt: () => bool
 
 /** The stored log is dense and the stored state is the replay of the stored actions (as jsonb text). */
 async function checkStored(t: Test, gameId: string): Promise<number> {
-  const g = (await db.query(`SELECT scenario, seed, options, version, state::text AS state FROM games WHERE id = $1`, [gameId])).rows[0];
-  const log = (await db.query(`SELECT seq, kind, role, action FROM actions WHERE game_id = $1 ORDER BY seq`, [gameId])).rows as Array<{ seq: number; kind: string; role: string; action: unknown }>;
+  // One snapshot for both reads: a statement the killed server sent just before
+  // it died may still be committing in Postgres, between two separate reads.
+  await db.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+  let g, log: Array<{ seq: number; kind: string; role: string; action: unknown }>;
+  try {
+    g = (await db.query(`SELECT scenario, seed, options, version, state::text AS state FROM games WHERE id = $1`, [gameId])).rows[0];
+    log = (await db.query(`SELECT seq, kind, role, action FROM actions WHERE game_id = $1 ORDER BY seq`, [gameId])).rows;
+  } finally {
+    await db.query('COMMIT');
+  }
   t.same(log.map((e) => e.seq), Array.from({ length: g.version }, (_, i) => i + 1), `game ${gameId}: log 1…${g.version}, no gap, no duplicate`);
   let state = engine.setup({ scenario: g.scenario, seed: g.seed, options: g.options });
   for (const e of log) if (e.kind === 'action') state = engine.apply(state, e.role, e.action);

@@ -41,6 +41,7 @@ export interface GameUpdate {
   activeRoles: string[];
   role: string | null;
   view: Json;
+  at: string | null;
 }
 
 export interface TurnNotice {
@@ -105,6 +106,7 @@ export function subscriptionResolvers(service: GameServiceApi, bus: Bus, log: Fa
           activeRoles: v.activeRoles,
           role: v.role,
           view: v.view,
+          at: e?.version === v.version ? e.at : null,
         },
       });
       if (OVER.has(v.status)) stream.end(); // after the queued update
