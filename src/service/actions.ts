@@ -49,7 +49,6 @@ async function storedResponse(ctx: Ctx, gameId: string, playerId: string, key: s
 interface Decided {
   role: string;
   next: unknown;
-  legal: Json[];
 }
 
 /** The checks of the write path on one read of the game; throws the ServiceError that answers the request. */
@@ -73,7 +72,7 @@ function decide(ctx: Ctx, game: GameRow, caller: Caller, input: SubmitActionInpu
     throw new ServiceError('illegal_action', `That is not a legal action for ${role} now.`, { legalActions: legal, currentVersion: game.version });
   }
   try {
-    return { role, legal, next: m.apply(game.state, role, input.action) };
+    return { role, next: m.apply(game.state, role, input.action) };
   } catch (err) {
     if (err instanceof IllegalActionError) {
       throw new ServiceError('illegal_action', err.message, { legalActions: legal, currentVersion: game.version });
