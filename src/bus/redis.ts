@@ -2,6 +2,13 @@
 // connection cannot publish). ioredis reconnects with back-off and re-subscribes
 // by itself; while Redis is down, publish() fails fast after a few retries
 // instead of queueing forever, and ping() (used by /readyz) rejects.
+//
+// Local first: a message is handed to this instance's own subscribers at once
+// (asynchronously, as a copy), not after its round trip through Redis, and the
+// copy Redis then echoes back is skipped. Most listeners of a busy game are on
+// the instance that committed its actions, so this takes Redis off their path
+// (its latency, its outages); other instances still hear it through Redis.
+// Pings are the exception: they exist to test that round trip.
 import { Redis } from 'ioredis';
 import { BusClosedError, HandlerRegistry, roundTrip, withTimeout, type Bus, type BusHandler, type Json, type Unsubscribe } from './bus.ts';
 
@@ -22,6 +29,8 @@ function connect(url: string, name: 'publisher' | 'subscriber', options: RedisBu
     maxRetriesPerRequest: 2,
     connectTimeout: 5000,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+    // The publishes of one commit (game channel, then players) go out in one write.
+    enableAutoPipelining: name === 'publisher',
   });
   let down = false;
   redis.on('error', (err: Error) => {
@@ -48,24 +57,78 @@ async function disconnect(redis: Redis): Promise<void> {
   redis.disconnect();
 }
 
+/**
+ * Messages this instance published and delivered locally, whose echo from
+ * Redis is still due. An echo that never comes (Redis down, or the channel was
+ * unsubscribed meanwhile) is forgotten after one to two ECHO_TTL_MS: two
+ * generations of entries, the older dropped at each rotation.
+ */
+class EchoFilter {
+  private current = new Map<string, number>();
+  private previous = new Map<string, number>();
+  private rotatedAt = Date.now();
+
+  expect(channel: string, payload: string): void {
+    this.rotate();
+    const key = `${channel}\n${payload}`;
+    this.current.set(key, (this.current.get(key) ?? 0) + 1);
+  }
+
+  /** True when this message is the echo of one already delivered (which is then forgotten). */
+  take(channel: string, payload: string): boolean {
+    this.rotate();
+    if (this.current.size === 0 && this.previous.size === 0) return false;
+    const key = `${channel}\n${payload}`;
+    return takeOne(this.current, key) || takeOne(this.previous, key);
+  }
+
+  private rotate(): void {
+    const now = Date.now();
+    if (now - this.rotatedAt < ECHO_TTL_MS) return;
+    this.previous = now - this.rotatedAt < 2 * ECHO_TTL_MS ? this.current : new Map();
+    this.current = new Map();
+    this.rotatedAt = now;
+  }
+}
+
+function takeOne(counts: Map<string, number>, key: string): boolean {
+  const n = counts.get(key);
+  if (n === undefined) return false;
+  if (n > 1) counts.set(key, n - 1);
+  else counts.delete(key);
+  return true;
+}
+
+const ECHO_TTL_MS = 10_000;
+const PING_PREFIX = '__ping:';
+
 export function createRedisBus(options: RedisBusOptions): Bus {
   const prefix = options.prefix ?? '';
   const onError = options.onHandlerError ?? (() => {});
   const publisher = connect(options.url, 'publisher', options);
   const subscriber = connect(options.url, 'subscriber', options);
   const handlers = new HandlerRegistry();
+  const echoes = new EchoFilter();
   let closed = false;
 
   subscriber.on('message', (redisChannel: string, payload: string) => {
     if (!redisChannel.startsWith(prefix)) return;
-    handlers.dispatch(redisChannel.slice(prefix.length), payload, onError);
+    const channel = redisChannel.slice(prefix.length);
+    if (echoes.take(channel, payload)) return;
+    handlers.dispatch(channel, payload, onError);
   });
 
   const bus: Bus = {
     kind: 'redis',
     async publish(channel: string, message: Json) {
       if (closed) throw new BusClosedError();
-      await publisher.publish(prefix + channel, JSON.stringify(message));
+      const payload = JSON.stringify(message);
+      if (!channel.startsWith(PING_PREFIX) && handlers.has(channel)) {
+        // Only a channel with local subscribers echoes back to this connection.
+        echoes.expect(channel, payload);
+        setImmediate(() => handlers.dispatch(channel, payload, onError));
+      }
+      await publisher.publish(prefix + channel, payload);
     },
     async subscribe(channel: string, handler: BusHandler): Promise<Unsubscribe> {
       if (closed) throw new BusClosedError();

@@ -19,8 +19,12 @@ import type { Fanout } from './fanout.ts';
 import { SerialJob } from './serial.ts';
 
 export interface GameFeedSource {
-  /** The listener's view now (its seat's or the spectator's). */
-  currentView(): Promise<GameViewResult>;
+  /**
+   * The listener's view now (its seat's or the spectator's). With
+   * `knownVersion`, any view of that version or later will do (no need to ask
+   * the database whether there is a newer one: its message will come).
+   */
+  currentView(knownVersion?: number): Promise<GameViewResult>;
   /** The game's version now: the cheap periodic check. */
   currentVersion(): Promise<number>;
   /** Every event after `version`, oldest first. */
@@ -79,6 +83,8 @@ export class GameFeed {
   private timer: NodeJS.Timeout | null = null;
   /** Set by a message or the poll: a version newer than `last` exists. */
   private behind = true;
+  /** The newest version a message or the poll announced. */
+  private heard = -1;
   /** Events received on the bus, reused when they are exactly the next version. */
   private readonly received = new Map<number, GameEvent>();
   private closed = false;
@@ -127,7 +133,10 @@ export class GameFeed {
   private onMessage(message: Json): void {
     const e = message as unknown as GameEvent;
     if (typeof e?.version !== 'number' || e.version <= this.last) return;
-    if (e.gameId === this.o.gameId) this.received.set(e.version, e);
+    if (e.gameId === this.o.gameId) {
+      this.received.set(e.version, e);
+      this.heard = Math.max(this.heard, e.version);
+    }
     this.behind = true;
     void this.job.request();
   }
@@ -137,6 +146,7 @@ export class GameFeed {
     try {
       const version = await this.o.source.currentVersion();
       if (version > this.last) {
+        this.heard = Math.max(this.heard, version);
         this.behind = true;
         await this.job.request();
       }
@@ -157,7 +167,7 @@ export class GameFeed {
   }
 
   private async deliverMissed(): Promise<void> {
-    const view = this.initialView ?? (await this.o.source.currentView());
+    const view = this.initialView ?? (await this.o.source.currentView(this.heard > this.last ? this.heard : undefined));
     this.initialView = null;
     if (this.closed) return;
     if (view.version > this.last) {

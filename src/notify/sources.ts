@@ -25,7 +25,7 @@ export async function eventsSince(service: GameServiceApi, gameId: string, versi
  */
 export function gameFeedSource(service: GameServiceApi, caller: Caller | null, gameId: string, role?: string): GameFeedSource {
   return {
-    currentView: () => service.getView(caller, gameId, role === undefined ? {} : { role }),
+    currentView: (knownVersion) => service.getView(caller, gameId, { ...(role === undefined ? {} : { role }), ...(knownVersion === undefined ? {} : { knownVersion }) }),
     currentVersion: async () => (await service.getGame(caller, gameId)).version,
     eventsSince: (version) => eventsSince(service, gameId, version),
   };

@@ -5,6 +5,7 @@ import type { ApiKeyInfo, Caller, CreatePlayerInput, NewApiKey, PlayerInfo } fro
 import { isUuid, requirePlayer, type Ctx } from './context.ts';
 import { ServiceError } from './errors.ts';
 import { isPlainObject } from './json.ts';
+import type { CachedKey } from './key-cache.ts';
 import { newApiKey, sameSecret, sha256 } from './secrets.ts';
 
 const MAX_NAME = 100;
@@ -50,18 +51,35 @@ async function issueKey(ctx: Ctx, playerId: string, label: string | null): Promi
   return { ...keyInfo(row), key: k.key };
 }
 
-export async function authenticate(ctx: Ctx, rawKey: string, actAs?: string): Promise<Caller> {
-  const row = rawKey ? await players.findKeyByHash(ctx.sql, sha256(rawKey)) : null;
+/** The key's owner: from this instance's key cache (key-cache.ts) or the database. */
+async function keyOf(ctx: Ctx, rawKey: string): Promise<CachedKey> {
+  const hash = sha256(rawKey);
+  const cached = ctx.keys.get(hash);
+  if (cached) return cached;
+  // Kept only once this instance hears of revocations (before that, looked up every time).
+  const listening = ctx.keys.ready();
+  const row = await players.findKeyByHash(ctx.sql, hash);
   if (!row || row.revokedAt) throw new ServiceError('unauthorized', 'Unknown or revoked API key.');
+  const key = { id: row.id, playerId: row.playerId, kind: row.player.kind };
+  return listening ? ctx.keys.put(hash, key) : { ...key, actAs: new Set(), expiresAt: 0 };
+}
+
+export async function authenticate(ctx: Ctx, rawKey: string, actAs?: string): Promise<Caller> {
+  if (!rawKey) throw new ServiceError('unauthorized', 'Unknown or revoked API key.');
+  const key = await keyOf(ctx, rawKey);
   if (actAs === undefined || actAs === '') {
-    return { playerId: row.playerId, keyId: row.id, kind: row.player.kind };
+    return { playerId: key.playerId, keyId: key.id, kind: key.kind };
   }
-  if (row.player.kind !== 'app') throw new ServiceError('forbidden', 'X-Act-As needs an application key.');
-  const target = isUuid(actAs) ? await players.findPlayer(ctx.db, actAs) : null;
-  if (!target || target.createdById !== row.playerId) {
-    throw new ServiceError('forbidden', `X-Act-As: ${actAs} is not a player this application created.`);
+  if (key.kind !== 'app') throw new ServiceError('forbidden', 'X-Act-As needs an application key.');
+  if (!key.actAs.has(actAs)) {
+    // A player's creator never changes: once checked, the pair stays good for the key's time in the cache.
+    const target = isUuid(actAs) ? await players.findPlayer(ctx.db, actAs) : null;
+    if (!target || target.createdById !== key.playerId) {
+      throw new ServiceError('forbidden', `X-Act-As: ${actAs} is not a player this application created.`);
+    }
+    key.actAs.add(actAs);
   }
-  return { playerId: target.id, keyId: row.id, kind: 'app', appId: row.playerId };
+  return { playerId: actAs, keyId: key.id, kind: 'app', appId: key.playerId };
 }
 
 export function isAdminToken(ctx: Ctx, raw: string): boolean {
@@ -127,10 +145,14 @@ export async function createKey(ctx: Ctx, caller: Caller, label?: string): Promi
 export async function revokeKey(ctx: Ctx, caller: Caller, keyId: string): Promise<void> {
   if (caller.kind === 'admin') {
     if (!isUuid(keyId) || !(await players.revokeKey(ctx.db, keyId))) throw new ServiceError('not_found', `No key ${keyId}.`);
-    return;
+  } else {
+    const owner = keyOwner(caller);
+    if (!isUuid(keyId) || !(await players.revokeKey(ctx.db, keyId, owner))) throw new ServiceError('not_found', `No key ${keyId} of yours.`);
   }
-  const owner = keyOwner(caller);
-  if (!isUuid(keyId) || !(await players.revokeKey(ctx.db, keyId, owner))) throw new ServiceError('not_found', `No key ${keyId} of yours.`);
+  // Committed: other instances that keep the key are told (a lost message is covered by the cache's TTL).
+  await ctx.keys.revoked(keyId).catch((err: unknown) => {
+    ctx.log.warn({ keyId, err: err instanceof Error ? err.message : String(err) }, 'key revocation not announced on the bus (other instances drop the key within the key cache TTL)');
+  });
 }
 
 export async function createApp(ctx: Ctx, caller: Caller, input: { name: string }): Promise<{ app: PlayerInfo; key: NewApiKey }> {

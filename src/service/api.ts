@@ -331,8 +331,13 @@ export interface GameServiceApi {
 
   // reads (caller null = anonymous spectator of public games)
   getGame(caller: Caller | null, gameId: string): Promise<GameSummary>;
-  /** `version` (< current) only for games that are over: replays the log. */
-  getView(caller: Caller | null, gameId: string, opts?: { role?: string; version?: number }): Promise<GameViewResult>;
+  /**
+   * `version` (< current) only for games that are over: replays the log.
+   * `knownVersion`: the caller knows the game reached that version (a bus
+   * message said so); a view of that version or a later one is current enough,
+   * so this instance's cached row may answer without asking the database.
+   */
+  getView(caller: Caller | null, gameId: string, opts?: { role?: string; version?: number; knownVersion?: number }): Promise<GameViewResult>;
   getLegalActions(caller: Caller, gameId: string, opts?: { role?: string }): Promise<LegalActionsResult>;
   getLog(caller: Caller | null, gameId: string, opts?: { role?: string }): Promise<GameLog>;
   listGames(caller: Caller | null, filter: GameFilter, page?: { cursor?: string; limit?: number }): Promise<Page<GameSummary>>;

@@ -8,6 +8,7 @@ import type { GameModule } from '../engine/types.ts';
 import type { GameRow, Sql } from '../store/games.ts';
 import { findGame, gameVersion } from '../store/games.ts';
 import type { GameCache } from './game-cache.ts';
+import type { KeyCache } from './key-cache.ts';
 import type { Caller, GameResult, GameSummary, ServiceObserver } from './api.ts';
 import { ServiceError } from './errors.ts';
 
@@ -16,6 +17,8 @@ export interface Ctx {
   /** The pool under Prisma, for the statements every request runs (store/games.ts). */
   sql: Sql;
   cache: GameCache;
+  /** API keys checked lately (key-cache.ts). */
+  keys: KeyCache;
   bus: Bus;
   adminToken: string | null;
   openSignup: boolean;
@@ -49,14 +52,27 @@ export function canSee(game: GameRow, caller: Caller | null): boolean {
   return game.createdById === caller.playerId || game.seats.some((s) => s.playerId === caller.playerId);
 }
 
+export interface LoadOptions {
+  /** Use a cached row without asking the database for the version (see loadGame). */
+  trustCache?: boolean;
+  /**
+   * The game is known to have reached this version: a cached row at that
+   * version or later is as current as the caller needs (versions are dense and
+   * a committed version never changes), so no version query.
+   */
+  knownVersion?: number;
+}
+
 /**
  * The game as it is in the database now (the cached row when its version is
  * still the current one), with its seats in role order. Never mutate it.
  */
-export async function currentGame(ctx: Ctx, gameId: string, opts: { trustCache?: boolean } = {}): Promise<GameRow | null> {
+export async function currentGame(ctx: Ctx, gameId: string, opts: LoadOptions = {}): Promise<GameRow | null> {
   if (!isUuid(gameId)) return null;
   const cached = ctx.cache.get(gameId);
-  if (cached && (opts.trustCache || (await gameVersion(ctx.sql, gameId)) === cached.version)) return cached;
+  if (cached && (opts.trustCache || (opts.knownVersion !== undefined && cached.version >= opts.knownVersion) || (await gameVersion(ctx.sql, gameId)) === cached.version)) {
+    return cached;
+  }
   const game = await findGame(ctx.sql, gameId);
   if (!game) {
     ctx.cache.drop(gameId);
@@ -73,7 +89,7 @@ export async function currentGame(ctx: Ctx, gameId: string, opts: { trustCache?:
  * used without asking the database for the version — only for a caller that
  * commits with `WHERE version = row.version` and decides again when that fails.
  */
-export async function loadGame(ctx: Ctx, caller: Caller | null, gameId: string, opts: { trustCache?: boolean } = {}): Promise<GameRow> {
+export async function loadGame(ctx: Ctx, caller: Caller | null, gameId: string, opts: LoadOptions = {}): Promise<GameRow> {
   const game = await currentGame(ctx, gameId, opts);
   if (!game || !canSee(game, caller)) throw new ServiceError('not_found', `No game ${gameId}.`);
   return game;

@@ -28,8 +28,9 @@ export async function stateAt(ctx: Ctx, game: GameRow, version: number): Promise
   return state;
 }
 
-export async function getView(ctx: Ctx, caller: Caller | null, gameId: string, opts: { role?: string; version?: number } = {}): Promise<GameViewResult> {
-  const game = await loadGame(ctx, caller, gameId);
+export async function getView(ctx: Ctx, caller: Caller | null, gameId: string, opts: { role?: string; version?: number; knownVersion?: number } = {}): Promise<GameViewResult> {
+  const known = opts.knownVersion;
+  const game = await loadGame(ctx, caller, gameId, Number.isSafeInteger(known) ? { knownVersion: known } : {});
   const role = viewingRole(ctx, game, caller, opts.role);
   const m = moduleOf(ctx, game.gameType);
   let state: unknown = game.state;

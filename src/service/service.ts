@@ -10,6 +10,7 @@ import * as accounts from './accounts.ts';
 import * as actions from './actions.ts';
 import type { Ctx } from './context.ts';
 import { GameCache } from './game-cache.ts';
+import { KEY_TTL_MS, KeyCache } from './key-cache.ts';
 import * as lifecycle from './lifecycle.ts';
 import * as reads from './reads.ts';
 import * as records from './records.ts';
@@ -18,6 +19,10 @@ export interface GameServiceOptions {
   store: Pick<Store, 'prisma' | 'pool'>;
   /** How many games each instance keeps parsed in memory (game-cache.ts; default 500, 0: none). */
   gameCacheSize?: number;
+  /** How many API keys each instance keeps checked (key-cache.ts; default 10,000, 0: none). */
+  keyCacheSize?: number;
+  /** How long a checked key is kept (default KEY_TTL_MS, 10 s): the longest a revocation lost on the bus goes unnoticed. */
+  keyCacheTtlMs?: number;
   bus: Bus;
   /** HERALD_ADMIN_TOKEN; null: operator endpoints refuse everyone. */
   adminToken?: string | null;
@@ -36,6 +41,7 @@ export class GameService implements GameServiceApi {
       db: o.store.prisma,
       sql: o.store.pool,
       cache: new GameCache(o.gameCacheSize ?? 500),
+      keys: new KeyCache(o.bus, o.keyCacheSize ?? 10_000, o.keyCacheTtlMs ?? KEY_TTL_MS),
       bus: o.bus,
       adminToken: o.adminToken ?? null,
       openSignup: o.openSignup ?? true,

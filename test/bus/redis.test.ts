@@ -80,3 +80,61 @@ t.test('Redis bus: after its connections are killed it reconnects and re-subscri
   while (got.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
   t.same(got, ['after reconnect'], 'the old subscription works again');
 });
+
+/** Kills the bus's publisher connection (it reconnects after ~200 ms, retryStrategy). */
+async function killPublisher(admin: Redis, prefix: string): Promise<void> {
+  const clients = (await admin.client('LIST')) as string;
+  const line = clients.split('\n').find((l) => l.includes('name=herald-publisher-') && l.includes(prefix));
+  await admin.client('KILL', 'ID', /\bid=(\d+)/.exec(line!)![1]!);
+}
+
+t.test('Redis bus: local subscribers get a message at once and only once; other instances through Redis', async (t) => {
+  const prefix = uniquePrefix();
+  const a = createRedisBus({ url: TEST_REDIS_URL, prefix });
+  const b = createRedisBus({ url: TEST_REDIS_URL, prefix });
+  const admin = new Redis(TEST_REDIS_URL);
+  t.teardown(async () => {
+    await Promise.all([a.close(), b.close()]);
+    admin.disconnect();
+  });
+  const onA: unknown[] = [];
+  const onB: unknown[] = [];
+  await a.subscribe('game:5', (m) => onA.push(m));
+  await b.subscribe('game:5', (m) => onB.push(m));
+  await a.ping();
+
+  // A's publisher connection is down: its own subscribers do not wait for it.
+  await killPublisher(admin, prefix);
+  let sent = false;
+  const published = a.publish('game:5', { version: 1 }).then(() => (sent = true));
+  const t0 = Date.now();
+  while (onA.length === 0 && Date.now() - t0 < 1000) await new Promise((r) => setImmediate(r));
+  t.same(onA, [{ version: 1 }], 'delivered on the publishing instance');
+  t.notOk(sent, 'before the publish reached Redis');
+  await published;
+  const until = Date.now() + 3000;
+  while (onB.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+  t.same(onB, [{ version: 1 }], 'the other instance gets it through Redis');
+  await a.publish('game:5', { version: 2 });
+  // (Order holds per publisher; B's own message would overtake one still on its way from A.)
+  while (onB.length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+  await b.publish('game:5', { version: 3 });
+  await a.ping();
+  await b.ping();
+  await new Promise((r) => setTimeout(r, 100));
+  t.same(onA, [{ version: 1 }, { version: 2 }, { version: 3 }], "A's own messages are not delivered again by their echo");
+  t.same(onB, [{ version: 1 }, { version: 2 }, { version: 3 }]);
+});
+
+t.test('Redis bus: ping needs the round trip through Redis', async (t) => {
+  const prefix = uniquePrefix();
+  const bus = createRedisBus({ url: TEST_REDIS_URL, prefix });
+  const admin = new Redis(TEST_REDIS_URL);
+  t.teardown(async () => {
+    await bus.close();
+    admin.disconnect();
+  });
+  await bus.ping();
+  await killPublisher(admin, prefix);
+  await t.rejects(bus.ping(100), 'fails while the publisher is down, although the bus could deliver locally');
+});

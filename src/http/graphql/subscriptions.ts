@@ -91,7 +91,8 @@ export function subscriptionResolvers(service: GameServiceApi, bus: Bus, log: Fa
       return e && e.version === version ? e : null;
     };
     const deliver = async (hint: GameEvent | null) => {
-      const v = await service.getView(caller, args.gameId, { role });
+      // A message names a committed version: a cached view of it (or later) needs no database check.
+      const v = await service.getView(caller, args.gameId, { role, ...(hint ? { knownVersion: hint.version } : {}) });
       if (v.version <= delivered) return;
       delivered = v.version;
       const e = await eventAt(v.version, hint);
