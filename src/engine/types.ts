@@ -9,6 +9,21 @@ export interface ScenarioInfo {
   description: string;
 }
 
+export interface LogChange {
+  from: number;
+  entries: unknown[];
+}
+
+/** The whole log from its changes, oldest first. */
+export function foldLog<T>(changes: Iterable<{ from: number; entries: T[] }>): T[] {
+  const out: T[] = [];
+  for (const c of changes) {
+    out.length = Math.min(out.length, c.from);
+    for (const e of c.entries) out.push(e);
+  }
+  return out;
+}
+
 export interface GameStatus {
   over: boolean;
   winner: string | null;
@@ -29,6 +44,18 @@ export interface GameModule<State = unknown, Action = unknown> {
   apply(state: State, role: string, action: Action): State;
   /** JSON for that seat; null = spectator. Built by allow-list, never by stripping. */
   view(state: State, role: string | null): unknown;
+  /**
+   * What the change that made `state` did to the game log: cut the log to
+   * `from` entries, then append `entries` (an undo cuts without appending).
+   * States do not carry the whole log (it would grow every state, and every
+   * stored snapshot, with the length of the game); the service stores each
+   * change with its version and the log is their fold (foldLog). Entries are
+   * JSON that may hold what only one seat may read: never send them, send
+   * logLine(entry, role).
+   */
+  logChange(state: State): LogChange;
+  /** A log entry as that seat (null = spectator) may read it. */
+  logLine(entry: unknown, role: string | null): string;
   status(state: State): GameStatus;
 }
 

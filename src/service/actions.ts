@@ -128,7 +128,10 @@ export async function submitAction(ctx: Ctx, callerIn: Caller, gameId: string, i
       view: m.view(next, role) as Json,
       legalActions: activeRoles.includes(role) ? (m.legalActions(next, role) as Json[]) : [],
     };
-    const entry = { kind: 'action', role, playerId: caller.playerId, action: input.action as Prisma.InputJsonValue, idempotencyKey: key, status, activeRoles };
+    const entry = {
+      kind: 'action', role, playerId: caller.playerId, action: input.action as Prisma.InputJsonValue,
+      log: m.logChange(next) as unknown as Prisma.InputJsonValue, idempotencyKey: key, status, activeRoles,
+    };
     const at = new Date();
     try {
       await commitChange(ctx.db, ctx.sql, {

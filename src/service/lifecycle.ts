@@ -30,7 +30,7 @@ export function startDecision(ctx: Ctx, game: GameRow, byPlayer: string | null):
   const activeRoles = m.activeRoles(state);
   return {
     fields: { status: 'active', state: state as Prisma.InputJsonValue, activeRoles },
-    entry: { kind: 'start', role: null, playerId: byPlayer, status: 'active', activeRoles },
+    entry: { kind: 'start', role: null, playerId: byPlayer, status: 'active', activeRoles, log: m.logChange(state) as unknown as Prisma.InputJsonValue },
   };
 }
 

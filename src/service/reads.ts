@@ -10,6 +10,11 @@ import { actingRole, heldRoles, isOver, isUuid, loadGame, moduleOf, orderSeats, 
 import { ServiceError } from './errors.ts';
 import { eventOf } from './events.ts';
 import { isPlainObject } from './json.ts';
+import { foldLog, type LogChange } from '../engine/types.ts';
+
+function isLogChange(v: unknown): v is LogChange {
+  return isPlainObject(v) && typeof v.from === 'number' && Array.isArray(v.entries);
+}
 
 const STATUSES: readonly string[] = ['setup', 'active', 'finished', 'abandoned'];
 const MAX_LIMIT = 100;
@@ -80,15 +85,14 @@ export async function getLog(ctx: Ctx, caller: Caller | null, gameId: string, op
   const role = viewingRole(ctx, game, caller, opts.role);
   const over = isOver(game.status);
   const held = heldRoles(game, caller);
-  const entries = (await listEntries(ctx.db, game.id)).map((e) =>
+  const rows = await listEntries(ctx.db, game.id);
+  const entries = rows.map((e) =>
     // An opponent's action names hidden blocks: only a seat's own actions, until the game is over.
     logEntry(e, over || (e.role !== null && (e.role === role || (role !== null && held.includes(e.role))))),
   );
-  let lines: string[] = [];
-  if (game.state !== null) {
-    const view = moduleOf(ctx, game.gameType).view(game.state, role) as { log?: unknown };
-    if (Array.isArray(view?.log)) lines = view.log.filter((l): l is string => typeof l === 'string');
-  }
+  // The log is the fold of every version's change to it, each line as this seat may read it.
+  const m = moduleOf(ctx, game.gameType);
+  const lines = foldLog(rows.flatMap((e) => (isLogChange(e.log) ? [e.log] : []))).map((entry) => m.logLine(entry, role));
   return { gameId: game.id, version: game.version, role, entries, lines };
 }
 

@@ -60,7 +60,7 @@ export async function importGame(ctx: Ctx, callerIn: Caller, input: ImportInput)
   } catch (err) {
     invalid(`The game module rejects the record's settings: ${err instanceof Error ? err.message : String(err)}`);
   }
-  const entries: LogEntryInput[] = [{ kind: 'start', role: null, playerId: null, status: 'active', activeRoles: m.activeRoles(state) }];
+  const entries: LogEntryInput[] = [{ kind: 'start', role: null, playerId: null, status: 'active', activeRoles: m.activeRoles(state), log: m.logChange(state) as unknown as Prisma.InputJsonValue }];
   for (const [i, step] of r.actions.entries()) {
     if (!isPlainObject(step) || typeof step.role !== 'string') invalid(`actions[${i}] must be {"role", "action"}.`, { index: i });
     const active = m.activeRoles(state);
@@ -72,6 +72,7 @@ export async function importGame(ctx: Ctx, callerIn: Caller, input: ImportInput)
     const st = m.status(state);
     entries.push({
       kind: 'action', role: step.role, playerId: null, action: step.action as Prisma.InputJsonValue,
+      log: m.logChange(state) as unknown as Prisma.InputJsonValue,
       status: st.over ? 'finished' : 'active', activeRoles: st.over ? [] : m.activeRoles(state),
     });
   }

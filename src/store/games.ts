@@ -109,6 +109,8 @@ export interface LogEntryInput {
   role: string | null;
   playerId: string | null;
   action?: JsonIn;
+  /** The change this entry made to the game log (engine logChange). */
+  log?: JsonIn;
   idempotencyKey?: string | null;
   status: GameStatus;
   activeRoles: string[];
@@ -179,6 +181,7 @@ export async function commitChange(db: PrismaClient, sql: Sql, c: Change): Promi
         role: e.role,
         playerId: e.playerId,
         action: e.action === undefined ? Prisma.DbNull : e.action,
+        log: e.log === undefined ? Prisma.DbNull : e.log,
         idempotencyKey: e.idempotencyKey ?? null,
         status: e.status,
         activeRoles: e.activeRoles,
@@ -213,6 +216,7 @@ async function commitInOneStatement(sql: Sql, c: Change): Promise<number> {
     role: e.role,
     player_id: e.playerId,
     action: e.action === undefined ? null : e.action,
+    log: e.log === undefined ? null : e.log,
     idempotency_key: e.idempotencyKey ?? null,
     status: e.status,
     active_roles: e.activeRoles,
@@ -257,10 +261,10 @@ const COMMIT = `
     WHERE id = $9::uuid AND version = $10
     RETURNING id
   ), a AS (
-    INSERT INTO actions (game_id, seq, kind, role, player_id, action, idempotency_key, status, active_roles, created_at)
-    SELECT g.id, e.seq, e.kind, e.role, e.player_id, e.action, e.idempotency_key, e.status::game_status, e.active_roles, $17::timestamptz
+    INSERT INTO actions (game_id, seq, kind, role, player_id, action, log, idempotency_key, status, active_roles, created_at)
+    SELECT g.id, e.seq, e.kind, e.role, e.player_id, e.action, e.log, e.idempotency_key, e.status::game_status, e.active_roles, $17::timestamptz
     FROM g, jsonb_to_recordset($11::jsonb)
-      AS e(seq int, kind text, role text, player_id uuid, action jsonb, idempotency_key text, status text, active_roles text[])
+      AS e(seq int, kind text, role text, player_id uuid, action jsonb, log jsonb, idempotency_key text, status text, active_roles text[])
     RETURNING 1
   ), i AS (
     INSERT INTO idempotency_records (game_id, player_id, key, request_hash, response, created_at)

@@ -1,6 +1,7 @@
 // The action write path through REST: version conflicts, idempotency, illegal
 // actions, seats and turns, hidden information in views and logs, bad input.
 import t from 'tap';
+import { foldLog } from '../../src/engine/types.ts';
 import { games } from '../../src/games/index.ts';
 import { prng, restApp, signup, type Client } from './rest-helpers.ts';
 
@@ -151,7 +152,16 @@ t.test('views and logs hold only what the seat may see (the engine’s view for 
     t.ok(actionsOf(logs[other], role).every((e) => e.action === undefined), `${other} does not see ${role}'s actions during the game`);
     t.ok(actionsOf(logs.spectator, role).every((e) => e.action === undefined), 'nor does a spectator');
   }
-  t.same(ll.lines, (engine.view(st, 'Lancaster') as { log: string[] }).log, "log lines are the engine's for that seat");
+  // The engine's log, replayed from the seed and the actions, as Lancaster reads it.
+  const g = (await app.store.prisma.game.findUnique({ where: { id } }))!;
+  const played = await app.store.prisma.action.findMany({ where: { gameId: id, kind: 'action' }, orderBy: { seq: 'asc' } });
+  let s = engine.setup({ scenario: g.scenario, seed: g.seed });
+  const changes = [engine.logChange(s)];
+  for (const a of played) changes.push(engine.logChange((s = engine.apply(s, a.role!, a.action))));
+  t.same(ll.lines, foldLog(changes).map((e) => engine.logLine(e, 'Lancaster')), "log lines are the engine's, as Lancaster reads them");
+  t.ok(ll.lines.length > played.length / 2, `${ll.lines.length} lines for ${played.length} actions`);
+  t.same(ll.lines.slice(ll.lines.length - (st as { log: unknown[] }).log.length), theirs.view.log, "the view's log lines are the last change's");
+  t.equal(theirs.view.logFrom + theirs.view.log.length, ll.lines.length);
   const exp = await lancaster.req('GET', `/games/${id}/export`);
   t.equal(exp.statusCode, 403, 'no export of a game in progress by one seat');
   t.equal((await york.req('GET', `/games/${id}/view?version=2`)).statusCode, 403, 'no history while the game runs');

@@ -7,9 +7,9 @@
 import { IllegalActionError, type GameModule, type GameStatus } from '../../engine/types.ts';
 import { AREA, SCENARIOS, SIDES, type Side } from './data.ts';
 import { type Action, type HandlerTable, type StateHandler } from './flow.ts';
-import { areaStatus, cloneState, copyJson, restoreSnapshot, snapshotOf, top, type R3State } from './state.ts';
+import { areaStatus, cloneState, copyJson, logChange, logLength, restoreSnapshot, snapshotOf, top, type LogEntry, type R3State } from './state.ts';
 import { setupState } from './setup.ts';
-import { viewFor } from './view.ts';
+import { lineFor, viewFor } from './view.ts';
 import { handlers as cardHandlers } from './cards.ts';
 import { handlers as actionHandlers } from './action-phase.ts';
 import { handlers as battleHandlers } from './battle.ts';
@@ -114,6 +114,9 @@ export function applyAction(state: R3State, role: string, action: Action): R3Sta
     throw new IllegalActionError(`${JSON.stringify(action)} is not a legal action for ${side} in ${top(state).s}`);
   }
   const s = cloneState(state);
+  // A new change: the log lines it writes follow those of every earlier change.
+  s.logFrom = logLength(state);
+  s.log = [];
   // Handlers may keep a reference to the action; give them their own copy.
   const a = copyJson(action);
   if (h.undoable?.(s, top(s), a)) s.undo.push(snapshotOf(state));
@@ -136,6 +139,8 @@ export const richardIII: GameModule<R3State, Action> = {
   legalActions: legalActionsOf,
   apply: applyAction,
   view: (s, role) => viewFor(s, role === null ? null : asSide(role)),
+  logChange,
+  logLine: (entry, role) => lineFor(entry as LogEntry, role === null ? null : asSide(role)),
   status: (s): GameStatus =>
     s.result ? { over: true, winner: s.result.winner, reason: s.result.reason } : { over: false, winner: null },
 };

@@ -406,7 +406,7 @@ export function checkFire(prev: R3State, next: R3State, side: Side, a: Action): 
   const bf = top(prev);
   const area = bf['area'] as string, reserves = bf['reserves'] as number[], attacker = bf['attacker'] as Side;
   const b = ix(a['block']);
-  const added = next.log.slice(prev.log.length).map((e) => e.pub);
+  const added = next.log.map((e) => e.pub);
   const line = added.find((l) => / fires at [A-D]\d: /.test(l));
   if (!line) return [`fire by ${a['block']} logged no roll`];
   const m = / fires at [A-D](\d): ([\d ]+) — (\d+) hits?\./.exec(line);
@@ -450,7 +450,7 @@ export function checkTreason(prev: R3State, next: R3State, side: Side, a: Action
   const out: string[] = [];
   if ((a.type !== 'treachery' && a.type !== 'treason') || next.result) return out;
   const target = ix(a['target']);
-  const line = next.log.slice(prev.log.length).map((e) => e.pub).find((l) => /treason roll on /.test(l));
+  const line = next.log.map((e) => e.pub).find((l) => /treason roll on /.test(l));
   if (!line) return [`${a.type} on ${a['target']} logged no roll`];
   const m = /treason roll on .*?: ([\d ]+) — /.exec(line);
   if (!m) return [`cannot read the roll "${line}"`];
@@ -480,7 +480,7 @@ export function checkCharge(prev: R3State, next: R3State, _side: Side, a: Action
   if (a.type !== 'charge' || next.result) return [];
   const out: string[] = [];
   const heir = ix(a['block']), target = ix(a['target']);
-  const lines = next.log.slice(prev.log.length).map((e) => e.pub);
+  const lines = next.log.map((e) => e.pub);
   const hitsOf = (re: RegExp): number | null => {
     const l = lines.find((x) => re.test(x));
     const m = l ? / — (\d+) hits?\./.exec(l) : null;
@@ -657,7 +657,7 @@ export function checkLogPrivacy(prev: R3State, next: R3State, action: Action): s
   const d = BLOCKS[b]!;
   const needles = [d.id, d.fullName, ...(AMBIGUOUS_NAMES.has(d.name) ? [] : [d.name])];
   const out: string[] = [];
-  for (const e of next.log.slice(prev.log.length)) {
+  for (const e of next.log) {
     const text = e.pub.replace(/Force March/g, '');
     const hit = needles.find((n) => new RegExp(`\\b${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(text));
     if (hit) out.push(`public log names hidden block ${id} ("${hit}") after ${JSON.stringify(action)} in ${f.s}: "${e.pub}"`);
@@ -714,13 +714,18 @@ export function checkViews(s: R3State, seed: string): string[] {
   return out;
 }
 
-/**
- * A cheap exact-enough identity of a state for purity and undo checks: all of it
- * but the log, plus the log's length and last lines (the log only grows, and
- * cloneState gives apply() its own copy of the array).
- */
+/** The whole state, for purity checks (states are small: they hold one change's log lines). */
 function fingerprint(s: R3State): string {
-  return `${JSON.stringify({ ...s, log: null })}|${s.log.length}|${JSON.stringify(s.log.slice(-3))}`;
+  return JSON.stringify(s);
+}
+
+/**
+ * A state for undo checks: an undo restores everything but the log window,
+ * which describes the undo itself (the lines it took back), so that is
+ * compared by the log's length.
+ */
+function positionPrint(s: R3State): string {
+  return `${JSON.stringify({ ...s, log: null, logFrom: null })}|${s.logFrom + s.log.length}`;
 }
 
 /** Picks an action: a role uniformly among the active ones, then an action (undo and end weighted). */
@@ -781,9 +786,9 @@ class Checker {
     if (pick.action.type === 'undo') {
       const want = undoShadow.pop();
       if (!want) v.push('undo applied with no undoable action recorded');
-      else if (fingerprint(s) !== want.json) v.push('undo did not restore the state before the undone action');
+      else if (positionPrint(s) !== want.json) v.push('undo did not restore the state before the undone action');
     } else if (s.undo.length === prevS.undo.length + 1) {
-      undoShadow.push({ json: fingerprint(prevS), side: pick.role });
+      undoShadow.push({ json: positionPrint(prevS), side: pick.role });
     } else if (s.undo.length === 0) {
       undoShadow.length = 0;
     } else if (s.undo.length !== prevS.undo.length) {

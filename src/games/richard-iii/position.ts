@@ -123,7 +123,10 @@ export function importState(json: unknown): R3State {
     Array.isArray(s.acted) && s.acted.length === NUM_BLOCKS &&
     Array.isArray(s.rng) && s.rng.length === 4 && Array.isArray(s.flow);
   if (!ok) throw new Error('not a Richard III state (see src/games/richard-iii/README.md)');
-  return structuredClone(s);
+  const copy = structuredClone(s);
+  // A state saved before logFrom existed holds the whole log: a change from line 0.
+  if (typeof copy.logFrom !== 'number') copy.logFrom = 0;
+  return copy;
 }
 
 /** A fresh RNG for a position, so a test can pick the dice it needs by seed. */

@@ -59,6 +59,7 @@ export function initialState(scenario: string, seed: string): R3State {
     treason: null,
     flow: [],
     log: [],
+    logFrom: 0,
     undo: [],
     result: null,
   };

@@ -51,6 +51,9 @@ export interface Frame {
 
 export type UndoSnapshot = Omit<R3State, 'undo' | 'log'> & { undo: []; log: []; logLength: number };
 
+/** The log's length after the change that made s. */
+export const logLength = (s: R3State): number => s.logFrom + s.log.length;
+
 export interface R3State {
   game: 'richard-iii';
   v: 1;
@@ -101,11 +104,23 @@ export interface R3State {
   treason: Side | null;
 
   flow: Frame[];
+  /**
+   * The log lines the change that made this state wrote (apply() starts each
+   * change with an empty list). The state does not keep the whole log, which
+   * would make every state grow with the game: the log is the fold of these
+   * changes, each replacing the lines from `logFrom` on (see logChange).
+   */
   log: LogEntry[];
+  /**
+   * Where `log` starts: the log's length before the change, except after an
+   * undo, which takes back the lines written since its snapshot (logFrom is
+   * then the snapshot's length and `log` is empty).
+   */
+  logFrom: number;
   /**
    * Snapshots for undo (never shown to anyone); cleared when dice roll or information is
    * revealed. Each is the earlier state with an empty undo stack and its log replaced by
-   * its length (the log only grows, so restoring keeps the first logLength lines).
+   * the log's length then (restoring keeps the first logLength lines).
    */
   undo: UndoSnapshot[];
   result: { winner: Side | null; reason: string } | null;
@@ -192,6 +207,7 @@ export function cloneState(s: R3State): R3State {
     treason: s.treason,
     flow: copyJson(s.flow),
     log: s.log.slice(),
+    logFrom: s.logFrom,
     undo: s.undo.slice(),
     result: s.result ? { ...s.result } : null,
   };
@@ -200,14 +216,28 @@ export function cloneState(s: R3State): R3State {
 
 /** The snapshot to push before applying an undoable action to s. Shares s's (immutable) parts. */
 export function snapshotOf(s: R3State): UndoSnapshot {
-  return { ...s, undo: [], log: [], logLength: s.log.length };
+  return { ...s, undo: [], log: [], logLength: logLength(s) };
 }
 
-/** The state as it was before the last undoable action. */
+/**
+ * The state as it was before the last undoable action; as a change, it takes
+ * back the log lines written since (the log is cut to the snapshot's length).
+ */
 export function restoreSnapshot(s: R3State): R3State {
   const snap = s.undo[s.undo.length - 1]!;
-  const { logLength, ...rest } = snap;
-  return { ...(rest as Omit<UndoSnapshot, 'logLength'>), log: s.log.slice(0, logLength), undo: s.undo.slice(0, -1) } as R3State;
+  const { logLength: length, ...rest } = snap;
+  return { ...(rest as Omit<UndoSnapshot, 'logLength'>), log: [], logFrom: length, undo: s.undo.slice(0, -1) } as R3State;
+}
+
+/** One change to the log: cut it to `from` lines, then append `entries`. */
+export interface LogChange {
+  from: number;
+  entries: LogEntry[];
+}
+
+/** What the change that made s did to the log. */
+export function logChange(s: R3State): LogChange {
+  return { from: s.logFrom, entries: s.log };
 }
 
 export const blockId = (b: number): string => BLOCKS[b]!.id;

@@ -28,7 +28,7 @@
 import { AREA, BLOCK_INDEX, BLOCKS, NUM_BLOCKS, SIDES, other, type Side } from './data.ts';
 import { battleFrame } from './battle-state.ts';
 import type { HandlerTable } from './flow.ts';
-import { ownerOf, top, type R3State } from './state.ts';
+import { ownerOf, top, type LogEntry, type R3State } from './state.ts';
 import { HANDLERS } from './index.ts';
 
 /** One of the seat's own blocks. */
@@ -107,7 +107,13 @@ export interface R3View {
   }>;
   battle: { area: string; blocks: RevealedBlockView[] } | null;
   prompt: { state: string; side: Side | 'both' | null; active: Side[]; [k: string]: unknown };
+  /**
+   * The log lines the change that made this version wrote, as this seat may
+   * read them; they replace the log's lines from `logFrom` on (an undo takes
+   * lines back). The whole log: GET /games/{id}/log.
+   */
   log: string[];
+  logFrom: number;
 }
 
 const REBEL = BLOCK_INDEX['rebel']!;
@@ -160,6 +166,11 @@ function attackView(s: R3State): R3View['attacks'] {
  * engine's table; it is read only when the function runs, so the import cycle
  * with index.ts is harmless.
  */
+/** A log entry as a seat reads it: its own side's private text, else the public one. */
+export function lineFor(e: LogEntry, seat: Side | null): string {
+  return seat !== null && e.own?.side === seat ? e.own.text : e.pub;
+}
+
 export function viewFor(s: R3State, seat: Side | null, handlers: HandlerTable = HANDLERS): R3View {
   const reveal = battleReveal(s);
 
@@ -255,7 +266,8 @@ export function viewFor(s: R3State, seat: Side | null, handlers: HandlerTable = 
         }
       : null,
     prompt,
-    log: s.log.map((e) => (seat !== null && e.own?.side === seat ? e.own.text : e.pub)),
+    log: s.log.map((e) => lineFor(e, seat)),
+    logFrom: s.logFrom,
   };
 
   if (seat !== null) {

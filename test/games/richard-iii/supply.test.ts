@@ -51,6 +51,7 @@ t.test('W15 / 7.2 [R-28]: three York blocks in Ireland without the Irish mercena
   t.same(legal(s, 'York'), [reduce('duke-of-york'), reduce('march'), reduce('rutland')], 'York chooses which');
   t.same(legal(s, 'Lancaster'), []);
   s = act(s, 'York', reduce('rutland'));
+  const reduced = s; // its log lines: those of the reduction
   t.equal(s.steps[B('rutland')], 2);
   t.same(legal(s, 'York'), [{ type: 'end_supply_limits' }, { type: 'undo' }], 'one loss only; confirm or undo');
   const undone = act(s, 'York', { type: 'undo' });
@@ -58,11 +59,11 @@ t.test('W15 / 7.2 [R-28]: three York blocks in Ireland without the Irish mercena
   t.equal(top(undone).s, 'supply_limits');
   s = act(s, 'York', { type: 'end_supply_limits' });
   t.equal(top(s).s, 'play_card');
-  t.match(pubLog(s), /York loses a step in Ireland \(exile limit, 7\.2\)/);
-  t.notMatch(pubLog(s), /Rutland loses/, 'the public log does not name the block');
-  const yorkLog = (richardIII.view(s, 'York') as { log: string[] }).log.join('\n');
+  t.match(pubLog(reduced), /York loses a step in Ireland \(exile limit, 7\.2\)/);
+  t.notMatch(pubLog(reduced), /Rutland loses/, 'the public log does not name the block');
+  const yorkLog = (richardIII.view(reduced, 'York') as { log: string[] }).log.join('\n');
   t.match(yorkLog, /Rutland loses a step in Ireland/, 'York\'s own log names it');
-  t.notMatch((richardIII.view(s, 'Lancaster') as { log: string[] }).log.join('\n'), /Rutland/);
+  t.notMatch((richardIII.view(reduced, 'Lancaster') as { log: string[] }).log.join('\n'), /Rutland/);
   // "... and again in each later Supply Phase while the excess lasts."
   const later = nextSupply(s);
   t.equal(top(later).s, 'supply_limits');
