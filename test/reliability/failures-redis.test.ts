@@ -87,11 +87,23 @@ t.test('Redis outage: writes commit; SSE and GraphQL subscribers catch up on eve
   t.teardown(stop);
   const gqlLast = () => gqlUpdates[gqlUpdates.length - 1]?.version ?? startVersion;
 
+  // myTurn on instance B for York (who holds both seats: every version is York's turn).
+  const turnWs = createClient({ url: wsUrl(b), webSocketImpl: WebSocket, retryAttempts: 0, lazy: true, connectionParams: { authorization: `Bearer ${york.key}` } });
+  t.teardown(() => turnWs.dispose());
+  const turns: Array<{ gameId: string; version: number }> = [];
+  const stopTurns = turnWs.subscribe<Record<string, any>>(
+    { query: `subscription { myTurn { gameId version roles } }` },
+    { next: (r) => (r.errors ? gqlErrors.push(r.errors) : turns.push(r.data!.myTurn)), error: (err) => gqlErrors.push(err), complete: () => {} },
+  );
+  t.teardown(stopTurns);
+  const turnLast = () => turns.filter((n) => n.gameId === id).at(-1)?.version ?? -1;
+
   // Before the outage: both subscribers follow live.
   for (let i = 0; i < 5; i++) t.equal((await play()).status, 200);
   let current = (await game()).version;
   await until(async () => (await drainSse(), sseVersions.at(-1) === current), 'SSE before the outage');
   await until(() => gqlLast() === current, 'GraphQL before the outage');
+  await until(() => turnLast() === current, 'myTurn before the outage');
 
   // Outage: kill Redis; keep playing through instance A.
   await redis.stop();
@@ -103,6 +115,8 @@ t.test('Redis outage: writes commit; SSE and GraphQL subscribers catch up on eve
   }
   current = (await game()).version;
   t.equal(current, startVersion + 5 + 12, 'every action committed');
+  await until(() => turnLast() === current, 'myTurn during the outage (from the database)');
+  t.pass('myTurn announced the current turn while Redis was down');
   // Stay down long enough for the bus to give up on the queued publishes (they
   // are lost, as in a real outage): no message will announce these versions.
   await pause(3000);
@@ -132,6 +146,8 @@ t.test('Redis outage: writes commit; SSE and GraphQL subscribers catch up on eve
   current = (await game()).version;
   await until(async () => (await drainSse(), sseVersions.at(-1) === current), 'SSE after the outage');
   await until(() => gqlLast() === current, 'GraphQL after the outage');
+  await until(() => turnLast() === current, 'myTurn after the outage');
+  t.ok(turns.every((n, i) => i === 0 || n.gameId !== id || n.version > turns[i - 1]!.version), 'myTurn versions only increase');
   t.same(sseVersions, Array.from({ length: current - startVersion + 1 }, (_, i) => startVersion + i), 'SSE still gapless');
   t.equal((await b.inject({ method: 'GET', url: '/readyz' })).statusCode, 200, 'instance B ready again');
 });

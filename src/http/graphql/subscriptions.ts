@@ -14,7 +14,8 @@
 //
 // myTurn: `player:<id>` messages, after one notice for every game where it is
 // the caller's turn at subscription time (playerGames), so a reconnecting
-// client misses no turn.
+// client misses no turn; the player's games are read again every `pollMs`, so
+// a turn whose message was lost (Redis down) is announced all the same.
 import type { Bus, Json, Unsubscribe } from '../../bus/bus.ts';
 import {
   ServiceError,
@@ -24,6 +25,7 @@ import {
   type GameEvent,
   type GameServiceApi,
   type GameViewResult,
+  type PlayerGame,
   type YourTurnEvent,
 } from '../../service/api.ts';
 import type { HeraldContext } from './context.ts';
@@ -161,18 +163,33 @@ export function subscriptionResolvers(service: GameServiceApi, bus: Bus, log: Fa
       if (!isYourTurn(m)) return;
       stream.serial(async () => notify({ gameId: m.gameId, version: m.version, roles: m.roles }));
     });
+    // The player's games now: a notice for each where it is the player's turn at a version not yet announced.
+    const fromDatabase = (games: PlayerGame[]) => {
+      for (const g of games) {
+        const roles = g.roles.filter((r) => g.activeRoles.includes(r));
+        if (roles.length > 0 && !OVER.has(g.status)) notify({ gameId: g.gameId, version: g.version, roles });
+      }
+    };
     try {
       const games = await service.playerGames(caller.playerId);
-      stream.serial(async () => {
-        for (const g of games) {
-          const roles = g.roles.filter((r) => g.activeRoles.includes(r));
-          if (roles.length > 0 && !OVER.has(g.status)) notify({ gameId: g.gameId, version: g.version, roles });
-        }
-      });
+      stream.serial(async () => fromDatabase(games));
     } catch (err) {
       await stream.return();
       throw err;
     }
+    // Covers notices lost on the bus (Redis down): the database is read again
+    // every pollMs. A turn that came and went while no notice arrived is not
+    // announced late; the turn the player has now is. (SSE /me/events replays
+    // every turn from the log.) A failed read is retried at the next tick.
+    const timer = setInterval(() => {
+      if (stream.isClosed) return;
+      stream.serial(async () => {
+        const games = await service.playerGames(caller.playerId).catch(() => null);
+        if (games) fromDatabase(games);
+      });
+    }, pollMs);
+    timer.unref();
+    stream.onClose(() => clearInterval(timer));
     return stream;
   }
 
