@@ -28,6 +28,11 @@ export interface Config {
   rateLimit: { max: number; anonymousMax: number; windowMs: number };
   /** Interval of SSE heartbeat comments; each one also re-checks the database for missed events. */
   sseHeartbeatMs: number;
+  /**
+   * A database query not answered in this time fails, and its request gets 503
+   * (a Postgres that hangs, or a network that drops packets, must not hang requests).
+   */
+  databaseQueryTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -121,9 +126,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     windowMs: intVar(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, problems) * 1000,
   };
   const sseHeartbeatMs = intVar(env, 'SSE_HEARTBEAT_SECONDS', 15, 1, problems) * 1000;
+  const databaseQueryTimeoutMs = intVar(env, 'DATABASE_QUERY_TIMEOUT_SECONDS', 10, 1, problems) * 1000;
 
   if (problems.length > 0) throw new ConfigError(problems);
-  return { databaseUrl, redisUrl, port, host, logLevel, dataDir, busPrefix, development, adminToken, openSignup, rateLimit, sseHeartbeatMs };
+  return { databaseUrl, redisUrl, port, host, logLevel, dataDir, busPrefix, development, adminToken, openSignup, rateLimit, sseHeartbeatMs, databaseQueryTimeoutMs };
 }
 
 /** The URL with its password hidden, for logs and error messages. */

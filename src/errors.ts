@@ -33,9 +33,10 @@ const UNAVAILABLE_CODES = new Set([
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now (starting up, shutting down)
   '53300', // too_many_connections
+  '57014', // query_canceled (statement_timeout)
 ]);
 const UNAVAILABLE_MESSAGE =
-  /can't reach database server|server has closed the connection|connection terminated|terminating connection due to administrator command|the database system is (shutting down|starting up|in recovery mode)|timeout exceeded when trying to connect|timed out fetching a new connection|connect ECONNREFUSED|too many clients already/i;
+  /can't reach database server|server has closed the connection|connection terminated|terminating connection due to administrator command|the database system is (shutting down|starting up|in recovery mode)|timeout exceeded when trying to connect|timed out fetching a new connection|connect ECONNREFUSED|too many clients already|query read timeout/i;
 
 export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   if (err === null || typeof err !== 'object' || depth > 5) return false;

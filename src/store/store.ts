@@ -41,7 +41,7 @@ async function checkConnection(url: string): Promise<void> {
   }
 }
 
-export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'>, log: StoreLogger): Promise<Store> {
+export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databaseQueryTimeoutMs'>>, log: StoreLogger): Promise<Store> {
   let embedded: EmbeddedPostgres | null = null;
   let url: string;
   if (config.databaseUrl === null) {
@@ -74,6 +74,12 @@ export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'>,
       connectionString: url,
       max: embedded ? 1 : 10,
       connectionTimeoutMillis: 5000,
+      // A server that stops answering (hung, or packets dropped) fails the query
+      // instead of holding the request; the pool then drops that connection.
+      query_timeout: config.databaseQueryTimeoutMs ?? 10_000,
+      // Notices a peer that vanished without closing the connection.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
     });
     // An idle connection dropped by the server (restart, outage) is replaced on
     // the next checkout; the error must not crash the process.

@@ -17,6 +17,7 @@ t.test('defaults: embedded database, in-process bus, 127.0.0.1:3000, info logs, 
     openSignup: true,
     rateLimit: { max: 600, anonymousMax: 120, windowMs: 60_000 },
     sseHeartbeatMs: 15_000,
+    databaseQueryTimeoutMs: 10_000,
   });
 });
 

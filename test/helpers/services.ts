@@ -67,6 +67,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     // Generous: only the rate-limit tests exercise the limits.
     rateLimit: { max: 1_000_000, anonymousMax: 1_000_000, windowMs: 60_000 },
     sseHeartbeatMs: 15_000,
+    databaseQueryTimeoutMs: 10_000,
     ...overrides,
   };
 }

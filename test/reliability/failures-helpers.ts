@@ -2,7 +2,7 @@
 // shared ones): spawned on free ports, stopped and restarted by the tests,
 // always cleaned up at teardown.
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, chown } from 'node:fs/promises';
+import { mkdtemp, rm, chown, readFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -122,7 +122,29 @@ export class PrivatePostgres {
 
   async stop(): Promise<void> {
     if (!this.running) return;
+    await this.thaw();
     this.running = false;
     await this.asPostgres(`${PG_BIN}/pg_ctl`, ['-D', path.join(this.dir, 'data'), '-m', 'fast', '-w', '-t', '60', 'stop']);
+  }
+
+  private frozen: number[] = [];
+
+  /** SIGSTOP to the server and every backend: connections stay open (and new ones are accepted by the kernel) but nothing answers. */
+  async freeze(): Promise<void> {
+    const pid = Number((await readFile(path.join(this.dir, 'data', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    const { stdout } = await run('pgrep', ['-P', String(pid)]).catch(() => ({ stdout: '' }));
+    this.frozen = [pid, ...stdout.split('\n').filter(Boolean).map(Number)];
+    for (const p of this.frozen) process.kill(p, 'SIGSTOP');
+  }
+
+  async thaw(): Promise<void> {
+    for (const p of this.frozen) {
+      try {
+        process.kill(p, 'SIGCONT');
+      } catch {
+        // gone
+      }
+    }
+    this.frozen = [];
   }
 }

@@ -136,3 +136,59 @@ t.test('requests in flight while Postgres stops and starts: 200, 409 or 503, nev
   const after = await york.req('GET', `/games/${id}`);
   t.equal(after.statusCode, 200, 'serving again');
 });
+
+t.test('a Postgres that hangs (SIGSTOP: connections open, nothing answers): 503 after the query timeout, never a hang; recovers when it answers again', async (t) => {
+  const hungApp = await buildApp(testConfig({ databaseUrl: pgServer.url(), databaseQueryTimeoutMs: 1000 }));
+  t.teardown(() => hungApp.close());
+  const york = await signup(hungApp, 'Frozen');
+  const created = await york.req('POST', '/games', { gameType: 'richard-iii', scenario: 'richard-iii', seed: 'pg-hang', roles: ['York', 'Lancaster'] });
+  const id = created.json().id as string;
+  const g0 = (await york.req('GET', `/games/${id}`)).json();
+  const role = g0.activeRoles[0] as string;
+  const [action] = (await york.req('GET', `/games/${id}/actions?role=${role}`)).json().actions;
+
+  await pgServer.freeze();
+  t.teardown(() => pgServer.thaw());
+  const timings: Record<string, number> = {};
+  const gql = gqlClient(hungApp, york.key);
+  const probes: Array<[string, () => Promise<{ statusCode: number; headers: Record<string, unknown>; json(): any }>]> = [
+    ['GET /games/{id}', () => york.req('GET', `/games/${id}`)],
+    ['POST /games/{id}/actions', () => york.req('POST', `/games/${id}/actions`, { role, action, expectedVersion: g0.version })],
+    ['GET /games', () => york.req('GET', '/games')],
+  ];
+  // Concurrently, more requests than the pool has connections: queued ones must not hang either.
+  const results = await Promise.all(
+    [...probes, ...probes, ...probes, ...probes].map(async ([name, probe], i) => {
+      const t0 = performance.now();
+      const res = await probe();
+      timings[`${name} #${i}`] = Math.round(performance.now() - t0);
+      return { name, res, ms: performance.now() - t0 };
+    }),
+  );
+  for (const { name, res, ms } of results) {
+    t.equal(res.statusCode, 503, `${name}: 503`);
+    t.match(String(res.headers['content-type']), PROBLEM);
+    t.match(res.json(), { code: 'unavailable' });
+    t.ok(ms < 15_000, `${name}: answered in ${Math.round(ms)} ms`);
+  }
+  const q = await gql(`query($id: ID!) { game(id: $id) { id version } }`, { id });
+  t.match(q.errors?.[0]?.extensions, { code: 'unavailable' }, 'GraphQL: unavailable');
+  t.comment(`response times while Postgres hangs (ms): ${JSON.stringify(timings)}`);
+
+  await pgServer.thaw();
+  const thawedAt = performance.now();
+  let recoveredMs = -1;
+  for (let i = 0; i < 300; i++) {
+    const res = await york.req('GET', `/games/${id}`);
+    if (res.statusCode === 200) {
+      recoveredMs = Math.round(performance.now() - thawedAt);
+      break;
+    }
+    t.equal(res.statusCode, 503, 'still 503 (never 500) while recovering');
+    await pause(50);
+  }
+  t.ok(recoveredMs >= 0, `recovered ${recoveredMs} ms after Postgres answered again`);
+  t.equal((await york.req('GET', `/games/${id}`)).json().version, g0.version, 'the action refused during the hang did not commit');
+  const after = await york.req('POST', `/games/${id}/actions`, { role, action, expectedVersion: g0.version });
+  t.equal(after.statusCode, 200, 'and it commits now');
+});
