@@ -6,7 +6,7 @@
 //
 //   npm run soak -- [--games N] [--concurrency C] [--scenario S] [--minutes M]
 import { openTestStore, testConfig } from '../test/helpers/services.ts';
-import { listen, playMany } from '../test/examples/harness.ts';
+import { listen, playMany } from '../test/examples/harness-helpers.ts';
 
 const arg = (name: string, def: string) => {
   const i = process.argv.indexOf(`--${name}`);

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { games } from '../../src/games/index.ts';
 import { openTestStore, testConfig } from '../helpers/services.ts';
-import { listen, collector, scanStored, seeded } from './harness.ts';
+import { listen, collector, scanStored, seeded } from './harness-helpers.ts';
 import { playRestGame } from '../../examples/rest-bot.ts';
 import { playGraphqlGame } from '../../examples/graphql-bot.ts';
 

@@ -1,20 +1,11 @@
-// Hidden information: complete 'richard-iii' games played by the REST bot on a
-// real port (both seats, SSE, random legal actions), every payload each seat
-// received scanned against the engine's view for that seat at that version.
-// Zero findings. Up to LEAK_SCAN_GAMES games (default 200), no new game started
-// after LEAK_SCAN_SECONDS (default 45: a game costs ~2 CPU-seconds, so on a
-// loaded 2-core CI machine fewer than 200 fit the file's time budget; the
-// number played is printed). `npm run soak` plays thousands.
-// Plus a control: the scanner does find planted leaks.
+// Hidden information: the scanner's control — it does find planted leaks (the
+// games themselves are scanned by leak-scan-1/2.test.ts).
 import t from 'tap';
 import { games } from '../../src/games/index.ts';
 import { openTestStore, testConfig } from '../helpers/services.ts';
-import { listen, playMany, collector, scanStored } from './harness.ts';
+import { listen, collector, scanStored } from './harness-helpers.ts';
 import { playRestGame } from '../../examples/rest-bot.ts';
 
-const GAMES = Number(process.env.LEAK_SCAN_GAMES ?? 200);
-const SECONDS = Number(process.env.LEAK_SCAN_SECONDS ?? 45);
-const MIN_GAMES = Math.min(GAMES, 4);
 const { store, databaseUrl } = await openTestStore(t);
 const { app, baseUrl } = await listen(testConfig({ databaseUrl }), { store });
 t.teardown(() => app.close());
@@ -37,13 +28,4 @@ t.test('the scanner finds planted leaks', async (t) => {
   t.ok(found.some((f) => f.source === 'planted:seed' && f.problem === 'the seed'), 'the seed');
   t.ok(found.some((f) => f.source === 'planted:state' && /key "(rng|deck|hands)"/.test(f.problem)), 'engine internals');
   t.ok(found.some((f) => f.source === 'planted:state' && /enemy (block|hand)/.test(f.problem)), 'enemy blocks or hand in the state');
-});
-
-t.test(`up to ${GAMES} complete games, every payload scanned: zero findings`, async (t) => {
-  const stopAt = Date.now() + SECONDS * 1000;
-  const r = await playMany(app, baseUrl, { n: GAMES, concurrency: 8, seedPrefix: 'ci-leak', shouldStop: () => Date.now() > stopAt });
-  t.ok(r.games >= MIN_GAMES, `${r.games} games played to the end (at least ${MIN_GAMES})`);
-  t.ok(r.payloads > r.games * 50, `${r.payloads} payloads scanned`);
-  t.same(r.findings, [], 'no finding');
-  t.comment(`${r.games} games, ${r.actions} actions, ${r.payloads} payloads scanned, ${r.findings.length} findings`);
 });

@@ -2,6 +2,8 @@
 // real port (fresh database), and the leak scan of a finished game read from
 // the store.
 import type { FastifyInstance } from 'fastify';
+import type { Test } from 'tap';
+import { openTestStore, testConfig } from '../helpers/services.ts';
 import { buildApp } from '../../src/http/app.ts';
 import type { Config } from '../../src/config.ts';
 import { scanGame, type Finding, type Received } from '../../examples/leak-scan.ts';
@@ -76,4 +78,28 @@ export function seeded(seed: number): () => number {
     x >>>= 0;
     return x / 0x100000000;
   };
+}
+
+/**
+ * One shard of CI's leak scan: complete 'richard-iii' games played by the REST
+ * bot on a real port (both seats, SSE, random legal actions), every payload
+ * each seat received scanned against the engine's view for that seat at that
+ * version; zero findings. Two shards (two test files, so tap runs them side by
+ * side) of LEAK_SCAN_GAMES/2 games each (default 200 in all). A game costs
+ * about 2.5 CPU-seconds, so no new game starts after LEAK_SCAN_SECONDS
+ * (default 420) to stay inside tap's 600 s per file on a slow machine; the
+ * number played is printed. `npm run soak` plays thousands.
+ */
+export async function leakScanShard(t: Test, shard: number): Promise<void> {
+  const games = Math.ceil(Number(process.env.LEAK_SCAN_GAMES ?? 200) / 2);
+  const seconds = Number(process.env.LEAK_SCAN_SECONDS ?? 420);
+  const { store, databaseUrl } = await openTestStore(t);
+  const { app, baseUrl } = await listen(testConfig({ databaseUrl }), { store });
+  t.teardown(() => app.close());
+  const stopAt = Date.now() + seconds * 1000;
+  const r = await playMany(app, baseUrl, { n: games, concurrency: 6, seedPrefix: `ci-leak-${shard}`, shouldStop: () => Date.now() > stopAt });
+  t.ok(r.games >= Math.min(games, 4), `${r.games} games played to the end`);
+  t.ok(r.payloads > r.games * 50, `${r.payloads} payloads scanned`);
+  t.same(r.findings, [], 'no finding');
+  t.comment(`leak scan shard ${shard}: ${r.games} of ${games} games, ${r.actions} actions, ${r.payloads} payloads scanned, ${r.findings.length} findings`);
 }
