@@ -4,6 +4,15 @@ import { createRedisBus } from '../../src/bus/index.ts';
 import { busContract, collect } from '../helpers/bus-contract.ts';
 import { TEST_REDIS_URL, uniquePrefix } from '../helpers/services.ts';
 
+/** Redis client ids of a bus's connections (named `<name>…<prefix>`, see redis.ts connect()). */
+async function connectionIds(admin: Redis, prefix: string, name: string): Promise<string[]> {
+  const clients = (await admin.client('LIST')) as string;
+  return clients
+    .split('\n')
+    .filter((line) => line.includes(`name=${name}`) && line.includes(prefix))
+    .map((line) => /\bid=(\d+)/.exec(line)![1]!);
+}
+
 t.test('Redis bus: Bus contract', async (t) => {
   busContract(t, () => createRedisBus({ url: TEST_REDIS_URL, prefix: uniquePrefix() }));
 });
@@ -57,13 +66,9 @@ t.test('Redis bus: after its connections are killed it reconnects and re-subscri
   await bus.subscribe('game:9', (m) => got.push(m));
   await bus.ping();
 
-  const clients = (await admin.client('LIST')) as string;
-  const ours = clients
-    .split('\n')
-    .filter((line) => line.includes(`name=herald-`) && line.includes(prefix))
-    .map((line) => /\bid=(\d+)/.exec(line)?.[1]);
+  const ours = await connectionIds(admin, prefix, 'herald-');
   t.equal(ours.length, 2, 'a publisher and a subscriber connection');
-  for (const id of ours) await admin.client('KILL', 'ID', id!);
+  for (const id of ours) await admin.client('KILL', 'ID', id);
 
   // Reconnection is asynchronous: retry the round trip until it succeeds again.
   const deadline = Date.now() + 10_000;
@@ -83,9 +88,8 @@ t.test('Redis bus: after its connections are killed it reconnects and re-subscri
 
 /** Kills the bus's publisher connection (it reconnects after ~200 ms, retryStrategy). */
 async function killPublisher(admin: Redis, prefix: string): Promise<void> {
-  const clients = (await admin.client('LIST')) as string;
-  const line = clients.split('\n').find((l) => l.includes('name=herald-publisher-') && l.includes(prefix));
-  await admin.client('KILL', 'ID', /\bid=(\d+)/.exec(line!)![1]!);
+  const [id] = await connectionIds(admin, prefix, 'herald-publisher-');
+  await admin.client('KILL', 'ID', id!);
 }
 
 t.test('Redis bus: local subscribers get a message at once and only once; other instances through Redis', async (t) => {

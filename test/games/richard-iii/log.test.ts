@@ -3,22 +3,11 @@
 // back the lines written since its snapshot; the fold of the changes is the
 // log. Random complete games of every scenario, undo included.
 import t from 'tap';
+import { randomInt, seedRng } from '../../../src/engine/rng.ts';
 import { foldLog } from '../../../src/engine/types.ts';
 import { SCENARIOS } from '../../../src/games/richard-iii/data.ts';
 import { richardIII } from '../../../src/games/richard-iii/index.ts';
 import { logLength, type LogEntry, type R3State } from '../../../src/games/richard-iii/state.ts';
-
-function xorshift(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 0x100000000;
-  };
-}
 
 const m = richardIII;
 
@@ -29,7 +18,7 @@ for (const sc of SCENARIOS) {
     let maxState = 0;
     let maxLog = 0;
     for (let g = 0; g < 10; g++) {
-      const random = xorshift(g + 1);
+      const rng = seedRng(`log-test-${g}`); // the engine's own seeded RNG
       let s = m.setup({ scenario: sc.id, seed: `log-${sc.id}-${g}` }) as R3State;
       const changes = [m.logChange(s)];
       t.equal(changes[0]!.from, 0);
@@ -37,10 +26,10 @@ for (const sc of SCENARIOS) {
       const shadow: LogEntry[][] = []; // the log before each undoable action still on the undo stack
       for (let step = 0; step < 3000 && !s.result; step++) {
         const roles = m.activeRoles(s);
-        const role = roles[Math.floor(random() * roles.length)]!;
+        const role = roles[randomInt(rng, roles.length)]!;
         const legal = m.legalActions(s, role);
         const undo = legal.find((a) => a.type === 'undo');
-        const action = undo && random() < 0.2 ? undo : legal[Math.floor(random() * legal.length)]!;
+        const action = undo && randomInt(rng, 5) === 0 ? undo : legal[randomInt(rng, legal.length)]!;
         const before = log;
         const next = m.apply(s, role, action) as R3State;
         const c = m.logChange(next);
