@@ -67,28 +67,6 @@ function tokensIn(text: string, re: RegExp | null): Set<string> {
   return out;
 }
 
-/** Visits every object in a JSON value. */
-function walk(value: unknown, fn: (o: Record<string, unknown>) => void): void {
-  if (Array.isArray(value)) for (const v of value) walk(v, fn);
-  else if (value !== null && typeof value === 'object') {
-    fn(value as Record<string, unknown>);
-    for (const v of Object.values(value)) walk(v, fn);
-  }
-}
-
-/** (enemy block, strength) pairs an object states, as "id|key|value". */
-function strengthFacts(value: unknown, isEnemy: (id: string) => boolean): string[] {
-  const out: string[] = [];
-  walk(value, (o) => {
-    for (const idKey of ['id', 'block']) {
-      const id = o[idKey];
-      if (typeof id !== 'string' || !isEnemy(id)) continue;
-      for (const k of STRENGTH_KEYS) if (k in o) out.push(`${id}|${k}|${JSON.stringify(o[k])}`);
-    }
-  });
-  return out;
-}
-
 // Block ids that are also map ids (areas, shields, exiles: 'oxford', 'essex',
 // 'calais-mercenary', …) are counted as block mentions only as whole string
 // values outside area-valued fields; the others anywhere, log text included.
@@ -97,16 +75,35 @@ const AMBIGUOUS = new Set(BLOCKS.map((b) => b.id).filter((id) => MAP_TEXT.includ
 const AREA_KEYS = new Set(['loc', 'area', 'to', 'from', 'zone', 'path', 'active', 'entries', 'main', 'home', 'areas', 'where', 'shield', 'shields', 'ports']);
 const ALL_BLOCKS_RE = tokenRe(BLOCKS.map((b) => b.id).filter((id) => !AMBIGUOUS.has(id)));
 
-/** Block ids a payload names. */
-function blockMentions(value: unknown): Set<string> {
-  const out = tokensIn(JSON.stringify(value) ?? '', ALL_BLOCKS_RE);
+/**
+ * One pass over a payload (`text` is its JSON): the block ids it names, the
+ * (enemy block, strength) pairs it states as "id|key|value", and the engine
+ * internal keys it has (for each occurrence).
+ */
+function inspect(value: unknown, text: string, isEnemy: (id: string) => boolean): { blocks: Set<string>; facts: string[]; keys: string[] } {
+  const blocks = tokensIn(text, ALL_BLOCKS_RE);
+  const facts: string[] = [];
+  const keys: string[] = [];
   const visit = (v: unknown, key: string) => {
-    if (Array.isArray(v)) for (const x of v) visit(x, key);
-    else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) visit(x, k);
-    else if (typeof v === 'string' && AMBIGUOUS.has(v) && !AREA_KEYS.has(key)) out.add(v);
+    if (Array.isArray(v)) {
+      for (const x of v) visit(x, key);
+    } else if (v !== null && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      for (const idKey of ['id', 'block']) {
+        const id = o[idKey];
+        if (typeof id !== 'string' || !isEnemy(id)) continue;
+        for (const k of STRENGTH_KEYS) if (k in o) facts.push(`${id}|${k}|${JSON.stringify(o[k])}`);
+      }
+      for (const k in o) {
+        if (FORBIDDEN_KEYS.has(k)) keys.push(k);
+        visit(o[k], k);
+      }
+    } else if (typeof v === 'string' && AMBIGUOUS.has(v) && !AREA_KEYS.has(key)) {
+      blocks.add(v);
+    }
   };
   visit(value, '');
-  return out;
+  return { blocks, facts, keys };
 }
 
 /**
@@ -127,53 +124,66 @@ export function scanGame(record: GameRecord, received: Received[]): { findings: 
   for (let v = 1; v < states.length; v++) if (states[v] === undefined) states[v] = states[v - 1];
   const last = states.length - 1;
 
-  type Known = { blocks: Set<string>; cards: Set<string>; facts: Set<string> };
-  const knownCache = new Map<string, Known[]>(); // role → cumulative knowledge per version
-  const knownAt = (role: string, v: number): Known => {
-    let list = knownCache.get(role);
-    if (!list) {
-      list = [];
-      const acc: Known = { blocks: new Set(), cards: new Set(), facts: new Set() };
+  // What each seat was shown, as the first version at which it was shown:
+  // a seat knows an item at version v when it appeared in a view at v or before.
+  type Known = { blocks: Map<string, number>; cards: Map<string, number>; facts: Map<string, number> };
+  const knownCache = new Map<string, Known>();
+  const cardRe = tokenRe(Object.keys(CARD_IDS));
+  const knowledgeOf = (role: string): Known => {
+    let k = knownCache.get(role);
+    if (!k) {
+      k = { blocks: new Map(), cards: new Map(), facts: new Map() };
       const isEnemy = (id: string) => SIDE_OF[id] !== undefined && SIDE_OF[id] !== role;
-      const cardRe = tokenRe(Object.keys(CARD_IDS));
+      const first = (map: Map<string, number>, item: string, v: number) => {
+        if (!map.has(item)) map.set(item, v);
+      };
       for (let i = 0; i <= last; i++) {
-        const s = states[i];
-        if (s !== null) {
-          const view = m.view(s, role);
-          const text = JSON.stringify(view);
-          for (const t of blockMentions(view)) acc.blocks.add(t);
-          for (const t of tokensIn(text, cardRe)) acc.cards.add(t);
-          for (const f of strengthFacts(view, isEnemy)) acc.facts.add(f);
-        }
-        list.push({ blocks: new Set(acc.blocks), cards: new Set(acc.cards), facts: new Set(acc.facts) });
+        const st = states[i];
+        if (st === null) continue;
+        const view = m.view(st, role);
+        const text = JSON.stringify(view);
+        const seen = inspect(view, text, isEnemy);
+        for (const t of seen.blocks) first(k.blocks, t, i);
+        for (const t of tokensIn(text, cardRe)) first(k.cards, t, i);
+        for (const f of seen.facts) first(k.facts, f, i);
       }
-      knownCache.set(role, list);
+      knownCache.set(role, k);
     }
-    return list[Math.max(0, Math.min(v, last))]!;
+    return k;
   };
+  const knows = (map: Map<string, number>, item: string, v: number) => (map.get(item) ?? Infinity) <= v;
 
   const findings: Finding[] = [];
+  // A payload identical to one already scanned for the same seat at the same
+  // version (the view in an action's answer and in the SSE event, say) has the
+  // same findings: it is counted, not scanned again.
+  const done = new Set<string>();
   for (const r of received) {
     const add = (problem: string) => findings.push({ role: r.role, version: r.version, source: r.source, problem });
     const text = JSON.stringify(r.payload) ?? '';
+    const v = Math.max(0, Math.min(r.version, last));
+    const key = `${r.role}\u0000${v}\u0000${text}`;
+    if (done.has(key)) continue;
+    done.add(key);
     // The seed is published once the game is over (Game.seed), not before.
-    const atState = states[Math.max(0, Math.min(r.version, last))];
+    const atState = states[v];
     const over = atState !== null && atState !== undefined && m.status(atState).over;
     if (record.seed && text.includes(record.seed) && !over) add('the seed');
-    walk(r.payload, (o) => {
-      for (const k of Object.keys(o)) if (FORBIDDEN_KEYS.has(k) && !(k === 'seed' && over)) add(`engine internals: key "${k}"`);
-    });
-    const known = knownAt(r.role, r.version);
     const isEnemy = (id: string) => SIDE_OF[id] !== undefined && SIDE_OF[id] !== r.role;
-    for (const id of blockMentions(r.payload)) {
-      if (isEnemy(id) && !known.blocks.has(id)) add(`enemy block ${id} not revealed`);
+    const seen = inspect(r.payload, text, isEnemy);
+    for (const k of seen.keys) if (!(k === 'seed' && over)) add(`engine internals: key "${k}"`);
+    const known = knowledgeOf(r.role);
+    for (const id of seen.blocks) {
+      if (isEnemy(id) && !knows(known.blocks, id, v)) add(`enemy block ${id} not revealed`);
     }
-    const s = states[Math.max(0, Math.min(r.version, last))] as { hands?: Record<string, string[]> } | null;
-    const enemyHand = s?.hands ? Object.entries(s.hands).filter(([side]) => side !== r.role).flatMap(([, h]) => h) : [];
-    for (const card of tokensIn(text, tokenRe(new Set(enemyHand)))) {
-      if (!known.cards.has(card)) add(`enemy hand card ${card}`);
+    const st = atState as { hands?: Record<string, string[]> } | null;
+    if (st?.hands) {
+      const enemyHand = new Set(Object.entries(st.hands).filter(([side]) => side !== r.role).flatMap(([, h]) => h));
+      for (const card of tokensIn(text, cardRe)) {
+        if (enemyHand.has(card) && !knows(known.cards, card, v)) add(`enemy hand card ${card}`);
+      }
     }
-    for (const f of strengthFacts(r.payload, isEnemy)) if (!known.facts.has(f)) add(`enemy strength ${f}`);
+    for (const f of seen.facts) if (!knows(known.facts, f, v)) add(`enemy strength ${f}`);
   }
   return { findings, scanned: received.length };
 }

@@ -15,6 +15,11 @@ import createClient from 'openapi-fetch';
 import type { paths, components } from './client/schema.d.ts';
 
 type Game = components['schemas']['GameSummary'];
+type Action = components['schemas']['Action'];
+type Submitted = {
+  data?: paths['/games/{gameId}/actions']['post']['responses'][200]['content']['application/json'];
+  error?: unknown;
+};
 
 export interface PayloadHook {
   (role: string, version: number, source: string, payload: unknown): void;
@@ -83,6 +88,8 @@ export async function* readSse(res: Response): AsyncGenerator<SseEvent> {
 }
 
 const UNDO = new Set(['undo', 'take_back']);
+
+const onlyUndo = (actions: readonly unknown[]) => actions.every((a) => UNDO.has((a as { type?: string }).type ?? ''));
 
 /** A random legal action; undo-like actions are rare so games end. */
 export function pick<T>(actions: T[], random: () => number): T {
@@ -154,6 +161,9 @@ export async function playRestGame(o: RestBotOptions): Promise<BotResult> {
     if (res.status !== 200) fail(`${role} events: ${res.status} ${await res.text()}`);
     let last = 0;
     let pending: { version: number; activeRoles: string[] } | null = null;
+    // The legal actions our last action's answer gave for the version it made
+    // (the seat is still to act there): no GET needed when its event arrives.
+    let following: { version: number; actions: Action[] } | null = null;
     const iterator = readSse(res)[Symbol.asyncIterator]();
     for (;;) {
       const next = await iterator.next();
@@ -185,22 +195,37 @@ export async function playRestGame(o: RestBotOptions): Promise<BotResult> {
       if (!body.activeRoles.includes(role)) continue;
       if (body.view === null) continue; // catching up: a newer version follows
       pending = { version: last, activeRoles: body.activeRoles };
-      // Our turn at the newest version: the legal actions, then one of them.
-      const legal = await me.GET('/games/{gameId}/actions', { params: { path: { gameId } } });
-      if (!legal.data) fail(`${role} legal actions: ${JSON.stringify(legal.error)}`);
-      hook(role, legal.data.version, 'rest:actions', legal.data);
-      if (legal.data.version !== last) continue; // the other seat moved meanwhile: its event follows
-      if (!legal.data.active || legal.data.actions.length === 0) fail(`${role}: active at ${last} but the legal list is ${JSON.stringify(legal.data)}`);
+      // Our turn at the newest version: the legal actions (from our last
+      // action's answer when it made this version, else a GET), then one of them.
+      let legalActions: Action[];
+      if (following && following.version === last) {
+        legalActions = following.actions;
+      } else {
+        const legal = await me.GET('/games/{gameId}/actions', { params: { path: { gameId } } });
+        if (!legal.data) fail(`${role} legal actions: ${JSON.stringify(legal.error)}`);
+        hook(role, legal.data.version, 'rest:actions', legal.data);
+        if (legal.data.version !== last) continue; // the other seat moved meanwhile: its event follows
+        if (!legal.data.active || legal.data.actions.length === 0) fail(`${role}: active at ${last} but the legal list is ${JSON.stringify(legal.data)}`);
+        legalActions = legal.data.actions;
+      }
+      following = null;
+      // Only a take-back while the other seat is to act too (simultaneous card
+      // play): wait for it. Taking back at once can starve the other seat, whose
+      // submissions then keep arriving one version late.
+      if (onlyUndo(legalActions) && body.activeRoles.length > 1) continue;
       if (++actions > maxActions) fail(`more than ${maxActions} actions`);
-      const action = pick(legal.data.actions as unknown[], random);
-      const r = await me.POST('/games/{gameId}/actions', {
+      const action: Action = pick(legalActions, random);
+      const r: Submitted = await me.POST('/games/{gameId}/actions', {
         params: { path: { gameId } },
-        body: { action: action as { type: string }, expectedVersion: last },
+        body: { action, expectedVersion: last },
       });
       if (r.data) {
         hook(role, r.data.version, 'rest:submit', r.data);
         if (r.data.version !== last + 1) fail(`${role}: action at ${last} committed as version ${r.data.version}`);
         committed.set(r.data.version, { role: r.data.role, activeRoles: r.data.game.activeRoles, status: r.data.game.status });
+        const stillActive = r.data.game.status === 'active' && r.data.game.activeRoles.includes(role);
+        if (stillActive !== r.data.legalActions.length > 0) fail(`${role}: the answer at ${r.data.version} lists ${r.data.legalActions.length} legal actions, active roles ${r.data.game.activeRoles}`);
+        if (stillActive) following = { version: r.data.version, actions: r.data.legalActions };
         if (r.data.game.status !== 'active') final = r.data.game;
       } else {
         const err = r.error as { code?: string } | undefined;

@@ -22,10 +22,17 @@ t.test('the scanner finds planted leaks', async (t) => {
     { role: 'York', version: 2, source: 'planted:enemy-view', payload: { view: m.view(s, 'Lancaster') } },
     { role: 'York', version: 2, source: 'planted:seed', payload: { note: `seed ${state.seed}` } },
     { role: 'Lancaster', version: 2, source: 'planted:state', payload: s },
+    { role: 'York', version: 2, source: 'planted:hand', payload: { text: `Lancaster holds ${(s as { hands: Record<string, string[]> }).hands.Lancaster![0]}` } },
+    { role: 'York', version: 2, source: 'planted:strength', payload: { blocks: [{ id: 'henry-vi', steps: 7 }] } },
   ];
   const found = (await scanStored(app, r.gameId, planted)).findings;
   t.ok(found.some((f) => f.source === 'planted:enemy-view' && /enemy block/.test(f.problem)), 'enemy block ids');
   t.ok(found.some((f) => f.source === 'planted:seed' && f.problem === 'the seed'), 'the seed');
   t.ok(found.some((f) => f.source === 'planted:state' && /key "(rng|deck|hands)"/.test(f.problem)), 'engine internals');
   t.ok(found.some((f) => f.source === 'planted:state' && /enemy (block|hand)/.test(f.problem)), 'enemy blocks or hand in the state');
+  t.ok(found.some((f) => f.source === 'planted:hand' && /^enemy hand card /.test(f.problem)), 'a card of the enemy hand');
+  t.ok(found.some((f) => f.source === 'planted:strength' && f.problem === 'enemy strength henry-vi|steps|7'), 'a strength the seat was never shown');
+  // The same payload twice for the same seat and version is one finding, not two.
+  const twice = (await scanStored(app, r.gameId, [planted[1]!, { ...planted[1]!, source: 'planted:again' }])).findings;
+  t.same(twice.map((f) => f.source), ['planted:seed'], 'an identical payload is scanned once');
 });
