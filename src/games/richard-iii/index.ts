@@ -7,7 +7,10 @@
 import { IllegalActionError, type GameModule, type GameStatus } from '../../engine/types.ts';
 import { AREA, SCENARIOS, SIDES, type Side } from './data.ts';
 import { type Action, type HandlerTable, type StateHandler } from './flow.ts';
-import { areaStatus, cloneState, copyJson, logChange, logLength, restoreSnapshot, snapshotOf, top, type LogEntry, type R3State } from './state.ts';
+import { areaStatus, cloneState, copyJson, logChange, logLength, sameJson, top, type LogEntry, type R3State } from './state.ts';
+import { pushUndo, restoreSnapshot } from './undo.ts';
+
+export { sameJson };
 import { setupState } from './setup.ts';
 import { lineFor, viewFor } from './view.ts';
 import { handlers as cardHandlers } from './cards.ts';
@@ -38,21 +41,6 @@ function handlerOf(s: R3State): StateHandler {
 
 function asSide(role: string): Side | null {
   return role === 'York' || role === 'Lancaster' ? role : null;
-}
-
-/** Order-insensitive structural equality of two JSON values. */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((x, i) => sameJson(x, bb[i]));
-  }
-  const ka = Object.keys(a), kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (const k of ka) if (!sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
-  return true;
 }
 
 function isActive(s: R3State, side: Side): boolean {
@@ -119,7 +107,7 @@ export function applyAction(state: R3State, role: string, action: Action): R3Sta
   s.log = [];
   // Handlers may keep a reference to the action; give them their own copy.
   const a = copyJson(action);
-  if (h.undoable?.(s, top(s), a)) s.undo.push(snapshotOf(state));
+  if (h.undoable?.(s, top(s), a)) pushUndo(s, state);
   h.apply(s, top(s), side, a);
   checkRescue(s);
   return s;

@@ -51,6 +51,19 @@ export interface Frame {
 
 export type UndoSnapshot = Omit<R3State, 'undo' | 'log'> & { undo: []; log: []; logLength: number };
 
+/**
+ * An undo entry after the first: the snapshot it stands for, as what differs
+ * from the entry before it (undo.ts). `set` holds whole fields; `at` holds
+ * changed elements of block arrays as [index, value] pairs.
+ */
+export interface UndoDiff {
+  set: Partial<UndoSnapshot>;
+  at: Partial<Record<keyof UndoSnapshot, [number, unknown][]>>;
+  logLength: number;
+}
+
+export type UndoEntry = UndoSnapshot | UndoDiff;
+
 /** The log's length after the change that made s. */
 export const logLength = (s: R3State): number => s.logFrom + s.log.length;
 
@@ -118,11 +131,13 @@ export interface R3State {
    */
   logFrom: number;
   /**
-   * Snapshots for undo (never shown to anyone); cleared when dice roll or information is
-   * revealed. Each is the earlier state with an empty undo stack and its log replaced by
-   * the log's length then (restoring keeps the first logLength lines).
+   * Snapshots for undo, one per undoable action (never shown to anyone); cleared when dice
+   * roll or information is revealed. Each stands for the earlier state with an empty undo
+   * stack and its log replaced by the log's length then (restoring keeps the first
+   * logLength lines); the first is stored whole, the others as what differs from the one
+   * before (undo.ts).
    */
-  undo: UndoSnapshot[];
+  undo: UndoEntry[];
   result: { winner: Side | null; reason: string } | null;
 }
 
@@ -171,6 +186,21 @@ export function copyJson<T>(v: T): T {
   return out as T;
 }
 
+/** Order-insensitive structural equality of two JSON values. */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((x, i) => sameJson(x, bb[i]));
+  }
+  const ka = Object.keys(a), kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (const k of ka) if (!sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  return true;
+}
+
 /**
  * A copy of the state that apply() may mutate freely. Arrays of primitives are
  * sliced, small nested records copied. The log and the undo stack are only ever
@@ -212,21 +242,6 @@ export function cloneState(s: R3State): R3State {
     result: s.result ? { ...s.result } : null,
   };
   return out;
-}
-
-/** The snapshot to push before applying an undoable action to s. Shares s's (immutable) parts. */
-export function snapshotOf(s: R3State): UndoSnapshot {
-  return { ...s, undo: [], log: [], logLength: logLength(s) };
-}
-
-/**
- * The state as it was before the last undoable action; as a change, it takes
- * back the log lines written since (the log is cut to the snapshot's length).
- */
-export function restoreSnapshot(s: R3State): R3State {
-  const snap = s.undo[s.undo.length - 1]!;
-  const { logLength: length, ...rest } = snap;
-  return { ...(rest as Omit<UndoSnapshot, 'logLength'>), log: [], logFrom: length, undo: s.undo.slice(0, -1) } as R3State;
 }
 
 /** One change to the log: cut it to `from` lines, then append `entries`. */

@@ -6,7 +6,8 @@
 import { BLOCK_INDEX, type Side } from '../../../src/games/richard-iii/data.ts';
 import { buildPosition, type Position } from '../../../src/games/richard-iii/position.ts';
 import { handlers, startActionPhase } from '../../../src/games/richard-iii/action-phase.ts';
-import { cloneState, restoreSnapshot, snapshotOf, top, type R3State } from '../../../src/games/richard-iii/state.ts';
+import { cloneState, top, type R3State } from '../../../src/games/richard-iii/state.ts';
+import { pushUndo, restoreSnapshot } from '../../../src/games/richard-iii/undo.ts';
 import type { Action } from '../../../src/games/richard-iii/flow.ts';
 
 export type { Action };
@@ -39,7 +40,7 @@ export function act(s: R3State, a: Action, side?: Side): R3State {
   const list = h.actions(s, f, who);
   if (!has(list, a)) throw new Error(`illegal in ${f.s}: ${key(a)}; legal: ${list.map(key).join(' ')}`);
   const c = cloneState(s);
-  if (h.undoable?.(c, top(c), a)) c.undo.push(snapshotOf(s));
+  if (h.undoable?.(c, top(c), a)) pushUndo(c, s);
   h.apply(c, top(c), who, a);
   return c;
 }

@@ -8,7 +8,8 @@ import { buildPosition, type Position } from '../../../src/games/richard-iii/pos
 import { HANDLERS } from '../../../src/games/richard-iii/index.ts';
 import { startBattlePhase } from '../../../src/games/richard-iii/battle.ts';
 import { battleFrame, type BattleFrame } from '../../../src/games/richard-iii/battle-state.ts';
-import { cloneState, restoreSnapshot, snapshotOf, top, type R3State } from '../../../src/games/richard-iii/state.ts';
+import { cloneState, top, type R3State } from '../../../src/games/richard-iii/state.ts';
+import { pushUndo, restoreSnapshot } from '../../../src/games/richard-iii/undo.ts';
 import type { Action } from '../../../src/games/richard-iii/flow.ts';
 import { rollD6, seedRng, type RngState } from '../../../src/engine/rng.ts';
 
@@ -43,7 +44,7 @@ export function act(s: R3State, a: Action, side?: Side): R3State {
   const list = h.actions(s, f, who);
   if (!has(list, a)) throw new Error(`illegal in ${f.s} for ${who}: ${key(a)}; legal: ${list.map(key).join(' ')}`);
   const c = cloneState(s);
-  if (h.undoable?.(c, top(c), a)) c.undo.push(snapshotOf(s));
+  if (h.undoable?.(c, top(c), a)) pushUndo(c, s);
   h.apply(c, top(c), who, a);
   return c;
 }

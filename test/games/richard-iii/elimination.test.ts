@@ -7,7 +7,8 @@ import { buildPosition } from '../../../src/games/richard-iii/position.ts';
 import { BLOCK_INDEX } from '../../../src/games/richard-iii/data.ts';
 import { eliminate, checkInstantVictory } from '../../../src/games/richard-iii/elimination.ts';
 import { defect } from '../../../src/games/richard-iii/defection.ts';
-import { areaStatus, ownerOf, snapshotOf, top } from '../../../src/games/richard-iii/state.ts';
+import { areaStatus, ownerOf, top } from '../../../src/games/richard-iii/state.ts';
+import { snapshotOf } from '../../../src/games/richard-iii/undo.ts';
 
 const B = (id: string): number => BLOCK_INDEX[id]!;
 const lastPub = (s: { log: { pub: string }[] }): string => s.log.map((l) => l.pub).join('\n');

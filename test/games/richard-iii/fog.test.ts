@@ -18,7 +18,8 @@ import {
 import type { HandlerTable } from '../../../src/games/richard-iii/flow.ts';
 import { crowdedPoliticalTurn, playout } from '../../../src/games/richard-iii/playout.ts';
 import { buildPosition } from '../../../src/games/richard-iii/position.ts';
-import { ownerOf, snapshotOf, type Frame, type R3State } from '../../../src/games/richard-iii/state.ts';
+import { ownerOf, type Frame, type R3State } from '../../../src/games/richard-iii/state.ts';
+import { snapshotOf } from '../../../src/games/richard-iii/undo.ts';
 import { battleReveal, viewFor } from '../../../src/games/richard-iii/view.ts';
 import { legalActionsOf } from '../../../src/games/richard-iii/index.ts';
 
@@ -183,7 +184,7 @@ function scramble(s0: R3State, hidden: readonly Side[], rng: RngState): R3State 
   }
   s.rng = [randomInt(rng, 2 ** 31), randomInt(rng, 2 ** 31), randomInt(rng, 2 ** 31), randomInt(rng, 2 ** 31)];
   // Same number of snapshots (whether undo is offered is the acting side's own business), other contents.
-  s.undo = s0.undo.map((u) => ({ ...u, steps: u.steps.map(() => randomInt(rng, 4) + 1), logLength: randomInt(rng, 1e9) }));
+  s.undo = s0.undo.map((u) => ('set' in u ? { set: { turn: randomInt(rng, 7) + 1 }, at: { steps: [[0, randomInt(rng, 4) + 1]] }, logLength: randomInt(rng, 1e9) } : { ...u, steps: u.steps.map(() => randomInt(rng, 4) + 1), logLength: randomInt(rng, 1e9) }));
   s.log = s.log.map((e) => (e.own && hidden.includes(e.own.side) ? { pub: e.pub, own: { side: e.own.side, text: `secret ${randomInt(rng, 1e9)}` } } : e));
   return s;
 }

@@ -5,7 +5,8 @@
  */
 import t from 'tap';
 import { act, apLeft, frame, has, legal, move, phase, selectable, stepsOffered, where, ix } from './action-phase-helpers.ts';
-import { restoreSnapshot, type R3State } from '../../../src/games/richard-iii/state.ts';
+import type { R3State } from '../../../src/games/richard-iii/state.ts';
+import { restoreSnapshot } from '../../../src/games/richard-iii/undo.ts';
 
 // Heirs stay on the map after `clear`; park them in exile so they do not get in the way.
 const HEIRS_AWAY = {
