@@ -15,6 +15,14 @@ import { logLength, sameJson, type R3State, type UndoDiff, type UndoEntry, type 
 
 const isDiff = (e: UndoEntry): e is UndoDiff => 'set' in e;
 
+/**
+ * The snapshot each diff made in this process stands for, so that pushing the
+ * next entry does not fold the stack again (states are immutable, so an entry
+ * always stands for the same snapshot; one read back from the database is
+ * folded once when it is needed).
+ */
+const known = new WeakMap<UndoDiff, UndoSnapshot>();
+
 /** The snapshot to push before applying an undoable action to s. Shares s's (immutable) parts. */
 export function snapshotOf(s: R3State): UndoSnapshot {
   return { ...s, undo: [], log: [], logLength: logLength(s) };
@@ -22,9 +30,12 @@ export function snapshotOf(s: R3State): UndoSnapshot {
 
 /** The snapshot that entry `i` of the stack stands for. */
 export function snapshotAt(stack: readonly UndoEntry[], i: number): UndoSnapshot {
+  const entry = stack[i]!;
+  if (!isDiff(entry)) return entry;
+  const hit = known.get(entry);
+  if (hit) return hit;
   let j = i;
   while (isDiff(stack[j]!)) j--;
-  if (j === i) return stack[i] as UndoSnapshot;
   // A fresh object in the whole snapshot's key order: the restored state
   // serialises exactly like the state the snapshot was taken of.
   const out = { ...(stack[j] as UndoSnapshot) } as unknown as Record<string, unknown>;
@@ -38,7 +49,20 @@ export function snapshotAt(stack: readonly UndoEntry[], i: number): UndoSnapshot
     }
     out['logLength'] = d.logLength;
   }
+  known.set(entry, out as unknown as UndoSnapshot);
   return out as unknown as UndoSnapshot;
+}
+
+/** The [index, value] pairs where b differs from a, when both are arrays of primitives of one length; else null. */
+function changedElements(a: unknown[], b: unknown[]): [number, unknown][] | null {
+  if (a.length !== b.length) return null;
+  const out: [number, unknown][] = [];
+  for (let i = 0; i < b.length; i++) {
+    const x = a[i], y = b[i];
+    if ((x !== null && typeof x === 'object') || (y !== null && typeof y === 'object')) return null;
+    if (x !== y) out.push([i, y]);
+  }
+  return out;
 }
 
 /** What `next` changes in `prev`: whole fields, or the changed elements of same-length arrays of primitives. */
@@ -50,15 +74,15 @@ function diff(prev: UndoSnapshot, next: UndoSnapshot): UndoDiff {
   for (const key in n) {
     if (key === 'logLength') continue;
     const a = p[key], b = n[key];
-    if (a === b || sameJson(a, b)) continue;
-    if (Array.isArray(a) && Array.isArray(b) && a.length === b.length && b.every((x) => x === null || typeof x !== 'object')) {
-      const changed: [number, unknown][] = [];
-      for (let i = 0; i < b.length; i++) if (a[i] !== b[i]) changed.push([i, b[i]]);
-      if (changed.length * 2 < b.length) {
+    if (a === b) continue;
+    const changed = Array.isArray(a) && Array.isArray(b) ? changedElements(a, b) : null;
+    if (changed) {
+      if (changed.length === 0) continue;
+      if (changed.length * 2 < (b as unknown[]).length) {
         at[key] = changed;
         continue;
       }
-    }
+    } else if (sameJson(a, b)) continue;
     set[key] = b;
   }
   return { set: set as Partial<UndoSnapshot>, at, logLength: next.logLength };
@@ -67,7 +91,13 @@ function diff(prev: UndoSnapshot, next: UndoSnapshot): UndoDiff {
 /** Pushes onto s (a fresh copy being changed by apply) the snapshot of `before`, the state it was copied from. */
 export function pushUndo(s: R3State, before: R3State): void {
   const snap = snapshotOf(before);
-  s.undo.push(s.undo.length === 0 ? snap : diff(snapshotAt(s.undo, s.undo.length - 1), snap));
+  if (s.undo.length === 0) {
+    s.undo.push(snap);
+    return;
+  }
+  const d = diff(snapshotAt(s.undo, s.undo.length - 1), snap);
+  known.set(d, snap);
+  s.undo.push(d);
 }
 
 /**
