@@ -28,6 +28,12 @@ t.test('real Postgres: migrations are applied, then the games table works', asyn
   t.equal(await runMigrations(url), 'no pending migrations', 'migrate deploy again is a no-op');
   // A migration edited after it was applied no longer counts as applied: the CLI
   // runs at the next start and reports it.
+  // Large states are compressed with lz4 where the server has it (this one does).
+  t.equal(store.toastCompression, 'lz4');
+  const state = { blocks: Array.from({ length: 400 }, (_, i) => ({ id: `block-${i}`, loc: 'pool', steps: i % 4 })) };
+  await store.prisma.game.update({ where: { id: game.id }, data: { state } });
+  const [{ method }] = await store.pool.query(`SELECT pg_column_compression(state) AS method FROM games WHERE id = $1`, [game.id]).then((r) => r.rows);
+  t.equal(method, 'lz4', 'a state written through the store is lz4-compressed');
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await client.query(`UPDATE _prisma_migrations SET checksum = 'edited' WHERE migration_name = $1`, [local[0]]);
