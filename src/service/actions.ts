@@ -134,7 +134,7 @@ export async function submitAction(ctx: Ctx, callerIn: Caller, gameId: string, i
     };
     const at = new Date();
     try {
-      await commitChange(ctx.db, ctx.sql, {
+      await commitChange(ctx.db, ctx.commits, {
         gameId: game.id,
         expectedVersion: game.version,
         at,

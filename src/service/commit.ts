@@ -25,7 +25,7 @@ export async function mutate(
     const d = await decide(game);
     const at = new Date();
     try {
-      await commitChange(ctx.db, ctx.sql, { gameId: game.id, expectedVersion: game.version, at, ...d });
+      await commitChange(ctx.db, ctx.commits, { gameId: game.id, expectedVersion: game.version, at, ...d });
     } catch (err) {
       if (err instanceof VersionConflict && attempt < MAX_ATTEMPTS) continue;
       if (err instanceof VersionConflict) {

@@ -6,6 +6,7 @@ import type { Bus } from '../bus/bus.ts';
 import type { Json } from '../bus/bus.ts';
 import type { GameModule } from '../engine/types.ts';
 import type { GameRow, Sql } from '../store/games.ts';
+import type { CommitGroup } from '../store/group-commit.ts';
 import { findGame, gameVersion } from '../store/games.ts';
 import type { GameCache } from './game-cache.ts';
 import type { KeyCache } from './key-cache.ts';
@@ -16,6 +17,8 @@ export interface Ctx {
   db: PrismaClient;
   /** The pool under Prisma, for the statements every request runs (store/games.ts). */
   sql: Sql;
+  /** Commits of concurrent requests, sent together (store/group-commit.ts). */
+  commits: CommitGroup;
   cache: GameCache;
   /** API keys checked lately (key-cache.ts). */
   keys: KeyCache;

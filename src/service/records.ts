@@ -107,7 +107,7 @@ export async function importGame(ctx: Ctx, callerIn: Caller, input: ImportInput)
     createdById: caller.playerId,
     seats: m.roles.map((role) => ({ role, playerId: null })),
   });
-  await commitChange(ctx.db, ctx.sql, {
+  await commitChange(ctx.db, ctx.commits, {
     gameId: game.id,
     expectedVersion: 0,
     game: {

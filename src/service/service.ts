@@ -5,6 +5,7 @@ import type { Bus } from '../bus/bus.ts';
 import type { GameModule } from '../engine/types.ts';
 import { games as installedGames } from '../games/index.ts';
 import type { Store } from '../store/store.ts';
+import { commitGroup } from '../store/games.ts';
 import type { Caller, GameServiceApi, ServiceObserver } from './api.ts';
 import * as accounts from './accounts.ts';
 import * as actions from './actions.ts';
@@ -40,6 +41,7 @@ export class GameService implements GameServiceApi {
     this.ctx = {
       db: o.store.prisma,
       sql: o.store.pool,
+      commits: commitGroup(o.store.pool),
       cache: new GameCache(o.gameCacheSize ?? 500),
       keys: new KeyCache(o.bus, o.keyCacheSize ?? 10_000, o.keyCacheTtlMs ?? KEY_TTL_MS),
       bus: o.bus,

@@ -4,6 +4,7 @@
 import { Prisma, type PrismaClient, type Game, type Seat, type Player, type Action, type IdempotencyRecord } from '../generated/prisma/client.ts';
 import type { GameStatus } from '../generated/prisma/enums.ts';
 import type pg from 'pg';
+import { CommitGroup } from './group-commit.ts';
 
 export type SeatRow = Seat & { player: Pick<Player, 'id' | 'name' | 'isBot'> | null };
 export type GameRow = Game & { seats: SeatRow[] };
@@ -151,8 +152,8 @@ function jsonOrNull(v: JsonIn | null | undefined): JsonIn | typeof Prisma.DbNull
  * expectedVersion, else VersionConflict and nothing is written), seats, log
  * entries (seq = expectedVersion+1 …), idempotency record. Returns the new version.
  */
-export async function commitChange(db: PrismaClient, sql: Sql, c: Change): Promise<number> {
-  if (!c.seats || c.seats.length === 0) return commitInOneStatement(sql, c);
+export async function commitChange(db: PrismaClient, commits: CommitGroup, c: Change): Promise<number> {
+  if (!c.seats || c.seats.length === 0) return commits.commit(c);
   const newVersion = c.expectedVersion + c.entries.length;
   const at = c.at ?? new Date();
   await db.$transaction(async (tx) => {
@@ -207,10 +208,9 @@ export function isUniqueViolation(err: unknown): boolean {
  * the game update carries the version check; the inserts select from it, so
  * they write nothing when it matched no row.
  */
-async function commitInOneStatement(sql: Sql, c: Change): Promise<number> {
-  const newVersion = c.expectedVersion + c.entries.length;
-  const g = c.game;
-  const entries = c.entries.map((e, i) => ({
+/** A change's log entries as the rows the commit statements insert. */
+function entryRows(c: Change) {
+  return c.entries.map((e, i) => ({
     seq: c.expectedVersion + 1 + i,
     kind: e.kind,
     role: e.role,
@@ -221,6 +221,12 @@ async function commitInOneStatement(sql: Sql, c: Change): Promise<number> {
     status: e.status,
     active_roles: e.activeRoles,
   }));
+}
+
+async function commitInOneStatement(sql: Sql, c: Change): Promise<number> {
+  const newVersion = c.expectedVersion + c.entries.length;
+  const g = c.game;
+  const entries = entryRows(c);
   const idem = c.idempotency ?? null;
   const { rows } = await sql.query<{ updated: number }>({
     name: 'herald-commit',
@@ -273,6 +279,76 @@ const COMMIT = `
     RETURNING 1
   )
   SELECT (SELECT count(*) FROM g)::int AS updated`;
+
+/**
+ * Several seat-less changes (of different games, usually) in one statement:
+ * the same version check, updates and inserts as COMMIT, per change. Returns
+ * the indexes of the changes committed; the others' games had moved on.
+ */
+async function commitManyInOneStatement(sql: Sql, cs: Change[]): Promise<Set<number>> {
+  const rows = cs.map((c, i) => {
+    const g = c.game;
+    const idem = c.idempotency ?? null;
+    return {
+      i,
+      game_id: c.gameId,
+      expected: c.expectedVersion,
+      version: c.expectedVersion + c.entries.length,
+      status: g.status ?? null,
+      set_state: g.state !== undefined,
+      state: g.state ?? null,
+      set_result: g.result !== undefined,
+      result: g.result ?? null,
+      set_roles: g.activeRoles !== undefined,
+      active_roles: g.activeRoles ?? [],
+      entries: entryRows(c),
+      idem: idem !== null,
+      idem_player: idem?.playerId ?? null,
+      idem_key: idem?.key ?? null,
+      idem_hash: idem?.requestHash ?? null,
+      idem_response: idem?.response ?? null,
+      at: (c.at ?? new Date()).toISOString(),
+    };
+  });
+  const { rows: done } = await sql.query<{ i: number }>({ name: 'herald-commit-many', text: COMMIT_MANY, values: [JSON.stringify(rows)] });
+  return new Set(done.map((r) => r.i));
+}
+
+const COMMIT_MANY = `
+  WITH c AS (
+    SELECT * FROM jsonb_to_recordset($1::jsonb) AS c(
+      i int, game_id uuid, expected int, version int, status text,
+      set_state boolean, state jsonb, set_result boolean, result jsonb, set_roles boolean, active_roles text[],
+      entries jsonb, idem boolean, idem_player uuid, idem_key text, idem_hash text, idem_response jsonb, at timestamptz)
+  ), g AS (
+    UPDATE games SET
+      version = c.version,
+      status = COALESCE(c.status::game_status, games.status),
+      state = CASE WHEN c.set_state THEN c.state ELSE games.state END,
+      result = CASE WHEN c.set_result THEN c.result ELSE games.result END,
+      active_roles = CASE WHEN c.set_roles THEN c.active_roles ELSE games.active_roles END,
+      updated_at = now()
+    FROM c
+    WHERE games.id = c.game_id AND games.version = c.expected
+    RETURNING c.i
+  ), a AS (
+    INSERT INTO actions (game_id, seq, kind, role, player_id, action, log, idempotency_key, status, active_roles, created_at)
+    SELECT c.game_id, e.seq, e.kind, e.role, e.player_id, e.action, e.log, e.idempotency_key, e.status::game_status, e.active_roles, c.at
+    FROM g JOIN c ON c.i = g.i, jsonb_to_recordset(c.entries)
+      AS e(seq int, kind text, role text, player_id uuid, action jsonb, log jsonb, idempotency_key text, status text, active_roles text[])
+    RETURNING 1
+  ), r AS (
+    INSERT INTO idempotency_records (game_id, player_id, key, request_hash, response, created_at)
+    SELECT c.game_id, c.idem_player, c.idem_key, c.idem_hash, c.idem_response, now()
+    FROM g JOIN c ON c.i = g.i WHERE c.idem
+    RETURNING 1
+  )
+  SELECT i FROM g`;
+
+/** The group commit of one pool (group-commit.ts): every seat-less change goes through it. */
+export function commitGroup(sql: Sql): CommitGroup {
+  return new CommitGroup(sql, commitInOneStatement, commitManyInOneStatement, () => new VersionConflict());
+}
 
 /** Sets (or clears) a seat's invite code while the game is still being set up; false otherwise. */
 export async function setInvite(db: PrismaClient, gameId: string, role: string, hash: string): Promise<boolean> {

@@ -1,0 +1,107 @@
+// Group commit (store/group-commit.ts) on real Postgres: concurrent commits
+// of different games go as batches and each lands exactly as alone; in a
+// batch, each change keeps its own version check; one change's error (a
+// unique violation) fails that change only.
+import t from 'tap';
+import { commitGroup, isUniqueViolation, VersionConflict, type Change } from '../../src/store/games.ts';
+import { canonicalJson as text } from '../../src/service/json.ts';
+import { openTestStore } from '../helpers/services.ts';
+
+const { store } = await openTestStore(t);
+
+async function newGames(n: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const g = await store.prisma.game.create({ data: { gameType: 'richard-iii', scenario: 'richard-iii', status: 'active', activeRoles: ['York'] } });
+    ids.push(g.id);
+  }
+  return ids;
+}
+
+function change(gameId: string, expectedVersion: number, n: number, extra: Partial<Change> = {}): Change {
+  return {
+    gameId,
+    expectedVersion,
+    at: new Date(Date.UTC(2026, 10, 24, 12, 0, 0, n)),
+    game: { status: 'active', state: { n, blocks: Array.from({ length: 50 }, (_, i) => `b${i}-${n}`) }, activeRoles: n % 2 ? ['York'] : ['Lancaster'] },
+    entries: [{ kind: 'action', role: 'York', playerId: null, action: { type: 'move', n }, log: { from: 0, entries: [{ pub: `line ${n}` }] }, status: 'active', activeRoles: ['Lancaster'] }],
+    ...extra,
+  };
+}
+
+t.test('concurrent commits of many games: batched, each stored as sent', async (t) => {
+  const ids = await newGames(40);
+  const group = commitGroup(store.pool);
+  const versions = await Promise.all(ids.map((id, n) => group.commit(change(id, 0, n))));
+  t.same(versions, ids.map(() => 1), 'every change committed at version 1');
+  t.ok(group.stats.batches >= 1, `${group.stats.batches} batches`);
+  t.ok(group.stats.statements < 40, `${group.stats.statements} statements for 40 changes`);
+  const games = await store.prisma.game.findMany({ where: { id: { in: ids } } });
+  const actions = await store.prisma.action.findMany({ where: { gameId: { in: ids } } });
+  t.equal(actions.length, 40);
+  let wrong = 0;
+  ids.forEach((id, n) => {
+    const g = games.find((x) => x.id === id)!;
+    const a = actions.find((x) => x.gameId === id)!;
+    const ok =
+      g.version === 1 &&
+      text(g.state) === text(change(id, 0, n).game.state) &&
+      text(g.activeRoles) === text(n % 2 ? ['York'] : ['Lancaster']) &&
+      a.seq === 1 && a.kind === 'action' && a.role === 'York' &&
+      text(a.action) === text({ type: 'move', n }) &&
+      text(a.log) === text({ from: 0, entries: [{ pub: `line ${n}` }] }) &&
+      text(a.activeRoles) === '["Lancaster"]' &&
+      a.createdAt.getTime() === Date.UTC(2026, 10, 24, 12, 0, 0, n);
+    if (!ok) wrong++;
+  });
+  t.equal(wrong, 0, 'every game row and log row is what its change said');
+});
+
+t.test('the same game several times in one batch: exactly one commits', async (t) => {
+  const [id, other] = await newGames(2);
+  const group = commitGroup(store.pool);
+  await group.commit(change(id!, 0, 0));
+  // Two go alone at once (nothing in flight, then one); the rest wait and go as one batch.
+  const results = await Promise.allSettled([group.commit(change(other!, 0, 1)), group.commit(change(other!, 1, 2)), ...Array.from({ length: 10 }, (_, n) => group.commit(change(id!, 1, 10 + n)))]);
+  const mine = results.slice(2);
+  t.equal(mine.filter((r) => r.status === 'fulfilled').length, 1, 'one of ten commits');
+  t.ok(mine.filter((r) => r.status === 'rejected').every((r) => (r as PromiseRejectedResult).reason instanceof VersionConflict), 'the others: VersionConflict');
+  t.ok(group.stats.batches >= 1, 'they went as a batch');
+  const seqs = (await store.prisma.action.findMany({ where: { gameId: id! }, orderBy: { seq: 'asc' } })).map((a) => a.seq);
+  t.same(seqs, [1, 2], 'no gap, no duplicate');
+  t.equal((await store.prisma.game.findUnique({ where: { id: id! } }))!.version, 2);
+});
+
+t.test("one change's unique violation fails that change only", async (t) => {
+  const ids = await newGames(8);
+  const player = await store.prisma.player.create({ data: { name: 'P' } });
+  const victim = ids[7]!;
+  await store.prisma.idempotencyRecord.create({ data: { gameId: victim, playerId: player.id, key: 'k', requestHash: 'h', response: '"stored"' } });
+  const group = commitGroup(store.pool);
+  const results = await Promise.allSettled(
+    ids.map((id, n) => group.commit(change(id, 0, n, id === victim ? { idempotency: { playerId: player.id, key: 'k', requestHash: 'h2', response: '"new"' } } : {}))),
+  );
+  t.ok(group.stats.batches >= 1, 'the victim went in a batch');
+  t.same(results.slice(0, 7).map((r) => r.status), Array(7).fill('fulfilled'), 'the others committed');
+  t.equal(results[7]!.status, 'rejected');
+  t.ok(isUniqueViolation((results[7] as PromiseRejectedResult).reason), 'the victim: the unique violation');
+  t.equal((await store.prisma.game.findUnique({ where: { id: victim } }))!.version, 0, 'nothing of it stored');
+  t.equal(await store.prisma.action.count({ where: { gameId: victim } }), 0);
+});
+
+t.test('a change waiting behind slow statements goes alone after maxWaitMs', async (t) => {
+  const [x, y, z] = await newGames(3);
+  // Another transaction holds X's and Y's rows: their commits (both slots in flight) wait.
+  const locker = await store.pool.connect();
+  t.teardown(() => locker.release());
+  await locker.query('BEGIN');
+  await locker.query('SELECT id FROM games WHERE id = ANY($1::uuid[]) FOR UPDATE', [[x, y]]);
+  const group = commitGroup(store.pool);
+  const blocked = [group.commit(change(x!, 0, 1)), group.commit(change(y!, 0, 2))];
+  const t0 = performance.now();
+  t.equal(await group.commit(change(z!, 0, 3)), 1, 'Z committed');
+  const waited = performance.now() - t0;
+  t.ok(waited < 2000, `while X and Y still wait (${Math.round(waited)} ms; the wait limit is 50 ms)`);
+  await locker.query('COMMIT');
+  t.same(await Promise.all(blocked), [1, 1], 'X and Y commit once the rows are free');
+});
