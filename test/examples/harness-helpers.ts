@@ -33,6 +33,7 @@ export async function scanStored(app: FastifyInstance, gameId: string, received:
 }
 
 import { playRestGame } from '../../examples/rest-bot.ts';
+import { SCENARIOS } from '../../src/games/richard-iii/data.ts';
 
 export interface ManyResult {
   games: number;
@@ -41,11 +42,11 @@ export interface ManyResult {
   actions: number;
 }
 
-/** Plays `n` REST-bot games (at most `concurrency` at once), each followed by its leak scan. */
+/** Plays `n` REST-bot games (at most `concurrency` at once, the scenarios in turn), each followed by its leak scan. */
 export async function playMany(
   app: FastifyInstance,
   baseUrl: string,
-  o: { n: number; concurrency: number; scenario?: string; seedPrefix?: string; keys?: [string, string]; onGame?: (r: ManyResult) => void; shouldStop?: () => boolean },
+  o: { n: number; concurrency: number; scenarios?: string[]; seedPrefix?: string; keys?: [string, string]; onGame?: (r: ManyResult) => void; shouldStop?: () => boolean },
 ): Promise<ManyResult> {
   const total: ManyResult = { games: 0, payloads: 0, findings: [], actions: 0 };
   let next = 0;
@@ -53,7 +54,8 @@ export async function playMany(
     while (next < o.n && !o.shouldStop?.()) {
       const i = next++;
       const c = collector();
-      const r = await playRestGame({ baseUrl, scenario: o.scenario ?? 'richard-iii', seed: `${o.seedPrefix ?? 'many'}-${i}`, keys: o.keys, onPayload: c.hook, random: seeded(i + 1) });
+      const scenarios = o.scenarios ?? ['richard-iii'];
+      const r = await playRestGame({ baseUrl, scenario: scenarios[i % scenarios.length]!, seed: `${o.seedPrefix ?? 'many'}-${i}`, keys: o.keys, onPayload: c.hook, random: seeded(i + 1) });
       const s = await scanStored(app, r.gameId, c.received);
       if (r.status !== 'finished') throw new Error(`game ${r.gameId} ended ${r.status}`);
       total.games++;
@@ -81,14 +83,15 @@ export function seeded(seed: number): () => number {
 }
 
 /**
- * One shard of CI's leak scan: complete 'richard-iii' games played by the REST
+ * One shard of CI's leak scan: complete games of the three scenarios in turn, played by the REST
  * bot on a real port (both seats, SSE, random legal actions), every payload
  * each seat received scanned against the engine's view for that seat at that
  * version; zero findings. Two shards (two test files, so tap runs them side by
  * side) of LEAK_SCAN_GAMES/2 games each (default 200 in all). A game costs
- * about 2.5 CPU-seconds, so no new game starts after LEAK_SCAN_SECONDS
- * (default 420) to stay inside tap's 600 s per file on a slow machine; the
- * number played is printed. `npm run soak` plays thousands.
+ * about 1 CPU-second (server, bot and scan; a Wars of the Roses game three
+ * times a Kingmaker one); no new game starts after LEAK_SCAN_SECONDS (default
+ * 420), to stay inside tap's 600 s per file on a slow machine; the number
+ * played is printed. `npm run soak` plays thousands.
  */
 export async function leakScanShard(t: Test, shard: number): Promise<void> {
   const games = Math.ceil(Number(process.env.LEAK_SCAN_GAMES ?? 200) / 2);
@@ -97,7 +100,7 @@ export async function leakScanShard(t: Test, shard: number): Promise<void> {
   const { app, baseUrl } = await listen(testConfig({ databaseUrl }), { store });
   t.teardown(() => app.close());
   const stopAt = Date.now() + seconds * 1000;
-  const r = await playMany(app, baseUrl, { n: games, concurrency: 6, seedPrefix: `ci-leak-${shard}`, shouldStop: () => Date.now() > stopAt });
+  const r = await playMany(app, baseUrl, { n: games, concurrency: 6, scenarios: SCENARIOS.map((s) => s.id), seedPrefix: `ci-leak-${shard}`, shouldStop: () => Date.now() > stopAt });
   t.ok(r.games >= Math.min(games, 4), `${r.games} games played to the end`);
   t.ok(r.payloads > r.games * 50, `${r.payloads} payloads scanned`);
   t.same(r.findings, [], 'no finding');
