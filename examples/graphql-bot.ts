@@ -15,7 +15,7 @@
 import { GraphQLClient, ClientError } from 'graphql-request';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { pick, type BotResult, type PayloadHook } from './rest-bot.ts';
+import { pick, shouldWait, type BotResult, type PayloadHook } from './rest-bot.ts';
 
 export interface GraphqlBotOptions {
   baseUrl: string;
@@ -159,6 +159,7 @@ export async function playGraphqlGame(o: GraphqlBotOptions): Promise<BotResult> 
         hook(role, legal.legalActions.version, 'gql:legalActions', legal);
         if (legal.legalActions.version !== last) continue; // the other seat moved: its update follows
         if (!legal.legalActions.active || legal.legalActions.actions.length === 0) fail(`${role}: active at ${last} but ${JSON.stringify(legal)}`);
+        if (shouldWait(legal.legalActions.actions, u.activeRoles)) continue;
         if (++actions > maxActions) fail(`more than ${maxActions} actions`);
         const action = pick(legal.legalActions.actions, random);
         try {

@@ -89,7 +89,15 @@ export async function* readSse(res: Response): AsyncGenerator<SseEvent> {
 
 const UNDO = new Set(['undo', 'take_back']);
 
-const onlyUndo = (actions: readonly unknown[]) => actions.every((a) => UNDO.has((a as { type?: string }).type ?? ''));
+/**
+ * True when the seat should let the other act first: all it may do is take
+ * back while the other seat is to act too (simultaneous card play). Taking
+ * back at once can starve the other seat, whose submissions then keep
+ * arriving one version late.
+ */
+export function shouldWait(actions: readonly unknown[], activeRoles: readonly string[]): boolean {
+  return activeRoles.length > 1 && actions.every((a) => UNDO.has((a as { type?: string }).type ?? ''));
+}
 
 /** A random legal action; undo-like actions are rare so games end. */
 export function pick<T>(actions: T[], random: () => number): T {
@@ -209,10 +217,7 @@ export async function playRestGame(o: RestBotOptions): Promise<BotResult> {
         legalActions = legal.data.actions;
       }
       following = null;
-      // Only a take-back while the other seat is to act too (simultaneous card
-      // play): wait for it. Taking back at once can starve the other seat, whose
-      // submissions then keep arriving one version late.
-      if (onlyUndo(legalActions) && body.activeRoles.length > 1) continue;
+      if (shouldWait(legalActions, body.activeRoles)) continue;
       if (++actions > maxActions) fail(`more than ${maxActions} actions`);
       const action: Action = pick(legalActions, random);
       const r: Submitted = await me.POST('/games/{gameId}/actions', {
