@@ -17,7 +17,7 @@
  * Prints persisted actions/s (rows committed in the window, counted in the
  * database), POST /games/{id}/actions latency p50/p95/p99 as the client sees
  * it, commit-to-subscriber latency p50/p95/p99, the CPU time each process
- * used, and then `pgbench -N` (simple-update TPC-B) at the same concurrency
+ * used, how many commits each commit statement carried (group commit), and then `pgbench -N` (simple-update TPC-B) at the same concurrency
  * on a scratch database, for reference.
  *
  * Addresses: BENCH_DATABASE_ADMIN_URL (default
@@ -156,7 +156,8 @@ function call(method: string, path: string, key: string | null, body?: unknown):
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: res.statusCode ?? 0, json: text ? JSON.parse(text) : null });
+          const isJson = String(res.headers['content-type'] ?? '').includes('json');
+          resolve({ status: res.statusCode ?? 0, json: text && isJson ? JSON.parse(text) : text || null });
         });
         res.on('error', reject);
       },
@@ -265,6 +266,13 @@ try {
     }
   }
 
+  // Group commit (store/group-commit.ts): commit statements and the commits they carried.
+  const commitCounts = async () => {
+    const text = String((await call('GET', '/metrics', null)).json);
+    const read = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+    return { statements: read('herald_commit_statements_total'), changes: read('herald_commit_changes_total') };
+  };
+  const commits0 = await commitCounts();
   const countActions = async () => Number((await admin(`SELECT count(*)::int AS n FROM actions WHERE kind = 'action'`, dbUrl(dbName)))[0].n);
   const before = await countActions();
   const cpu0 = { server: cpuSeconds(server.pid!), bench: process.cpuUsage(), pg: postgresCpu() };
@@ -284,12 +292,16 @@ try {
   };
   await Promise.all(watchers);
   const persisted = (await countActions()) - before;
+  const commits1 = await commitCounts();
   console.log(`bench:service — ${K} concurrent bot games over REST, ${elapsed.toFixed(1)} s, Postgres + Redis, ${os.cpus().length} CPUs, server in its own process`);
   console.log(`  persisted actions: ${persisted} (${(persisted / elapsed).toFixed(1)} actions/s), games finished: ${gamesFinished}, 409 conflicts: ${conflicts}, legal-action reads: ${legalReads}`);
   console.log(`  ${spread('POST /games/{id}/actions latency', latencies)}`);
   if (WATCH) console.log(`  ${spread('commit → SSE subscriber', eventLatencies)}`);
   const per = (s: number) => `${((s / persisted) * 1e6).toFixed(0)} µs/action`;
   console.log(`  CPU: server ${cpu.server.toFixed(1)} s (${per(cpu.server)}), bots ${cpu.bench.toFixed(1)} s (${per(cpu.bench)}), postgres ${cpu.pg.toFixed(1)} s (${per(cpu.pg)})`);
+  const statements = commits1.statements - commits0.statements;
+  const changes = commits1.changes - commits0.changes;
+  console.log(`  group commit: ${changes} commits in ${statements} statements (${(changes / statements).toFixed(2)} per statement)`);
 } finally {
   agent.destroy();
   server.kill('SIGTERM');

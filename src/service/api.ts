@@ -292,6 +292,8 @@ export interface ServiceObserver {
   publishFailed?(channel: string, err: unknown): void;
   /** One committed engine action; `ms` from the start of submitAction to commit. */
   actionCommitted?(ms: number, gameType: string): void;
+  /** One commit statement sent to the database, carrying `changes` commits (group commit: more than one). */
+  commitStatement?(changes: number): void;
 }
 
 // ─── The service ────────────────────────────────────────────────────────────

@@ -41,7 +41,15 @@ export class GameService implements GameServiceApi {
     this.ctx = {
       db: o.store.prisma,
       sql: o.store.pool,
-      commits: commitGroup(o.store.pool),
+      commits: commitGroup(o.store.pool, (changes) => {
+        for (const obs of this.ctx.observers) {
+          try {
+            obs.commitStatement?.(changes);
+          } catch {
+            // observers never break a commit
+          }
+        }
+      }),
       cache: new GameCache(o.gameCacheSize ?? 500),
       keys: new KeyCache(o.bus, o.keyCacheSize ?? 10_000, o.keyCacheTtlMs ?? KEY_TTL_MS),
       bus: o.bus,

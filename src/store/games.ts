@@ -346,8 +346,8 @@ const COMMIT_MANY = `
   SELECT i FROM g`;
 
 /** The group commit of one pool (group-commit.ts): every seat-less change goes through it. */
-export function commitGroup(sql: Sql): CommitGroup {
-  return new CommitGroup(sql, commitInOneStatement, commitManyInOneStatement, () => new VersionConflict());
+export function commitGroup(sql: Sql, onStatement?: (changes: number) => void): CommitGroup {
+  return new CommitGroup(sql, commitInOneStatement, commitManyInOneStatement, () => new VersionConflict(), undefined, undefined, undefined, onStatement);
 }
 
 /** Sets (or clears) a seat's invite code while the game is still being set up; false otherwise. */

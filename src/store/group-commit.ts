@@ -55,6 +55,8 @@ export class CommitGroup {
     private readonly maxInFlight = 2,
     private readonly maxBatch = 64,
     private readonly maxWaitMs = 50,
+    /** Told of each statement sent and how many changes it carries. */
+    private readonly onStatement: (changes: number) => void = () => {},
   ) {}
 
   commit(change: Change): Promise<number> {
@@ -98,6 +100,7 @@ export class CommitGroup {
   private async send(batch: Pending[]): Promise<void> {
     this.stats.statements++;
     this.stats.changes += batch.length;
+    this.onStatement(batch.length);
     if (batch.length === 1) return this.alone(batch[0]!);
     this.stats.batches++;
     let committed: Set<number>;
@@ -105,7 +108,7 @@ export class CommitGroup {
       committed = await this.many(this.sql, batch.map((p) => p.change));
     } catch (err) {
       // One change's error must not become the others': each on its own.
-      if (isPerChange(err)) await Promise.all(batch.map((p) => this.alone(p)));
+      if (isPerChange(err)) await Promise.all(batch.map((p) => (this.onStatement(1), this.alone(p))));
       else for (const p of batch) p.reject(err);
       return;
     }

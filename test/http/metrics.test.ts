@@ -47,6 +47,8 @@ t.test('the named metrics, with values from requests, actions and the database',
     'herald_games',
     'herald_bus_publish_failures_total',
     'herald_sse_streams',
+    'herald_commit_statements_total',
+    'herald_commit_changes_total',
     'process_cpu_seconds_total',
   ]) {
     t.match(text, new RegExp(`^# TYPE ${name} `, 'm'), `${name} is exposed`);
@@ -57,6 +59,8 @@ t.test('the named metrics, with values from requests, actions and the database',
   t.ok(value(text, 'herald_bus_publish_failures_total{channel="game"}')! >= 3, 'join, start and action publishes failed');
   t.ok(value(text, 'herald_bus_publish_failures_total{channel="player"}')! >= 1);
   t.equal(value(text, 'herald_sse_streams{stream="game"}'), 0);
+  t.ok(value(text, 'herald_commit_statements_total')! >= 1, 'the action went in a commit statement');
+  t.equal(value(text, 'herald_commit_changes_total'), value(text, 'herald_commit_statements_total'), 'one commit each: nothing ran concurrently');
   // Other test files share nothing: this database holds exactly this game.
   t.equal(value(text, 'herald_games{status="active"}'), 1);
   t.equal(value(text, 'herald_games{status="setup"}'), 0);

@@ -7,6 +7,8 @@
 //   herald_games{status}                        counted in the database at each scrape
 //   herald_bus_publish_failures_total{channel}  publishes that failed after a commit (channel: game | player)
 //   herald_sse_streams{stream}                  open Server-Sent Events streams (game | me)
+//   herald_commit_statements_total              commit statements sent to the database
+//   herald_commit_changes_total                 commits they carried (group commit: changes ÷ statements per statement)
 // plus Node's process metrics (process_*, nodejs_*). The game service reports
 // through its observe() hook (api.ts ServiceObserver), wired here when the
 // app has one.
@@ -19,6 +21,8 @@ export interface AppMetrics {
   readonly registry: Registry;
   /** One committed engine action: milliseconds from the start of the request's handling to commit. */
   observeAction(ms: number, gameType: string): void;
+  /** One commit statement sent, carrying `changes` commits. */
+  commitStatement(changes: number): void;
   /** A bus publish that failed after a commit. */
   busPublishFailed(channel: string): void;
   sseOpened(stream: 'game' | 'me'): void;
@@ -73,6 +77,16 @@ export function createAppMetrics(countGames: () => Promise<Record<string, number
   });
   publishFailures.inc({ channel: 'game' }, 0);
   publishFailures.inc({ channel: 'player' }, 0);
+  const statements = new Counter({
+    name: 'herald_commit_statements_total',
+    help: 'Commit statements sent to the database (group commit sends the commits of concurrent requests together).',
+    registers: [registry],
+  });
+  const changes = new Counter({
+    name: 'herald_commit_changes_total',
+    help: 'Commits carried by those statements.',
+    registers: [registry],
+  });
   const streams = new Gauge({
     name: 'herald_sse_streams',
     help: 'Open Server-Sent Events streams.',
@@ -101,6 +115,10 @@ export function createAppMetrics(countGames: () => Promise<Record<string, number
   return {
     registry,
     observeAction: (ms, gameType) => actions.observe({ game_type: gameType }, ms / 1000),
+    commitStatement(n) {
+      statements.inc();
+      changes.inc(n);
+    },
     busPublishFailed: (channel) => publishFailures.inc({ channel: channelKind(channel) }),
     sseOpened: (stream) => streams.inc({ stream }),
     sseClosed: (stream) => streams.dec({ stream }),
@@ -136,6 +154,7 @@ async function metrics(app: FastifyInstance): Promise<void> {
     service?.observe?.({
       actionCommitted: (ms: number, gameType: string) => m.observeAction(ms, gameType),
       publishFailed: (channel: string) => m.busPublishFailed(channel),
+      commitStatement: (changes: number) => m.commitStatement(changes),
     });
   });
 
