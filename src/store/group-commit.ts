@@ -31,6 +31,21 @@ export type CommitOne = (sql: Sql, c: Change) => Promise<number>;
 /** Sends several changes as one statement; resolves to the indexes of those committed. */
 export type CommitMany = (sql: Sql, cs: Change[]) => Promise<Set<number>>;
 
+export interface GroupCommitOptions {
+  one: CommitOne;
+  many: CommitMany;
+  /** The error for a change whose game moved on. */
+  conflict: () => Error;
+  /** Told of each statement sent and how many changes it carries. */
+  onStatement?: (changes: number) => void;
+  /** Statements in flight at once, one of them at most a batch (default 2). */
+  maxInFlight?: number;
+  /** Changes in one statement at most (default 64). */
+  maxBatch?: number;
+  /** A change waiting longer than this goes alone (default 50 ms). */
+  maxWaitMs?: number;
+}
+
 interface Pending {
   change: Change;
   since: number;
@@ -46,18 +61,18 @@ export class CommitGroup {
   /** Statements sent and changes they carried (for the bench and tests). */
   readonly stats = { statements: 0, changes: 0, batches: 0 };
 
+  private readonly maxInFlight: number;
+  private readonly maxBatch: number;
+  private readonly maxWaitMs: number;
+
   constructor(
     private readonly sql: Sql,
-    private readonly one: CommitOne,
-    private readonly many: CommitMany,
-    private readonly conflict: () => Error,
-    /** Statements in flight at once (one of them at most a batch). */
-    private readonly maxInFlight = 2,
-    private readonly maxBatch = 64,
-    private readonly maxWaitMs = 50,
-    /** Told of each statement sent and how many changes it carries. */
-    private readonly onStatement: (changes: number) => void = () => {},
-  ) {}
+    private readonly o: GroupCommitOptions,
+  ) {
+    this.maxInFlight = o.maxInFlight ?? 2;
+    this.maxBatch = o.maxBatch ?? 64;
+    this.maxWaitMs = o.maxWaitMs ?? 50;
+  }
 
   commit(change: Change): Promise<number> {
     return new Promise((resolve, reject) => {
@@ -100,27 +115,27 @@ export class CommitGroup {
   private async send(batch: Pending[]): Promise<void> {
     this.stats.statements++;
     this.stats.changes += batch.length;
-    this.onStatement(batch.length);
+    this.o.onStatement?.(batch.length);
     if (batch.length === 1) return this.alone(batch[0]!);
     this.stats.batches++;
     let committed: Set<number>;
     try {
-      committed = await this.many(this.sql, batch.map((p) => p.change));
+      committed = await this.o.many(this.sql, batch.map((p) => p.change));
     } catch (err) {
       // One change's error must not become the others': each on its own.
-      if (isPerChange(err)) await Promise.all(batch.map((p) => (this.onStatement(1), this.alone(p))));
+      if (isPerChange(err)) await Promise.all(batch.map((p) => (this.o.onStatement?.(1), this.alone(p))));
       else for (const p of batch) p.reject(err);
       return;
     }
     batch.forEach((p, i) => {
       if (committed.has(i)) p.resolve(p.change.expectedVersion + p.change.entries.length);
-      else p.reject(this.conflict());
+      else p.reject(this.o.conflict());
     });
   }
 
   private async alone(p: Pending): Promise<void> {
     try {
-      p.resolve(await this.one(this.sql, p.change));
+      p.resolve(await this.o.one(this.sql, p.change));
     } catch (err) {
       p.reject(err);
     }
