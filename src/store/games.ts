@@ -202,12 +202,6 @@ export function isUniqueViolation(err: unknown): boolean {
   return e?.code === 'P2002' || e?.code === '23505' || e?.meta?.code === '23505' || e?.cause?.code === '23505' || /\b23505\b|unique constraint/i.test(e?.message ?? '');
 }
 
-/**
- * commitChange without seat updates (every action, most lifecycle steps) as a
- * single statement — atomic without an explicit transaction, one round trip:
- * the game update carries the version check; the inserts select from it, so
- * they write nothing when it matched no row.
- */
 /** A change's log entries as the rows the commit statements insert. */
 function entryRows(c: Change) {
   return c.entries.map((e, i) => ({
@@ -223,6 +217,12 @@ function entryRows(c: Change) {
   }));
 }
 
+/**
+ * commitChange without seat updates (every action, most lifecycle steps) as a
+ * single statement — atomic without an explicit transaction, one round trip:
+ * the game update carries the version check; the inserts select from it, so
+ * they write nothing when it matched no row.
+ */
 async function commitInOneStatement(sql: Sql, c: Change): Promise<number> {
   const newVersion = c.expectedVersion + c.entries.length;
   const g = c.game;
