@@ -13,6 +13,19 @@ async function connectionIds(admin: Redis, prefix: string, name: string): Promis
     .map((line) => /\bid=(\d+)/.exec(line)![1]!);
 }
 
+/** `n` Redis buses on one fresh prefix and an admin connection (to kill theirs), closed at teardown. */
+function busesWithAdmin(t: { teardown(fn: () => unknown): void }, n: number) {
+  const prefix = uniquePrefix();
+  const buses = Array.from({ length: n }, () => createRedisBus({ url: TEST_REDIS_URL, prefix }));
+  const admin = new Redis(TEST_REDIS_URL);
+  t.teardown(async () => {
+    await Promise.all(buses.map((b) => b.close()));
+    admin.disconnect();
+  });
+  return { prefix, buses: buses as [RedisBusOf, ...RedisBusOf[]], admin };
+}
+type RedisBusOf = ReturnType<typeof createRedisBus>;
+
 t.test('Redis bus: Bus contract', async (t) => {
   busContract(t, () => createRedisBus({ url: TEST_REDIS_URL, prefix: uniquePrefix() }));
 });
@@ -55,13 +68,7 @@ t.test('Redis bus: unreachable Redis makes ping and publish fail, not hang', asy
 });
 
 t.test('Redis bus: after its connections are killed it reconnects and re-subscribes', async (t) => {
-  const prefix = uniquePrefix();
-  const bus = createRedisBus({ url: TEST_REDIS_URL, prefix });
-  const admin = new Redis(TEST_REDIS_URL);
-  t.teardown(async () => {
-    await bus.close();
-    admin.disconnect();
-  });
+  const { prefix, buses: [bus], admin } = busesWithAdmin(t, 1);
   const got: unknown[] = [];
   await bus.subscribe('game:9', (m) => got.push(m));
   await bus.ping();
@@ -93,14 +100,7 @@ async function killPublisher(admin: Redis, prefix: string): Promise<void> {
 }
 
 t.test('Redis bus: local subscribers get a message at once and only once; other instances through Redis', async (t) => {
-  const prefix = uniquePrefix();
-  const a = createRedisBus({ url: TEST_REDIS_URL, prefix });
-  const b = createRedisBus({ url: TEST_REDIS_URL, prefix });
-  const admin = new Redis(TEST_REDIS_URL);
-  t.teardown(async () => {
-    await Promise.all([a.close(), b.close()]);
-    admin.disconnect();
-  });
+  const { prefix, buses: [a, b], admin } = busesWithAdmin(t, 2);
   const onA: unknown[] = [];
   const onB: unknown[] = [];
   await a.subscribe('game:5', (m) => onA.push(m));
@@ -131,13 +131,7 @@ t.test('Redis bus: local subscribers get a message at once and only once; other 
 });
 
 t.test('Redis bus: ping needs the round trip through Redis', async (t) => {
-  const prefix = uniquePrefix();
-  const bus = createRedisBus({ url: TEST_REDIS_URL, prefix });
-  const admin = new Redis(TEST_REDIS_URL);
-  t.teardown(async () => {
-    await bus.close();
-    admin.disconnect();
-  });
+  const { prefix, buses: [bus], admin } = busesWithAdmin(t, 1);
   await bus.ping();
   await killPublisher(admin, prefix);
   await t.rejects(bus.ping(100), 'fails while the publisher is down, although the bus could deliver locally');
