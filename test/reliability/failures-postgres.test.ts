@@ -2,7 +2,7 @@
 // one): while it is down every request that needs the database is answered
 // quickly with 503 problem+json (code `unavailable`), not a hang and not a 500;
 // once it is back the same app serves requests again by itself.
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { buildApp } from '../../src/http/app.ts';
 import { testConfig } from '../helpers/services.ts';
 import { client, signup } from '../http/rest-helpers.ts';
@@ -15,6 +15,17 @@ const app = await buildApp(testConfig({ databaseUrl: pgServer.url() }));
 t.teardown(() => app.close());
 
 const PROBLEM = /^application\/problem\+json/;
+
+/** Polls every 50 ms (at most `tries` times) until the request answers 200; each answer before is 503. Milliseconds since `since`, or -1. */
+async function untilRecovered(t: Test, request: () => Promise<{ statusCode: number }>, since: number, tries: number, while_: string): Promise<number> {
+  for (let i = 0; i < tries; i++) {
+    const res = await request();
+    if (res.statusCode === 200) return Math.round(performance.now() - since);
+    t.equal(res.statusCode, 503, `still 503 (never 500) while ${while_}`);
+    await pause(50);
+  }
+  return -1;
+}
 
 t.test('requests during a Postgres outage get 503 unavailable; the service recovers by itself', async (t) => {
   const york = await signup(app, 'York');
@@ -71,16 +82,7 @@ t.test('requests during a Postgres outage get 503 unavailable; the service recov
   const restartedAt = performance.now();
   await pgServer.start();
   // The same app instance, no restart: requests succeed again.
-  let recoveredMs = -1;
-  for (let i = 0; i < 200; i++) {
-    const res = await york.req('GET', `/games/${id}`);
-    if (res.statusCode === 200) {
-      recoveredMs = Math.round(performance.now() - restartedAt);
-      break;
-    }
-    t.equal(res.statusCode, 503, 'still 503 (never 500) while reconnecting');
-    await pause(50);
-  }
+  const recoveredMs = await untilRecovered(t, () => york.req('GET', `/games/${id}`), restartedAt, 200, 'reconnecting');
   t.ok(recoveredMs >= 0, `recovered ${recoveredMs} ms after Postgres accepted connections again`);
   t.comment(`recovery after restart: ${recoveredMs} ms`);
   t.equal((await york.req('GET', `/games/${id}`)).json().version, before, 'nothing was committed during the outage');
@@ -177,16 +179,7 @@ t.test('a Postgres that hangs (SIGSTOP: connections open, nothing answers): 503 
 
   await pgServer.thaw();
   const thawedAt = performance.now();
-  let recoveredMs = -1;
-  for (let i = 0; i < 300; i++) {
-    const res = await york.req('GET', `/games/${id}`);
-    if (res.statusCode === 200) {
-      recoveredMs = Math.round(performance.now() - thawedAt);
-      break;
-    }
-    t.equal(res.statusCode, 503, 'still 503 (never 500) while recovering');
-    await pause(50);
-  }
+  const recoveredMs = await untilRecovered(t, () => york.req('GET', `/games/${id}`), thawedAt, 300, 'recovering');
   t.ok(recoveredMs >= 0, `recovered ${recoveredMs} ms after Postgres answered again`);
   t.equal((await york.req('GET', `/games/${id}`)).json().version, g0.version, 'the action refused during the hang did not commit');
   const after = await york.req('POST', `/games/${id}/actions`, { role, action, expectedVersion: g0.version });
