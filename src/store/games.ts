@@ -347,7 +347,13 @@ const COMMIT_MANY = `
 
 /** The group commit of one pool (group-commit.ts): every seat-less change goes through it. */
 export function commitGroup(sql: Sql, onStatement?: (changes: number) => void): CommitGroup {
-  return new CommitGroup(sql, { one: commitInOneStatement, many: commitManyInOneStatement, conflict: () => new VersionConflict(), onStatement });
+  return new CommitGroup(sql, {
+    one: commitInOneStatement,
+    many: commitManyInOneStatement,
+    conflict: () => new VersionConflict(),
+    perChange: (err) => isUniqueViolation(err) || (err as { code?: string } | null)?.code === '40P01',
+    onStatement,
+  });
 }
 
 /** Sets (or clears) a seat's invite code while the game is still being set up; false otherwise. */

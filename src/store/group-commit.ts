@@ -20,12 +20,6 @@
 // waiting behind them never adds more than that to its own query timeout.
 import type { Change, Sql } from './games.ts';
 
-/** Errors of one change, not of the batch: a unique violation (23505) or a deadlock (40P01). */
-function isPerChange(err: unknown): boolean {
-  const e = err as { code?: string; message?: string } | null;
-  return e?.code === '23505' || e?.code === '40P01' || /unique constraint/i.test(e?.message ?? '');
-}
-
 /** Sends one change alone; rejects with VersionConflict when its game moved on. */
 export type CommitOne = (sql: Sql, c: Change) => Promise<number>;
 /** Sends several changes as one statement; resolves to the indexes of those committed. */
@@ -36,6 +30,8 @@ export interface GroupCommitOptions {
   many: CommitMany;
   /** The error for a change whose game moved on. */
   conflict: () => Error;
+  /** True for an error of one change, not of the batch (a unique violation, a deadlock): the batch's changes are then sent one by one. */
+  perChange: (err: unknown) => boolean;
   /** Told of each statement sent and how many changes it carries. */
   onStatement?: (changes: number) => void;
   /** Statements in flight at once, one of them at most a batch (default 2). */
@@ -123,7 +119,7 @@ export class CommitGroup {
       committed = await this.o.many(this.sql, batch.map((p) => p.change));
     } catch (err) {
       // One change's error must not become the others': each on its own.
-      if (isPerChange(err)) await Promise.all(batch.map((p) => (this.o.onStatement?.(1), this.alone(p))));
+      if (this.o.perChange(err)) await Promise.all(batch.map((p) => (this.o.onStatement?.(1), this.alone(p))));
       else for (const p of batch) p.reject(err);
       return;
     }
