@@ -9,13 +9,14 @@ export interface ScenarioInfo {
   description: string;
 }
 
-export interface LogChange {
+/** One change to a game log: cut it to `from` entries, then append `entries`. */
+export interface LogChange<Entry = unknown> {
   from: number;
-  entries: unknown[];
+  entries: Entry[];
 }
 
 /** The whole log from its changes, oldest first. */
-export function foldLog<T>(changes: Iterable<{ from: number; entries: T[] }>): T[] {
+export function foldLog<T>(changes: Iterable<LogChange<T>>): T[] {
   const out: T[] = [];
   for (const c of changes) {
     out.length = Math.min(out.length, c.from);

@@ -8,6 +8,7 @@
  * says who must act and what they may do.
  */
 import type { RngState } from '../../engine/rng.ts';
+import type { LogChange as EngineLogChange } from '../../engine/types.ts';
 import { AREA, BLOCK, BLOCKS, NUM_BLOCKS, type Side } from './data.ts';
 
 /** Where a block is: an area id, or one of these off-map places. */
@@ -245,10 +246,7 @@ export function cloneState(s: R3State): R3State {
 }
 
 /** One change to the log: cut it to `from` lines, then append `entries`. */
-export interface LogChange {
-  from: number;
-  entries: LogEntry[];
-}
+export type LogChange = EngineLogChange<LogEntry>;
 
 /** What the change that made s did to the log. */
 export function logChange(s: R3State): LogChange {

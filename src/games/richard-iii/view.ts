@@ -161,16 +161,16 @@ function attackView(s: R3State): R3View['attacks'] {
   return out;
 }
 
-/**
- * The view of `s` for `seat` (null = spectator). `handlers` defaults to the
- * engine's table; it is read only when the function runs, so the import cycle
- * with index.ts is harmless.
- */
 /** A log entry as a seat reads it: its own side's private text, else the public one. */
 export function lineFor(e: LogEntry, seat: Side | null): string {
   return seat !== null && e.own?.side === seat ? e.own.text : e.pub;
 }
 
+/**
+ * The view of `s` for `seat` (null = spectator). `handlers` defaults to the
+ * engine's table; it is read only when the function runs, so the import cycle
+ * with index.ts is harmless.
+ */
 export function viewFor(s: R3State, seat: Side | null, handlers: HandlerTable = HANDLERS): R3View {
   const reveal = battleReveal(s);
 
