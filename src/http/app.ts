@@ -55,6 +55,8 @@ export async function buildApp(config: Config, given: AppServices = {}): Promise
     return503OnClosing: true,
     // Errors before routing (a badly percent-encoded URL) are problem documents as well.
     frameworkErrors,
+    // Behind a reverse proxy: request.ip (rate limits per IP, request logs) is the client's, from X-Forwarded-For.
+    trustProxy: config.trustProxy,
   });
   collectRoutes(app);
 

@@ -12,11 +12,11 @@
  * was committed. (Bumping for lifecycle changes too means a client that
  * resumes from a version never misses a start, resignation or abort.)
  *
- * Errors. Every rejection is a ServiceError with a stable `code`, an HTTP
- * `status`, a `detail` sentence and `extensions` (e.g. `legalActions`,
- * `currentVersion`). It extends HttpProblem, so a REST route just lets it
- * throw (the errors plugin answers problem+json); GraphQL maps `code` to
- * `extensions.code` and copies `extensions`.
+ * Errors. Every rejection is a ServiceError with a stable `code`, a `detail`
+ * sentence and `extensions` (e.g. `legalActions`, `currentVersion`); no HTTP
+ * status: src/http/service-errors.ts gives each code one, so a REST route
+ * just lets it throw (the errors plugin answers problem+json) and GraphQL
+ * maps `code` to `extensions.code` and copies `extensions`.
  *
  * In the Fastify app: `app.gameService` (a GameServiceApi, decorated by the
  * plugin 'herald-game-service', src/http/plugins/service.ts) and
