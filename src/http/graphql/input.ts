@@ -52,6 +52,15 @@ export function checkGraphqlRequest(method: string, body: unknown, query: Record
   checkParams(query, variables);
 }
 
+/**
+ * Subscription arguments over WebSocket: their variables never pass the HTTP
+ * input guard (they arrive in a graphql-ws message), so check them here.
+ */
+export function checkArguments(args: unknown): void {
+  const bad = findUnstorable(args, 'arguments');
+  if (bad) throw invalid(`${bad.path} ${bad.reason}, which cannot be stored.`);
+}
+
 /** A validation rule: every string literal of the document must be storable (U+0000 arrives as a "\u0000" escape). */
 export const storableLiteralsRule: ValidationRule = (context: ValidationContext): ASTVisitor => ({
   StringValue(node) {
