@@ -3,7 +3,7 @@
 // and answered {"query": 123} with a 500), the variables of a GET request
 // (JSON inside the query string), and string literals written in the
 // document itself (a "\u0000" escape becomes U+0000 only once parsed).
-import { GraphQLError, type ASTVisitor, type ValidationContext, type ValidationRule } from 'graphql';
+import { GraphQLError, Kind, Location, parse, type ASTVisitor, type DocumentNode, type ValidationContext, type ValidationRule } from 'graphql';
 import { ServiceError } from '../../service/api.ts';
 import { findUnstorable, isStorable, unstorableReason } from '../storable.ts';
 
@@ -71,3 +71,18 @@ export const storableLiteralsRule: ValidationRule = (context: ValidationContext)
     }
   },
 });
+
+/** A document graphql-js parsed (not one Mercurius made with JSON.parse from text that is not GraphQL). */
+export function isParsedDocument(document: unknown): document is DocumentNode {
+  return typeof document === 'object' && document !== null && (document as DocumentNode).kind === Kind.DOCUMENT && (document as DocumentNode).loc instanceof Location;
+}
+
+/** The syntax error graphql-js reports for a text (an invalid_request error however it fails). */
+export function syntaxErrorOf(source: string | undefined): GraphQLError {
+  try {
+    if (source !== undefined) parse(source);
+  } catch (err) {
+    if (err instanceof GraphQLError) return new GraphQLError(err.message, { source: err.source, positions: err.positions, extensions: { code: 'invalid_request' } });
+  }
+  return new GraphQLError('query is not a GraphQL document.', { extensions: { code: 'invalid_request' } });
+}

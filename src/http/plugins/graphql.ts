@@ -14,7 +14,7 @@ import { errorFormatter, formatError } from '../graphql/errors.ts';
 import { frameworkErrors } from './errors.ts';
 import { DEFAULT_LIMITS, limitsRule, type QueryLimits } from '../graphql/limits.ts';
 import { checkDocument, checkSource } from '../graphql/size.ts';
-import { storableLiteralsRule } from '../graphql/input.ts';
+import { isParsedDocument, storableLiteralsRule, syntaxErrorOf } from '../graphql/input.ts';
 import { queryResolvers } from '../graphql/resolvers.ts';
 import { subscriptionResolvers } from '../graphql/subscriptions.ts';
 
@@ -84,11 +84,18 @@ export default async function graphql(app: FastifyInstance, opts: GraphqlOptions
   });
 
   // Size limits (size.ts): the raw text before it is parsed, the document before it is validated.
-  app.graphql.addHook('preParsing', async (_schema, source) => {
+  // When graphql-js cannot parse the text, Mercurius tries it as JSON of an
+  // already-parsed document ("1e308" became the document 1e308, a 500): only
+  // documents graphql-js parsed (their loc is a Location) go on, anything else
+  // gets the syntax error of its text.
+  const sources = new WeakMap<object, string>();
+  app.graphql.addHook('preParsing', async (_schema, source, context) => {
     const tooBig = checkSource(source, limits);
     if (tooBig) throw tooBig;
+    sources.set(context, source);
   });
-  app.graphql.addHook('preValidation', async (_schema, document) => {
+  app.graphql.addHook('preValidation', async (_schema, document, context) => {
+    if (!isParsedDocument(document)) throw syntaxErrorOf(sources.get(context));
     const tooBig = checkDocument(document, limits);
     if (tooBig) throw tooBig;
   });
