@@ -5,6 +5,7 @@
 // and empty query parameters (?role=) are 400s as well.
 import t from 'tap';
 import pg from 'pg';
+import { parse as parseDoc } from 'graphql';
 import { findUnstorable, isStorable } from '../../src/http/storable.ts';
 import { openTestStore, testConfig } from '../helpers/services.ts';
 import { buildApp } from '../../src/http/app.ts';
@@ -198,6 +199,12 @@ t.test('GraphQL: a request of the wrong shape is 400 invalid_request, never a 50
     const res = await app.inject({ method: 'GET', url: `/graphql?${qs}` });
     t.equal(res.statusCode, 400, qs);
     t.equal(res.json().errors?.[0]?.extensions?.code, 'invalid_request', qs);
+  }
+  // Text that is not GraphQL but is JSON: Mercurius would take it for an already-parsed document.
+  for (const query of ['1e308', '-0', 'null', '[]', '"x"', JSON.stringify({ kind: 'Document', definitions: [] }), JSON.stringify(parseDoc('{ me { id } }'))]) {
+    const r = await gql({ query });
+    t.equal(r.status, 400, `query ${query.slice(0, 40)}`);
+    t.match(r.body, { data: null, errors: [{ message: /^Syntax Error/, extensions: { code: 'invalid_request' } }] }, `query ${query.slice(0, 40)}`);
   }
   const fine = await gql({ query: '{ server { name } }', operationName: null, variables: null });
   t.same(fine.body, { data: { server: { name: 'herald' } } }, 'null operationName and variables are fine');

@@ -467,6 +467,7 @@ t.test(`phase 1: ${phase1.length} requests that must be refused change nothing`,
   findings.length = 0;
   await runPool(phase1, CONCURRENCY);
   t.comment(`phase 1: ${phase1.length} requests; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}; 5xx: ${fiveXX}`);
+  for (const f of findings.filter((x) => x.includes(': 5xx ')).slice(0, 40)) t.comment(f.slice(0, 160));
   t.same(findings.slice(0, 30), [], `no findings (of ${findings.length})`);
   t.same(await snapshot(), before, 'every table unchanged');
   t.equal((await call('GET', `/games/${G1}`, A.key)).json().version, VERSION, 'the game did not move');
