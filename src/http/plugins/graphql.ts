@@ -55,7 +55,7 @@ export default async function graphql(app: FastifyInstance, opts: GraphqlOptions
     path: '/graphql',
     validationRules: rules,
     // A backstop only: the preParsing hook below refuses a longer document first, with a typed error.
-    graphql: { parseOptions: { maxTokens: limits.maxTokens + 1 } },
+    graphql: { parseOptions: { maxTokens: limits.maxTokens } },
     errorFormatter,
     // Errors raised before execution (herald-auth refusing a key, a malformed
     // body…): GraphQL errors at /graphql, problem documents at /graphiql (a
