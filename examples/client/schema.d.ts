@@ -107,7 +107,16 @@ export interface paths {
         /** GraphQL query over GET */
         get: operations["getGraphql"];
         put?: never;
-        /** GraphQL query or mutation */
+        /**
+         * GraphQL query or mutation
+         * @description Operations over their size limits are refused before they run (400,
+         *     `extensions.code` `query_too_complex` with `measure`, `value`, `limit`):
+         *     nesting of `{ [ (` over 64, over 5000 tokens, 100 aliases, 500 fields,
+         *     depth 8, complexity 5000 (see the `Query` type's description in
+         *     schema.graphql). `query` must be a string and `variables` an object;
+         *     strings holding U+0000 or lone UTF-16 surrogates are refused
+         *     (`invalid_request`). The same limits apply to GET and to subscriptions.
+         */
         post: operations["postGraphql"];
         delete?: never;
         options?: never;

@@ -14,6 +14,7 @@ import openapi from './plugins/openapi.ts';
 import graphql from './plugins/graphql.ts';
 import gameService from './plugins/service.ts';
 import auth from './plugins/auth.ts';
+import inputGuard from './plugins/input-guard.ts';
 import accountRoutes from './routes/accounts.ts';
 import gameRoutes from './routes/games.ts';
 import metrics from './plugins/metrics.ts';
@@ -72,6 +73,8 @@ export async function buildApp(config: Config, given: AppServices = {}): Promise
     await app.register(metrics);
     await app.register(rateLimit, { limits: config.rateLimit, redisUrl: config.redisUrl, prefix: config.busPrefix });
     await app.register(gameService, { adminToken: config.adminToken, openSignup: config.openSignup });
+    // Before authentication (which reads X-Act-As) and every route.
+    await app.register(inputGuard);
     await app.register(auth);
     await app.register(health);
     await app.register(accountRoutes);

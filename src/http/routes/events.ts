@@ -85,7 +85,7 @@ export default async function eventRoutes(app: FastifyInstance, opts: EventRoute
       throw new ServiceError('invalid_request', 'Last-Event-ID must be a game version (a non-negative integer).');
     }
     const after = raw === null ? null : Number(raw.trim());
-    const source = gameFeedSource(svc, caller, gameId, role === '' ? undefined : role);
+    const source = gameFeedSource(svc, caller, gameId, role);
     // Checks access (404 / 403 problem) before the stream starts.
     const now = await source.currentView();
     if (after !== null && after > now.version) {

@@ -9,10 +9,17 @@ export function query(request: FastifyRequest): Query {
   return (request.query ?? {}) as Query;
 }
 
+/**
+ * A parameter given once, or undefined when absent. An empty value (`?role=`)
+ * is refused rather than taken for an absent one: a client that sends it has
+ * lost a value on the way, and acting as if it asked for nothing (another
+ * seat's view, every game) would hide that.
+ */
 export function str(q: Query, name: string): string | undefined {
   const v = q[name];
   if (v === undefined) return undefined;
   if (Array.isArray(v)) throw new ServiceError('invalid_request', `Give ${name} once.`);
+  if (v === '') throw new ServiceError('invalid_request', `${name} is empty: give a value, or leave the parameter out.`);
   return v;
 }
 
