@@ -7,6 +7,7 @@ import type { Caller, CreateGameInput, GameSummary, Invite, JoinInput } from './
 import { actingRole, checkRoleName, heldRoles, isOver, loadGame, moduleOf, orderSeats, requirePlayer, summarize, type Ctx } from './context.ts';
 import { mutate, type Decision } from './commit.ts';
 import { ServiceError } from './errors.ts';
+import { resolveOptions } from './game-types.ts';
 import { isPlainObject } from './json.ts';
 import { newInviteCode, newSeed, sha256 } from './secrets.ts';
 
@@ -42,10 +43,11 @@ export async function createGame(ctx: Ctx, callerIn: Caller, input: CreateGameIn
   if (typeof input.scenario !== 'string' || !m.scenarios.some((s) => s.id === input.scenario)) {
     throw new ServiceError('invalid_request', `scenario must be one of ${m.scenarios.map((s) => s.id).join(', ')}.`);
   }
-  const options = input.options ?? {};
-  if (!isPlainObject(options) || JSON.stringify(options).length > MAX_OPTIONS_BYTES) {
+  const given = input.options ?? {};
+  if (!isPlainObject(given) || JSON.stringify(given).length > MAX_OPTIONS_BYTES) {
     throw new ServiceError('invalid_request', `options must be a JSON object (at most ${MAX_OPTIONS_BYTES} bytes).`);
   }
+  const options = resolveOptions(m, input.scenario, given, 'invalid_options');
   if (input.seed !== undefined && (typeof input.seed !== 'string' || input.seed === '' || input.seed.length > MAX_SEED)) {
     throw new ServiceError('invalid_request', `seed must be a non-empty string of at most ${MAX_SEED} characters.`);
   }
