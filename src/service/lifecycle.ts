@@ -4,7 +4,7 @@
 import type { Prisma } from '../generated/prisma/client.ts';
 import { countActions, findGame, insertGame, setInvite, type GameRow, type LogEntryInput } from '../store/games.ts';
 import type { Caller, CreateGameInput, GameSummary, Invite, JoinInput } from './api.ts';
-import { actingRole, checkRoleName, heldRoles, isOver, loadGame, moduleOf, orderSeats, requirePlayer, summarize, type Ctx } from './context.ts';
+import { actingRole, checkRoleName, findModule, heldRoles, isOver, loadGame, moduleOf, orderSeats, requirePlayer, summarize, type Ctx } from './context.ts';
 import { mutate, type Decision } from './commit.ts';
 import { ServiceError } from './errors.ts';
 import { resolveOptions } from './game-types.ts';
@@ -38,7 +38,7 @@ export function startDecision(ctx: Ctx, game: GameRow, byPlayer: string | null):
 export async function createGame(ctx: Ctx, callerIn: Caller, input: CreateGameInput): Promise<GameSummary> {
   const caller = requirePlayer(callerIn);
   if (!isPlainObject(input)) throw new ServiceError('invalid_request', 'The body must be a JSON object.');
-  const m = typeof input.gameType === 'string' ? ctx.games[input.gameType] : undefined;
+  const m = findModule(ctx, input.gameType);
   if (!m) throw new ServiceError('invalid_request', `gameType must be one of ${Object.keys(ctx.games).join(', ')}.`);
   if (typeof input.scenario !== 'string' || !m.scenarios.some((s) => s.id === input.scenario)) {
     throw new ServiceError('invalid_request', `scenario must be one of ${m.scenarios.map((s) => s.id).join(', ')}.`);

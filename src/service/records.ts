@@ -5,7 +5,7 @@ import type { Prisma } from '../generated/prisma/client.ts';
 import type { Json } from '../bus/bus.ts';
 import { commitChange, findGame, insertGame, listEntries, type LogEntryInput } from '../store/games.ts';
 import type { Caller, GameRecord, GameResult, GameSummary, ImportInput } from './api.ts';
-import { heldRoles, isOver, loadGame, moduleOf, orderSeats, requirePlayer, summarize, type Ctx } from './context.ts';
+import { findModule, heldRoles, isOver, loadGame, moduleOf, orderSeats, requirePlayer, summarize, type Ctx } from './context.ts';
 import { ServiceError } from './errors.ts';
 import { resolveOptions } from './game-types.ts';
 import { isPlainObject, sameJson } from './json.ts';
@@ -81,7 +81,7 @@ export async function importGame(ctx: Ctx, callerIn: Caller, input: ImportInput)
   if (r.formatVersion !== 1) invalid('formatVersion', 'Only format version 1 can be imported.');
   const unknownField = Object.keys(r).find((k) => !RECORD_FIELDS.includes(k));
   if (unknownField !== undefined) invalid(unknownField, `A game record has no field "${unknownField}" (fields: ${RECORD_FIELDS.join(', ')}).`);
-  const m = typeof r.gameType === 'string' ? ctx.games[r.gameType] : undefined;
+  const m = findModule(ctx, r.gameType);
   if (!m) invalid('gameType', `Unknown gameType ${JSON.stringify(r.gameType)}.`);
   if (typeof r.scenario !== 'string' || !m.scenarios.some((s) => s.id === r.scenario)) invalid('scenario', `Unknown scenario ${JSON.stringify(r.scenario)}.`);
   const given = r.options ?? {};

@@ -125,3 +125,11 @@ t.test('the published declaration is what createGame enforces, for every option 
   }
   t.same((await svc.createGame(alice, { gameType: 'tally', scenario: 'bare', roles: ['A'] })).options, {});
 });
+
+t.test('a game type is an installed module, not a name every object has', async (t) => {
+  for (const gameType of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+    t.match(await fail(svc.createGame(alice, { gameType, scenario: 'plain' })), { code: 'invalid_request', detail: /gameType must be one of tally/ }, gameType);
+    const record = { format: 'herald-game-record', formatVersion: 1, gameType, scenario: 'plain', options: {}, seed: 's', status: 'abandoned', result: null, version: 1, actions: [] };
+    t.match(await fail(svc.importGame(alice, { record: record as never })), { code: 'invalid_record', extensions: { field: 'gameType' } }, gameType);
+  }
+});
