@@ -766,7 +766,10 @@ export interface components {
             gameType: string;
             /** @example richard-iii */
             scenario: string;
-            options: Record<string, never>;
+            /** @description Every option the scenario declares, defaults filled in (games stored before options were checked have none). */
+            options: {
+                [key: string]: components["schemas"]["OptionValue"];
+            };
             visibility: components["schemas"]["Visibility"];
             status: components["schemas"]["GameStatus"];
             /** @description One per committed change (seat taken or left, start, action, resignation, abort). */
