@@ -178,6 +178,16 @@ export async function start(ctx: Ctx, callerIn: Caller, gameId: string): Promise
   return summarize(after);
 }
 
+/**
+ * The result a resignation of `role` gives; an imported record's resignation
+ * must read exactly so (records.ts). A GameResult, spelt as a plain object type
+ * so that it is also a JSON value for the commit.
+ */
+export function resignationResult(roles: readonly string[], role: string): { winner: string | null; reason: string } {
+  const others = roles.filter((r) => r !== role);
+  return { winner: others.length === 1 ? others[0]! : null, reason: `${role} resigned` };
+}
+
 export async function resign(ctx: Ctx, callerIn: Caller, gameId: string, input: { role?: string }): Promise<GameSummary> {
   const caller = requirePlayer(callerIn);
   if (!isPlainObject(input)) throw new ServiceError('invalid_request', 'The body must be a JSON object.');
@@ -186,8 +196,7 @@ export async function resign(ctx: Ctx, callerIn: Caller, gameId: string, input: 
       throw new ServiceError(isOver(game.status) ? 'game_over' : 'invalid_state', `Cannot resign: the game is ${game.status}.`);
     }
     const role = actingRole(ctx, game, caller, input.role);
-    const others = moduleOf(ctx, game.gameType).roles.filter((r) => r !== role);
-    const result = { winner: others.length === 1 ? others[0]! : null, reason: `${role} resigned` };
+    const result = resignationResult(moduleOf(ctx, game.gameType).roles, role);
     return {
       game: { status: 'finished', result, activeRoles: [] },
       entries: [{ kind: 'resign', role, playerId: caller.playerId, status: 'finished', activeRoles: [] }],

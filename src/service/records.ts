@@ -8,6 +8,7 @@ import type { Caller, GameRecord, GameResult, GameSummary, ImportInput } from '.
 import { findModule, heldRoles, isOver, loadGame, moduleOf, orderSeats, requirePlayer, summarize, type Ctx } from './context.ts';
 import { ServiceError } from './errors.ts';
 import { resolveOptions } from './game-types.ts';
+import { resignationResult } from './lifecycle.ts';
 import { isPlainObject, sameJson } from './json.ts';
 
 const MAX_RECORD_ACTIONS = 100_000;
@@ -42,12 +43,6 @@ function invalid(field: string, detail: string, extensions: Record<string, unkno
 const RECORD_FIELDS = ['format', 'formatVersion', 'gameType', 'scenario', 'options', 'seed', 'status', 'result', 'version', 'actions'];
 const MAX_SEED = 200;
 const MAX_OPTIONS_BYTES = 10_000;
-
-/** The result a resignation of `role` gives (lifecycle.ts resign). */
-function resignationResult(roles: readonly string[], role: string): GameResult {
-  const others = roles.filter((r) => r !== role);
-  return { winner: others.length === 1 ? others[0]! : null, reason: `${role} resigned` };
-}
 
 /**
  * The claimed result as {winner, reason} and nothing else; how it must read is
