@@ -5,7 +5,7 @@
 import t, { type Test } from 'tap';
 import { createMemoryBus, type Json } from '../../src/bus/index.ts';
 import { richardIII } from '../../src/games/richard-iii/index.ts';
-import { playout } from '../../src/games/richard-iii/playout.ts';
+import { playout } from '../games/richard-iii/playout-helpers.ts';
 import { createGameService, type Caller, type GameRecord } from '../../src/service/api.ts';
 import { openTestStore } from '../helpers/services.ts';
 

@@ -6,7 +6,7 @@ import t from 'tap';
 import { checkOptions } from '../../../src/engine/options.ts';
 import { richardIII } from '../../../src/games/richard-iii/index.ts';
 import { AREAS, SCENARIO } from '../../../src/games/richard-iii/data.ts';
-import { playout } from '../../../src/games/richard-iii/playout.ts';
+import { playout } from './playout-helpers.ts';
 import { limitOf } from '../../../src/games/richard-iii/supply.ts';
 
 t.test('each scenario declares endCampaign from its first campaign to its last, default the last', async (t) => {
