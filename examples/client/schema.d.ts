@@ -241,6 +241,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/game-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The games this server hosts, their scenarios and options
+         * @description Each scenario declares the options a new game of it accepts: name,
+         *     type, allowed values (an integer range or a list of strings) and the
+         *     default used when the option is left out. `POST /games` and
+         *     `POST /games/import` accept exactly these (422 otherwise).
+         */
+        get: operations["listGameTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/games": {
         parameters: {
             query?: never;
@@ -261,6 +284,10 @@ export interface paths {
          *     invite codes. With `autoStart` (default) the game starts as soon as
          *     every seat is held; otherwise a seat holder calls `/start`. A supplied
          *     `seed` (tests, tournaments) is kept secret until the game is over.
+         *     `options` must be among those the scenario declares (`GET
+         *     /game-types`), of their type and in range: anything else is 422
+         *     `invalid_options` naming the option (`option`) and nothing is stored.
+         *     The game keeps every declared option, defaults filled in.
          */
         post: operations["createGame"];
         delete?: never;
@@ -281,9 +308,15 @@ export interface paths {
         /**
          * Import a game record (replayed through the engine)
          * @description Only records of games that are over (they carry the seed). Every
-         *     action must be legal for an active role when replayed; otherwise 422
-         *     `invalid_record` and nothing is created. The imported game has no seat
-         *     holders.
+         *     field is checked and every claim verified by the replay: the options
+         *     against the scenario's declaration, each action legal for an active
+         *     role, the result the rules reached (winner and reason) or else a
+         *     resignation exactly as the server records one (`<role> resigned`, the
+         *     other role wins), no actions and a null result when abandoned, and a
+         *     `version` at least the number of changes the record shows (seat
+         *     changes are not in a record). Otherwise 422 `invalid_record` with
+         *     `field` naming what is wrong, and nothing is created. The imported
+         *     game has no seat holders.
          */
         post: operations["importGame"];
         delete?: never;
@@ -742,7 +775,10 @@ export interface components {
             gameType: string;
             /** @example richard-iii */
             scenario: string;
-            options: Record<string, never>;
+            /** @description Every option the scenario declares, defaults filled in (games stored before options were checked have none). */
+            options: {
+                [key: string]: components["schemas"]["OptionValue"];
+            };
             visibility: components["schemas"]["Visibility"];
             status: components["schemas"]["GameStatus"];
             /** @description One per committed change (seat taken or left, start, action, resignation, abort). */
@@ -762,7 +798,10 @@ export interface components {
         CreateGame: {
             gameType: string;
             scenario: string;
-            options?: Record<string, never>;
+            /** @description Options the scenario declares (GET /game-types); those left out take their default. */
+            options?: {
+                [key: string]: components["schemas"]["OptionValue"];
+            };
             /** @description For tests and tournaments; secret until the game is over. Default: random. */
             seed?: string;
             visibility?: components["schemas"]["Visibility"];
@@ -820,6 +859,74 @@ export interface components {
                 role: string;
                 action: components["schemas"]["Action"];
             }[];
+        };
+        OptionValue: boolean | number | string;
+        /** @description One option a new game of a scenario accepts; `type` says which further fields it has. */
+        GameOption: {
+            name: string;
+            /** @constant */
+            type: "boolean";
+            description: string;
+            default: boolean;
+        } | {
+            name: string;
+            /** @constant */
+            type: "integer";
+            description: string;
+            default: number;
+            /** @description The least value allowed. */
+            min: number;
+            /** @description The greatest value allowed. */
+            max: number;
+        } | {
+            name: string;
+            /** @constant */
+            type: "string";
+            description: string;
+            default: string;
+            /** @description The values allowed. */
+            values: string[];
+        };
+        Scenario: {
+            /** @example wars-of-the-roses */
+            id: string;
+            name: string;
+            description: string;
+            options: components["schemas"]["GameOption"][];
+        };
+        /**
+         * @example {
+         *       "id": "richard-iii",
+         *       "title": "Richard III: The Wars of the Roses",
+         *       "roles": [
+         *         "York",
+         *         "Lancaster"
+         *       ],
+         *       "scenarios": [
+         *         {
+         *           "id": "wars-of-the-roses",
+         *           "name": "Wars of the Roses",
+         *           "description": "1460: Full game: three campaigns of seven game turns each, linked by Political Turns (1.0, 4.0).",
+         *           "options": [
+         *             {
+         *               "name": "endCampaign",
+         *               "type": "integer",
+         *               "min": 1,
+         *               "max": 3,
+         *               "default": 3,
+         *               "description": "The campaign after whose Political Turn the game ends (whoever is King then wins); less than 3 for a shorter game."
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        GameType: {
+            /** @example richard-iii */
+            id: string;
+            title: string;
+            roles: string[];
+            scenarios: components["schemas"]["Scenario"][];
         };
         /** @description RFC 9457 problem details. */
         Problem: {
@@ -994,7 +1101,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description illegal_action (with `legalActions` and `currentVersion`) or invalid_record (an import that does not replay). */
+        /** @description illegal_action (with `legalActions` and `currentVersion`) or invalid_record (an import that does not replay; `field` names what is wrong). */
         Unprocessable: {
             headers: {
                 [name: string]: unknown;
@@ -1519,6 +1626,26 @@ export interface operations {
             404: components["responses"]["NotFoundProblem"];
         };
     };
+    listGameTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every installed game. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameType"][];
+                };
+            };
+        };
+    };
     listGames: {
         parameters: {
             query?: {
@@ -1598,6 +1725,35 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description invalid_options — an option the scenario does not declare, of another type or out of range. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:herald:problem:invalid-options",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "Option \"endCampaign\" must be a whole number from 1 to 3, not 99.",
+                     *       "code": "invalid_options",
+                     *       "problem": "range",
+                     *       "option": "endCampaign",
+                     *       "field": "options",
+                     *       "declaration": {
+                     *         "name": "endCampaign",
+                     *         "type": "integer",
+                     *         "min": 1,
+                     *         "max": 3,
+                     *         "default": 3,
+                     *         "description": "The campaign after whose Political Turn the game ends."
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     importGame: {

@@ -15,6 +15,7 @@ export const SERVICE_ERROR_STATUS: Record<ErrorCode, number> = {
   game_over: 409,
   invalid_state: 409,
   illegal_action: 422,
+  invalid_options: 422,
   invalid_record: 422,
   rate_limited: 429,
   unavailable: 503,

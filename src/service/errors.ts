@@ -14,6 +14,8 @@ export const ERROR_CODES = [
   /** A lifecycle step that the game's status does not allow (join a started game, abort after the first action...). */
   'invalid_state',
   'illegal_action',
+  /** Game options the scenario does not declare, or of another type, or out of range (extensions.option names it). */
+  'invalid_options',
   /** An imported game record that does not replay through the engine. */
   'invalid_record',
   /** Used by the rate-limit plugin (DELIVERY). */

@@ -11,6 +11,8 @@ type P = { Params: IdParams };
 export default async function gameRoutes(app: FastifyInstance): Promise<void> {
   const svc = app.gameService;
 
+  app.get('/game-types', async () => svc.listGameTypes());
+
   app.post('/games', async (request, reply) => {
     const game = await svc.createGame(requireCaller(request), body<CreateGameInput>(request) as CreateGameInput);
     return reply.code(201).header('location', `/games/${game.id}`).send(game);
