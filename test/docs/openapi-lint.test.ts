@@ -5,6 +5,7 @@
 // examples that their schema does not describe). Zero errors, zero warnings.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import t from 'tap';
@@ -20,7 +21,7 @@ interface LintReport {
 async function lint(file: string): Promise<LintReport> {
   const cli = path.join(projectRoot, 'node_modules/@redocly/cli/bin/cli.js');
   // Exit code 1 means problems found: the report on stdout says which.
-  const result = await run(process.execPath, [cli, 'lint', file, '--format=json'], {
+  const result = await run(process.execPath, [cli, 'lint', file, '--config', path.join(projectRoot, 'redocly.yaml'), '--format=json'], {
     cwd: projectRoot,
     env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
     maxBuffer: 16 * 1024 * 1024,
@@ -41,7 +42,7 @@ t.test('Redocly CLI finds no error and no warning in openapi.yaml', async (t) =>
 t.test('the lint fails on the mistake it was brought in for', async (t) => {
   // An unquoted YAML description with ", " becomes a second key: the schema
   // validator accepts the extra property, the linter does not.
-  const dir = await mkdtemp(path.join(projectRoot, '.lint-test-'));
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'herald-lint-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   const text = await readFile(path.join(projectRoot, 'openapi.yaml'), 'utf8');
   const broken = text.replace("description: 'The key''s first characters, for support.'", "description: The key's first characters, for support.");
