@@ -4,6 +4,23 @@
  */
 
 export interface paths {
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page linking to the API docs, GraphiQL, this document and the health checks */
+        get: operations["getHome"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -87,7 +104,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GraphiQL, an in-browser GraphQL IDE (only when NODE_ENV is not production) */
+        /**
+         * GraphiQL, an in-browser GraphQL IDE (only when NODE_ENV is not production)
+         * @description Its scripts and styles are served by Herald too (`/graphiql/assets/*`); the page needs no internet access.
+         */
         get: operations["getGraphiql"];
         put?: never;
         post?: never;
@@ -701,7 +721,7 @@ export interface components {
         ApiKey: {
             /** Format: uuid */
             id: string;
-            /** @description The key's first characters */
+            /** @description The key's first characters, for support. */
             prefix: string;
             label: string | null;
             /** Format: date-time */
@@ -942,6 +962,22 @@ export interface components {
             detail: string;
             /** @description Stable machine-readable code, e.g. not_found, invalid_request, illegal_action. */
             code: string;
+            /** @description The game's version (version_conflict, not_your_turn, illegal_action). */
+            currentVersion?: number;
+            /** @description The seats that may act now (not_your_turn). */
+            activeRoles?: string[];
+            /** @description The caller's legal actions now (illegal_action). */
+            legalActions?: components["schemas"]["Action"][];
+            /** @description The game's status (game_over, invalid_state). */
+            gameStatus?: components["schemas"]["GameStatus"];
+            /** @description The game's result (game_over). */
+            result?: unknown;
+            /** @description The seats the caller holds (forbidden, or invalid_request when a role must be named). */
+            yourRoles?: string[];
+            /** @description Seats still open (invalid_state when starting). */
+            openRoles?: string[];
+            /** @description The game's roles (invalid_request for an unknown role). */
+            roles?: string[];
         };
         Check: {
             /** @enum {unknown} */
@@ -1209,6 +1245,27 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getHome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;
@@ -1230,6 +1287,7 @@ export interface operations {
                     };
                 };
             };
+            401: components["responses"]["Unauthorized"];
         };
     };
     getReadiness: {
@@ -1254,6 +1312,7 @@ export interface operations {
                     };
                 };
             };
+            401: components["responses"]["Unauthorized"];
             /** @description A dependency failed. */
             503: {
                 headers: {
@@ -1307,6 +1366,7 @@ export interface operations {
                     "application/yaml": string;
                 };
             };
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getDocs: {
@@ -1327,6 +1387,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getGraphiql: {
@@ -2322,6 +2383,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            401: components["responses"]["Unauthorized"];
         };
     };
 }

@@ -12,6 +12,7 @@ import services from './plugins/services.ts';
 import health from './plugins/health.ts';
 import openapi from './plugins/openapi.ts';
 import graphql from './plugins/graphql.ts';
+import home from './plugins/home.ts';
 import gameService from './plugins/service.ts';
 import auth from './plugins/auth.ts';
 import inputGuard from './plugins/input-guard.ts';
@@ -83,6 +84,7 @@ export async function buildApp(config: Config, given: AppServices = {}): Promise
     await app.register(eventRoutes, { heartbeatMs: config.sseHeartbeatMs });
     await app.register(openapi);
     await app.register(graphql, { graphiql: config.development, version, pollMs: config.sseHeartbeatMs });
+    await app.register(home, { version, graphiql: config.development });
     await app.ready();
   } catch (err) {
     // Nothing may be left running when start-up fails.

@@ -1,7 +1,8 @@
 // GraphQL at /graphql (Mercurius): queries and mutations over the game service
 // (the same functions as REST), subscriptions over WebSocket on the same path
 // (graphql-transport-ws, and the older graphql-ws subprotocol), GraphiQL at
-// /graphiql in development. The schema is schema.graphql at the repository
+// /graphiql in development (./graphiql.ts: served offline, not Mercurius's
+// CDN-loading page). The schema is schema.graphql at the repository
 // root — the file is the source, so the published SDL cannot go stale.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { projectRoot } from '../../paths.ts';
 import { createAuth, credentialsFromPayload, fixedAuth, type HeraldContext } from '../graphql/context.ts';
 import { errorFormatter, formatError } from '../graphql/errors.ts';
 import { frameworkErrors } from './errors.ts';
+import graphiql from './graphiql.ts';
 import { DEFAULT_LIMITS, limitsRule, type QueryLimits } from '../graphql/limits.ts';
 import { checkDocument, checkSource } from '../graphql/size.ts';
 import { isParsedDocument, storableLiteralsRule, syntaxErrorOf } from '../graphql/input.ts';
@@ -51,7 +53,7 @@ export default async function graphql(app: FastifyInstance, opts: GraphqlOptions
   await app.register(mercurius, {
     schema: loadSdl(),
     resolvers,
-    graphiql: opts.graphiql,
+    graphiql: false,
     path: '/graphql',
     validationRules: rules,
     // A backstop only: the preParsing hook below refuses a longer document first, with a typed error.
@@ -82,6 +84,9 @@ export default async function graphql(app: FastifyInstance, opts: GraphqlOptions
       keepAlive: opts.keepAliveMs ?? 30_000,
     },
   });
+
+  // In this context, so the errorHandler above answers its errors with problem documents.
+  if (opts.graphiql) await app.register(graphiql, { endpoint: '/graphql' });
 
   // Size limits (size.ts): the raw text before it is parsed, the document before it is validated.
   // When graphql-js cannot parse the text, Mercurius tries it as JSON of an
