@@ -29,7 +29,9 @@
  * graph (each player linked to the ranks around their ideal S1–S2 partner and neighbours) and
  * fall back to the complete bracket graph if that leaves someone unpaired. If the last bracket
  * cannot be completed, the whole round is re-paired globally, so bracket mode never fails
- * where a pairing exists.
+ * where a pairing exists; if it breaks a side rule and the field is at most 256 players, the
+ * global pairing is used when it breaks fewer. Bracket mode floats more than the global
+ * matching (it cannot see that a float now saves one later) but keeps the side rules.
  */
 import blossom from 'edmonds-blossom-fixed';
 import { DEFAULT_POINTS, playerRounds, type Entrant, type PlayerId, type PointsConfig, type RoundRecord, type Side } from './results.ts';
@@ -239,7 +241,12 @@ interface SubResult {
  * float) linked to the players `dummyOk` allows. `sparse` limits edges to ranks near the ideal
  * partner; callers retry densely when that leaves players unmatched.
  */
-function matchNodes(nodes: readonly Node[], dummy: null | { ok: (n: Node) => boolean; belowGroup: number }, sparse: boolean): SubResult {
+function matchNodes(
+  nodes: readonly Node[],
+  dummy: null | { ok: (n: Node) => boolean; belowGroup: number },
+  sparse: boolean,
+  strictSides = false,
+): SubResult {
   const n = nodes.length;
   const local = nodes.map((x, i) => ({ ...x, rank: i }));
   const groups = new Set(nodes.map((x) => x.group)).size + 1;
@@ -251,6 +258,7 @@ function matchNodes(nodes: readonly Node[], dummy: null | { ok: (n: Node) => boo
   const link = (i: number, j: number) => {
     if (i === j || j < 0 || j >= n) return;
     if (local[i].p.opponents.has(local[j].p.id)) return;
+    if (strictSides && bestAssignment(local[i], local[j]).v > 0) return;
     edges.push([i, j, w.weight(local[i], local[j])]);
   };
   if (!sparse) {
@@ -296,12 +304,19 @@ function finish(pairs: Array<[Node, Node]>, bye: Node | null): SwissRound {
   return { pairings, bye: bye ? bye.p.id : null };
 }
 
-function pairGlobal(nodes: readonly Node[]): SwissRound {
+const GLOBAL_RETRY = 256;
+
+function pairGlobalPairs(nodes: readonly Node[]): { pairs: Array<[Node, Node]>; bye: Node | null; broken: number } {
   const odd = nodes.length % 2 === 1;
   const lowest = nodes.length ? nodes[nodes.length - 1].group + 1 : 0;
   const r = matchNodes(nodes, odd ? { ok: (x) => !x.p.hadBye, belowGroup: lowest } : null, false);
   if (r.unmatched.length > 0 || (odd && !r.dummy)) throw new NoPairingError('no pairing satisfies the rules (rematches or byes exhausted)');
-  return finish(r.pairs, r.dummy);
+  return { pairs: r.pairs, bye: r.dummy, broken: r.pairs.reduce((v, [a, b]) => v + bestAssignment(a, b).v, 0) };
+}
+
+function pairGlobal(nodes: readonly Node[]): SwissRound {
+  const g = pairGlobalPairs(nodes);
+  return finish(g.pairs, g.bye);
 }
 
 /** Score group by score group from the top (FIDE Dutch style); see the module comment. */
@@ -316,11 +331,26 @@ function pairBrackets(nodes: readonly Node[]): SwissRound {
     const odd = bracket.length % 2 === 1;
     const dummy = odd ? { ok: last ? (x: Node) => !x.p.hadBye : () => true, belowGroup: g + 1 } : null;
     const sparse = bracket.length > 64;
-    let r = matchNodes(bracket, dummy, sparse);
-    if (sparse && r.unmatched.length > 0) r = matchNodes(bracket, dummy, false);
+    // Above the last bracket a pair that breaks the side rules is not made: those players float
+    // down instead, where partners with the opposite due side are likely. (A matching inside
+    // one bracket cannot see that trade-off, so it is made here as a rule.)
+    const strict = !last;
+    let r = matchNodes(bracket, dummy, sparse, strict);
+    if (sparse && r.unmatched.length > (odd && !r.dummy ? 1 : 0)) {
+      const dense = matchNodes(bracket, dummy, false, strict);
+      if (dense.unmatched.length < r.unmatched.length) r = dense;
+    }
     if (last) {
       if (r.unmatched.length > 0 || (odd && !r.dummy)) return pairGlobal(nodes);
       pairs.push(...r.pairs);
+      // Going bracket by bracket can force a side-rule break in the last bracket that one
+      // global matching would avoid. Fields up to GLOBAL_RETRY players (≲ 1 s globally) get
+      // the global pairing in that case; above, the bracket result stands.
+      const broken = pairs.reduce((v, [a, b]) => v + bestAssignment(a, b).v, 0);
+      if (broken > 0 && nodes.length <= GLOBAL_RETRY) {
+        const global = pairGlobalPairs(nodes);
+        if (global.broken < broken) return finish(global.pairs, global.bye);
+      }
       return finish(pairs, r.dummy);
     }
     pairs.push(...r.pairs);

