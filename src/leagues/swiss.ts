@@ -237,6 +237,35 @@ interface SubResult {
 }
 
 /**
+ * Shortcut for one whole score group (typically round one): if S1 against S2 in rank order is
+ * allowed and every pair gets both players' due sides with no rule broken (and, when odd, the
+ * lowest-ranked player can take the bye), that pairing scores the best possible value on every
+ * criterion, so it is what the matching would return; skipping the O(n³) matcher is what makes
+ * a 1,024-player first round fast.
+ */
+function idealPairing(nodes: readonly Node[], dummy: null | { ok: (n: Node) => boolean }): SubResult | null {
+  if (nodes.length === 0 || nodes.some((x) => x.group !== nodes[0].group || x.groupSize !== nodes.length)) return null;
+  let rest = nodes;
+  let bye: Node | null = null;
+  if (dummy && nodes.length % 2 === 1) {
+    bye = nodes[nodes.length - 1];
+    if (!dummy.ok(bye)) return null;
+    rest = nodes.slice(0, -1);
+  }
+  if (rest.length % 2 === 1) return null;
+  const h = rest.length / 2;
+  const pairs: Array<[Node, Node]> = [];
+  for (let i = 0; i < h; i++) {
+    const [a, b] = [rest[i], rest[i + h]];
+    if (a.p.opponents.has(b.p.id)) return null;
+    const best = bestAssignment(a, b);
+    if (best.v !== 0 || best.pref !== 0) return null;
+    pairs.push([a, b]);
+  }
+  return { pairs, dummy: bye, unmatched: [] };
+}
+
+/**
  * Max-weight matching over `nodes` (in rank order), with an optional dummy vertex (bye or
  * float) linked to the players `dummyOk` allows. `sparse` limits edges to ranks near the ideal
  * partner; callers retry densely when that leaves players unmatched.
@@ -247,6 +276,8 @@ function matchNodes(
   sparse: boolean,
   strictSides = false,
 ): SubResult {
+  const ideal = idealPairing(nodes, dummy);
+  if (ideal) return ideal;
   const n = nodes.length;
   const local = nodes.map((x, i) => ({ ...x, rank: i }));
   const groups = new Set(nodes.map((x) => x.group)).size + 1;
@@ -336,7 +367,9 @@ function pairBrackets(nodes: readonly Node[]): SwissRound {
     // one bracket cannot see that trade-off, so it is made here as a rule.)
     const strict = !last;
     let r = matchNodes(bracket, dummy, sparse, strict);
-    if (sparse && r.unmatched.length > (odd && !r.dummy ? 1 : 0)) {
+    // Retry densely only in the last bracket: above it, strict side rules leave players
+    // unmatched on purpose (they float), and a dense retry of a large bracket costs seconds.
+    if (sparse && last && r.unmatched.length > 0) {
       const dense = matchNodes(bracket, dummy, false, strict);
       if (dense.unmatched.length < r.unmatched.length) r = dense;
     }
