@@ -23,8 +23,13 @@
  * - 14.x (Cut modifiers): when cutting the least significant value, a VUR contribution is cut
  *   first if there is one.
  *
- * The pre-2023 rules (a virtual opponent that draws every later round; every forfeit counted as
- * a draw for the opponents) are not implemented: the 2024 text replaced them.
+ * `unplayedRounds: 'fide-2009'` selects the earlier rules instead (2009 regulations, used
+ * until 2023 and still common in club software): for the opponents' tie-breaks every unplayed
+ * game of a player counts as a draw; for the player's own Buchholz and SB an unplayed round R
+ * is a game against a virtual opponent who starts with the player's score before R, gets the
+ * opposite of the player's result in R, and draws every later round:
+ *   S_von = S_before(R) + (win − points(R)) + draw × (n − R);
+ * and cuts drop the lowest value, with no VUR rule.
  *
  * In a round robin (`roundRobin: true`), as FIDE does for round robins, rounds without a
  * game over the board add nothing to Buchholz or Sonneborn–Berger (there is no dummy opponent).
@@ -73,6 +78,8 @@ export interface StandingsConfig {
   rounds?: number;
   /** Round-robin rules for unplayed rounds (no dummy opponents). */
   roundRobin?: boolean;
+  /** Which FIDE rules for unplayed rounds: the 2024 regulations (default) or the 2009 ones. */
+  unplayedRounds?: 'fide-2024' | 'fide-2009';
 }
 
 export interface SideRecord {
@@ -124,6 +131,17 @@ export function isVur(v: RoundView): boolean {
     case 'bye':
       return !v.allocated && v.size !== 'full';
   }
+}
+
+/** 2009 rules: as an opponent, every unplayed game counts as a draw. */
+function adjustedScore2009(p: PlayerRounds, u: Units): number {
+  return p.rounds.reduce((sum, v) => sum + (isPlayed(v) ? v.units : u.draw), 0);
+}
+
+/** 2009 rules: the virtual opponent's final score for the player's unplayed round `r` (1-based). */
+function virtualOpponent(p: PlayerRounds, r: number, u: Units): number {
+  const before = p.rounds.slice(0, r - 1).reduce((sum, v) => sum + v.units, 0);
+  return before + (u.win - p.rounds[r - 1].units) + u.draw * (p.rounds.length - r);
 }
 
 /** Art. 16.3: the player's score as counted in their opponents' tie-breaks (half-point units). */
@@ -220,7 +238,11 @@ export function computeStandings(
   const n = roundCount(records, config.rounds);
   const byId = playerRounds(entrants, records, points, n);
   const adjusted = new Map<PlayerId, number>();
-  for (const [id, p] of byId) adjusted.set(id, adjustedScore(p, u));
+  const rules2009 = config.unplayedRounds === 'fide-2009';
+  if (config.unplayedRounds !== undefined && !['fide-2024', 'fide-2009'].includes(config.unplayedRounds)) {
+    throw new RangeError(`unknown unplayed-rounds rule ${String(config.unplayedRounds)}`);
+  }
+  for (const [id, p] of byId) adjusted.set(id, rules2009 ? adjustedScore2009(p, u) : adjustedScore(p, u));
 
   const computed: Computed[] = entrants.map((entrant) => {
     const p = byId.get(entrant.id)!;
@@ -232,7 +254,8 @@ export function computeStandings(
     let harderGames = 0;
     let running = 0;
     let progressive = 0;
-    for (const v of p.rounds) {
+    for (const [i, v] of p.rounds.entries()) {
+      const round = i + 1;
       running += v.units;
       progressive += running;
       if (v.units === u.win && v.type !== 'absent') wins++;
@@ -245,6 +268,10 @@ export function computeStandings(
           harderGames++;
           if (v.outcome === 'win') harderWins++;
         }
+      } else if (!config.roundRobin && rules2009) {
+        const von = virtualOpponent(p, round, u);
+        bh.push({ value: von, vur: false });
+        sb += von * v.units;
       } else if (!config.roundRobin) {
         // 16.4: dummy opponent with the player's own final score.
         bh.push({ value: p.units, vur: isVur(v) });

@@ -61,6 +61,25 @@ t.test('points and every tie-break on a field with byes, forfeits and a withdraw
   t.equal(row(r.standings, 'B').forfeitsWon, 1);
 });
 
+/*
+ * The same field under the 2009 rules. As opponents, unplayed games count as draws:
+ *   A 1, B 0 + ½ + ½ = 1, C 2, D ½ + ½ + 1 = 2, E ½ × 3 = 1½.
+ * Virtual opponents (S_von = S_before + (1 − points) + ½ × (3 − R)):
+ *   B R2 (forfeit win): 0 + 0 + ½ = ½;  D R2 (half bye): ½ + ½ + ½ = 1½;
+ *   E R1 (PAB): 0 + 0 + 1 = 1;  E R2 (forfeit loss): 1 + 1 + ½ = 2½;  E R3 (absent): 1 + 1 + 0 = 2.
+ * BH: A 1 + 2 + 2 = 5; B 1 + ½ + 2 = 3½; C 2 + 1 + 1 = 4; D 2 + 1½ + 1 = 4½; E 1 + 2½ + 2 = 5½.
+ * BH-C1 (lowest cut, no VUR rule): A 4, B 3 (the virtual ½ goes), C 3, D 3½, E 4½.
+ * SB: A 1·1 = 1; B 0 + ½·1 + 2·½ = 1½; C 2·½ + 1·1 + 1·½ = 2½; D 2·½ + 1½·½ + 1·1 = 2¾; E 1·1 = 1.
+ */
+t.test('FIDE 2009 rules for unplayed rounds (virtual opponent; unplayed games are draws for opponents)', async (t) => {
+  const r = computeStandings(FIVE, RECORDS, { tieBreaks: ['buchholz', 'buchholz-cut1', 'sonneborn-berger'], unplayedRounds: 'fide-2009' });
+  t.same(Object.fromEntries(r.standings.map((s) => [s.id, [s.tieBreaks.buchholz, s.tieBreaks['buchholz-cut1'], s.tieBreaks['sonneborn-berger']]])), {
+    A: [5, 4, 1], B: [3.5, 3, 1.5], C: [4, 3, 2.5], D: [4.5, 3.5, 2.75], E: [5.5, 4.5, 1],
+  });
+  t.same(r.standings.map((s) => s.id), ['D', 'C', 'B', 'E', 'A']);
+  t.throws(() => computeStandings(FIVE, RECORDS, { unplayedRounds: 'fide-1999' as 'fide-2009' }), RangeError);
+});
+
 t.test('the configured order decides; the harder side is configurable per league and per game', async (t) => {
   // Points tie C–D and A–E. BH-C1: C 3½ > D 3; A 4 > E 2.
   t.same(computeStandings(FIVE, RECORDS, { tieBreaks: ['buchholz-cut1'] }).standings.map((s) => s.id), ['C', 'D', 'B', 'A', 'E']);
