@@ -133,6 +133,26 @@ t.test('withdrawn players are never paired; late entrants are', async (t) => {
   t.equal(r.bye, 'f', 'the late entrant (0 points, lowest) has the bye');
 });
 
+t.test('forfeits count as meetings; only pairing-allocated byes count as byes', async (t) => {
+  const entrants: Entrant[] = ['a', 'b', 'c', 'd'].map((id, i) => ({ id, seed: i + 1 }));
+  const players = swissPlayers(entrants, [
+    { kind: 'forfeit', round: 1, first: 'a', second: 'b', winner: 'first' },
+    { kind: 'forfeit', round: 1, first: 'c', second: 'd', winner: 'none' },
+    { kind: 'bye', round: 2, player: 'a', points: 'half' },
+    { kind: 'bye', round: 2, player: 'b', points: 'full', allocated: true },
+    { kind: 'game', round: 2, first: 'c', second: 'd', result: 'draw' },
+  ]);
+  const byId = new Map(players.map((p) => [p.id, p]));
+  t.same([...byId.get('a')!.opponents], ['b']);
+  t.same([...byId.get('c')!.opponents], ['d']);
+  t.same(byId.get('a')!.sides, [], 'a forfeit is not a game played on a side');
+  t.same(byId.get('c')!.sides, ['first']);
+  t.same(players.map((p) => p.hadBye), [false, true, false, false]);
+  t.same(players.map((p) => p.score), [3, 2, 1, 1], 'half-point units: a 1 + ½, b 0 + 1, c and d ½');
+  const r = pairSwissRound(players);
+  t.same(r.pairings.map((p) => [p.first, p.second].sort().join('-')).sort(), ['a-c', 'b-d']);
+});
+
 t.test('no pairing possible: NoPairingError', async (t) => {
   const ps = [P('a', 1, { opponents: new Set(['b']) }), P('b', 2, { opponents: new Set(['a']) })];
   t.throws(() => pairSwissRound(ps), { name: 'NoPairingError', code: 'NO_PAIRING' });
