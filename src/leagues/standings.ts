@@ -48,7 +48,7 @@ export type TieBreak =
   | 'median-buchholz'
   /** SB (Art. 9): sum of opponents' adjusted scores times the points scored against them. */
   | 'sonneborn-berger'
-  /** DE (Art. 6): points scored against the other tied players, if all of them have met. */
+  /** DE (Art. 6): points scored against the other tied players (see directEncounter). */
   | 'direct-encounter'
   /** WIN (Art. 7): rounds won, with or without playing (forfeit wins and full-point byes count). */
   | 'wins'
@@ -93,7 +93,7 @@ export interface Standing {
   rank: number;
   id: PlayerId;
   points: number;
-  /** Values of the configured tie-breaks (DE is relative to the group it was applied to). */
+  /** Values of the configured tie-breaks (DE: score against the group it was last applied to). */
   tieBreaks: Partial<Record<TieBreak, number>>;
   played: number;
   won: number;
@@ -201,24 +201,68 @@ function compareFinal(a: Entrant, b: Entrant): number {
 }
 
 /**
- * Art. 6 (direct encounter): among the tied group, if every pair has met over the board, each
- * player's points from those games; otherwise the tie-break does not separate them (all 0).
- * Forfeits are not encounters. (Article 6's extension for groups where not all have met — a
- * player whose DE score no one else could reach — is not applied.)
+ * Art. 6 (direct encounter), applied to a group still tied. Returns the group split into
+ * ordered subgroups (players in one subgroup stay tied) and each player's DE score in points.
+ * - Only games played over the board between members count; forfeits are not encounters.
+ * - Several games against the same opponent (a double round robin) count as their average
+ *   (6.1.2), kept exact with a common denominator.
+ * - If every member has met every other, members are ordered by DE score.
+ * - If not, a member ranks ahead of the rest only if their DE score is above what anyone left
+ *   could still reach (their score plus a win against each member they have not met); from
+ *   the first member for whom that fails, the rest stay tied.
+ * - A subgroup still tied after a split, and smaller than the group, gets DE again among
+ *   its own members (the regulation's recursive application).
  */
-function directEncounter(group: readonly Computed[]): Map<PlayerId, number> {
+function directEncounter(group: readonly Computed[], u: Units, scores: Map<PlayerId, number>): Computed[][] {
+  if (group.length <= 1) return [group.slice()];
   const ids = new Set(group.map((c) => c.entrant.id));
-  const out = new Map<PlayerId, number>(group.map((c) => [c.entrant.id, 0]));
-  const met = new Set<string>();
+  // Per player, per opponent in the group: [sum of units, games].
+  const perOpp = new Map<PlayerId, Map<PlayerId, [number, number]>>();
+  let denominator = 1;
+  const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
   for (const c of group) {
+    const m = new Map<PlayerId, [number, number]>();
     for (const v of c.rounds.rounds) {
-      if (isPlayed(v) && ids.has(v.opponent)) {
-        out.set(c.entrant.id, out.get(c.entrant.id)! + v.units);
-        met.add(`${c.entrant.id}\u0000${v.opponent}`);
-      }
+      if (!isPlayed(v) || !ids.has(v.opponent)) continue;
+      const cur = m.get(v.opponent) ?? [0, 0];
+      m.set(v.opponent, [cur[0] + v.units, cur[1] + 1]);
     }
+    for (const [, games] of m.values()) denominator = (denominator * games) / gcd(denominator, games);
+    perOpp.set(c.entrant.id, m);
   }
-  for (const a of ids) for (const b of ids) if (a !== b && !met.has(`${a}\u0000${b}`)) return new Map(group.map((c) => [c.entrant.id, 0]));
+  const score = new Map<PlayerId, number>();
+  const reach = new Map<PlayerId, number>();
+  let allMet = true;
+  for (const c of group) {
+    const m = perOpp.get(c.entrant.id)!;
+    let sum = 0;
+    for (const [units, games] of m.values()) sum += (units * denominator) / games;
+    const unmet = group.length - 1 - m.size;
+    if (unmet > 0) allMet = false;
+    score.set(c.entrant.id, sum);
+    reach.set(c.entrant.id, sum + unmet * u.win * denominator);
+    scores.set(c.entrant.id, sum / (2 * denominator));
+  }
+  const by = (c: Computed) => score.get(c.entrant.id)!;
+  const out: Computed[][] = [];
+  const again = (sub: Computed[]) => {
+    if (sub.length > 1 && sub.length < group.length) out.push(...directEncounter(sub, u, scores));
+    else out.push(sub);
+  };
+  if (allMet) {
+    const buckets = new Map<number, Computed[]>();
+    for (const c of group) buckets.set(by(c), [...(buckets.get(by(c)) ?? []), c]);
+    for (const k of [...buckets.keys()].sort((a, b) => b - a)) again(buckets.get(k)!);
+    return out;
+  }
+  const sorted = [...group].sort((a, b) => by(b) - by(a) || reach.get(b.entrant.id)! - reach.get(a.entrant.id)!);
+  let i = 0;
+  for (; i < sorted.length - 1; i++) {
+    const rest = sorted.slice(i + 1);
+    if (by(sorted[i]) > Math.max(...rest.map((c) => reach.get(c.entrant.id)!))) out.push([sorted[i]]);
+    else break;
+  }
+  again(sorted.slice(i));
   return out;
 }
 
@@ -294,6 +338,7 @@ export function computeStandings(
 
   // Rank: points, then each tie-break within the groups still tied, then the final order.
   const decided = new Set<PlayerId>();
+  const deScores = new Map<PlayerId, number>();
   const rankGroup = (group: Computed[], level: number): Computed[] => {
     if (group.length <= 1) return group;
     if (level === order.length) {
@@ -302,8 +347,8 @@ export function computeStandings(
     }
     const tb = order[level];
     if (tb === 'direct-encounter') {
-      const de = directEncounter(group);
-      for (const c of group) c.values['direct-encounter'] = de.get(c.entrant.id)!;
+      // DE depends on who is tied, so it is computed here, per group, and splits the group.
+      return directEncounter(group, u, deScores).flatMap((sub) => rankGroup(sub, level + 1));
     }
     const buckets = new Map<number, Computed[]>();
     for (const c of group) {
@@ -331,7 +376,7 @@ export function computeStandings(
       else rec.lost++;
     }
     const tieBreaks: Partial<Record<TieBreak, number>> = {};
-    for (const tb of order) tieBreaks[tb] = (c.values[tb] ?? 0) / DIVISOR[tb];
+    for (const tb of order) tieBreaks[tb] = tb === 'direct-encounter' ? deScores.get(c.entrant.id) ?? 0 : (c.values[tb] ?? 0) / DIVISOR[tb];
     const playedGames = rs.filter(isPlayed);
     return {
       rank: i + 1,

@@ -127,11 +127,11 @@ t.test('direct encounter: applies when all the tied players have met, else falls
     { kind: 'game', round: 2, first: 'Y', second: 'W', result: 'second' },
     { kind: 'game', round: 1, first: 'Z', second: 'W', result: 'first' },
   ];
-  // X 1, Y 1, Z 1, W 1. DE within all four is not complete (X–W, Y–Z never met) → no split;
-  // then seed order decides. With only X and Y tied on BH-less criteria we cannot isolate
-  // them, so check the group value directly:
+  // X 1, Y 1, Z 1, W 1. Not all four have met (X–W, Y–Z never did); each scored 1 against
+  // the group and could reach 2 with a win against the one not met, so nobody is clear → no
+  // split; the seed order decides.
   const all = computeStandings(E('X', 'Y', 'Z', 'W'), two, { tieBreaks: ['direct-encounter'] });
-  t.same(all.standings.map((s) => s.tieBreaks['direct-encounter']), [0, 0, 0, 0]);
+  t.same(all.standings.map((s) => s.tieBreaks['direct-encounter']), [1, 1, 1, 1]);
   t.same(all.standings.map((s) => s.id), ['X', 'Y', 'Z', 'W']);
   // A tie-break before DE that splits {X, Y} from {Z, W}: harder-side wins (second): Y won as
   // second, W won as second → {Y, W} 1, {X, Z} 0. Y and W met (W won): DE orders W above Y.
@@ -139,6 +139,44 @@ t.test('direct encounter: applies when all the tied players have met, else falls
   // {X, Z} also met (X won): X above Z.
   t.same(split.standings.map((s) => s.id), ['W', 'Y', 'X', 'Z']);
   t.same(split.standings.slice(0, 2).map((s) => [s.id, s.tieBreaks['direct-encounter']]), [['W', 1], ['Y', 0]]);
+});
+
+t.test('direct encounter when not all have met: a player nobody can catch goes first (Art. 6)', async (t) => {
+  // A, B, C finish on 2 of 3. A beat B and C; B and C never met. A's DE 2 is more than B or C
+  // could reach (0 + a win against the other = 1), so A is first; B and C stay tied (DE again
+  // between them: they never met) and the seed order decides.
+  const recs: RoundRecord[] = [
+    { kind: 'game', round: 1, first: 'A', second: 'B', result: 'first' },
+    { kind: 'game', round: 1, first: 'C', second: 'D', result: 'first' },
+    { kind: 'game', round: 1, first: 'E', second: 'F', result: 'first' },
+    { kind: 'game', round: 2, first: 'A', second: 'C', result: 'first' },
+    { kind: 'game', round: 2, first: 'B', second: 'E', result: 'first' },
+    { kind: 'game', round: 2, first: 'D', second: 'F', result: 'first' },
+    { kind: 'game', round: 3, first: 'A', second: 'F', result: 'second' },
+    { kind: 'game', round: 3, first: 'B', second: 'D', result: 'first' },
+    { kind: 'game', round: 3, first: 'C', second: 'E', result: 'first' },
+  ];
+  const r = computeStandings(E('C', 'B', 'A', 'D', 'E', 'F'), recs, { tieBreaks: ['direct-encounter'] });
+  t.same(r.standings.slice(0, 3).map((s) => [s.id, s.points, s.tieBreaks['direct-encounter']]), [['A', 2, 2], ['C', 2, 0], ['B', 2, 0]]);
+  t.notOk(r.standings[0].decidedByFinalOrder);
+  t.ok(r.standings[1].decidedByFinalOrder && r.standings[2].decidedByFinalOrder);
+  // Without DE, the seed order alone would put C, B, A.
+  t.same(computeStandings(E('C', 'B', 'A', 'D', 'E', 'F'), recs, { tieBreaks: [] }).standings.slice(0, 3).map((s) => s.id), ['C', 'B', 'A']);
+});
+
+t.test('direct encounter averages several games against one opponent (Art. 6.1.2)', async (t) => {
+  // P and Q meet twice (P wins, then a draw) and finish level on 1½: P's DE is the average
+  // ¾ (not the sum 1½), Q's ¼.
+  const recs: RoundRecord[] = [
+    { kind: 'game', round: 1, first: 'P', second: 'Q', result: 'first' },
+    { kind: 'game', round: 1, first: 'R', second: 'S', result: 'draw' },
+    { kind: 'game', round: 2, first: 'Q', second: 'P', result: 'draw' },
+    { kind: 'game', round: 2, first: 'S', second: 'R', result: 'draw' },
+    { kind: 'game', round: 3, first: 'Q', second: 'R', result: 'first' },
+    { kind: 'game', round: 3, first: 'P', second: 'S', result: 'second' },
+  ];
+  const r = computeStandings(E('Q', 'P', 'R', 'S'), recs, { tieBreaks: ['direct-encounter'] });
+  t.same(r.standings.map((s) => [s.id, s.points, s.tieBreaks['direct-encounter']]), [['S', 2, 0], ['P', 1.5, 0.75], ['Q', 1.5, 0.25], ['R', 1, 0]]);
 });
 
 t.test('round-robin rule: unplayed rounds add nothing to Buchholz or SB', async (t) => {
