@@ -97,6 +97,16 @@ export function swissPlayers(
     });
 }
 
+/**
+ * Records for a late entrant's missed rounds 1…firstRound − 1: zero-point byes by default, or
+ * half-point byes where the league grants them. Either way they are voluntarily unplayed rounds
+ * for tie-breaks (Art. 16.2) and not pairing-allocated byes, so the entrant can still get one.
+ */
+export function lateEntryByes(player: PlayerId, firstRound: number, points: 'zero' | 'half' = 'zero'): RoundRecord[] {
+  if (!Number.isInteger(firstRound) || firstRound < 1) throw new RangeError(`first round must be a positive integer, got ${firstRound}`);
+  return Array.from({ length: firstRound - 1 }, (_, i) => ({ kind: 'bye' as const, round: i + 1, player, points }));
+}
+
 interface Node {
   p: SwissPlayer;
   /** Position in the round's ranking (score, then seed). */

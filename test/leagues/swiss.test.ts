@@ -6,7 +6,7 @@
  */
 import t, { type Test } from 'tap';
 import blossom from 'edmonds-blossom-fixed';
-import { NoPairingError, pairSwissRound, swissPlayers, type SwissPlayer, type SwissRound } from '../../src/leagues/swiss.ts';
+import { lateEntryByes, NoPairingError, pairSwissRound, swissPlayers, type SwissPlayer, type SwissRound } from '../../src/leagues/swiss.ts';
 import type { Entrant, RoundRecord, Side } from '../../src/leagues/results.ts';
 
 /** Small deterministic PRNG (mulberry32) so failures reproduce. */
@@ -151,6 +151,18 @@ t.test('forfeits count as meetings; only pairing-allocated byes count as byes', 
   t.same(players.map((p) => p.score), [3, 2, 1, 1], 'half-point units: a 1 + ½, b 0 + 1, c and d ½');
   const r = pairSwissRound(players);
   t.same(r.pairings.map((p) => [p.first, p.second].sort().join('-')).sort(), ['a-c', 'b-d']);
+});
+
+t.test('late entry: byes for the missed rounds, zero or half a point, not allocated', async (t) => {
+  t.same(lateEntryByes('z', 3, 'half'), [
+    { kind: 'bye', round: 1, player: 'z', points: 'half' }, { kind: 'bye', round: 2, player: 'z', points: 'half' },
+  ]);
+  t.same(lateEntryByes('z', 1), []);
+  const entrants: Entrant[] = [{ id: 'a', seed: 1 }, { id: 'b', seed: 2 }, { id: 'z', seed: 3 }];
+  const recs: RoundRecord[] = [{ kind: 'game', round: 1, first: 'a', second: 'b', result: 'draw' }, ...lateEntryByes('z', 2, 'half')];
+  const z = swissPlayers(entrants, recs).find((p) => p.id === 'z')!;
+  t.same([z.score, z.hadBye], [1, false]);
+  t.throws(() => lateEntryByes('z', 0), RangeError);
 });
 
 t.test('no pairing possible: NoPairingError', async (t) => {
