@@ -21,13 +21,14 @@
  * below 2^50, where doubles are exact (the library is a port of van Rantwijk's algorithm, exact
  * for integer weights). Sides are assigned after matching, per pair.
  *
- * Speed: the library is O(n³) on a complete graph (≈ 1 s for 256 players, ≈ 12 s for 512 on
- * this machine), so for large fields (`mode: 'brackets'`, the default above 128 players) the
- * round is paired score group by score group from the top, as FIDE's Dutch system does: each
- * bracket is a group plus the players floated down into it; an odd or unpairable remainder
- * floats to the next group (a float vertex takes the lowest-ranked). Big brackets use a sparse
- * graph (each player linked to the ranks around their ideal S1–S2 partner and neighbours) and
- * fall back to the complete bracket graph if that leaves someone unpaired. If the last bracket
+ * Speed: the library is O(n³) on a complete graph (0.2–0.9 s for 256 players, ≈ 12 s for 512,
+ * ≈ 27 s for 1,024 on this machine), so for large fields (`mode: 'brackets'`, the default above
+ * 128 players) the round is paired score group by score group from the top, as FIDE's Dutch
+ * system does: each bracket is a group plus the players floated down into it; an odd or
+ * unpairable remainder floats to the next group (a float vertex takes the lowest-ranked). Big
+ * brackets use a sparse graph (each player linked to the ranks around their ideal S1–S2
+ * partner and neighbours); the last bracket falls back to its complete graph if that leaves
+ * someone unpaired. If the last bracket
  * cannot be completed, the whole round is re-paired globally, so bracket mode never fails
  * where a pairing exists; if it breaks a side rule and the field is at most 256 players, the
  * global pairing is used when it breaks fewer. Bracket mode floats more than the global
