@@ -978,6 +978,17 @@ export interface components {
             openRoles?: string[];
             /** @description The game's roles (invalid_request for an unknown role). */
             roles?: string[];
+            /** @description The option at fault (invalid_options, invalid_record with field options). */
+            option?: string;
+            /**
+             * @description What is wrong with the option (invalid_options).
+             * @enum {string}
+             */
+            problem?: "unknown" | "type" | "range";
+            /** @description The option's declaration (invalid_options, when the option is declared). */
+            declaration?: components["schemas"]["GameOption"];
+            /** @description The field at fault (invalid_options; invalid_record names the record's field). */
+            field?: string;
         };
         Check: {
             /** @enum {unknown} */
@@ -1705,6 +1716,7 @@ export interface operations {
                     "application/json": components["schemas"]["GameType"][];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listGames: {
