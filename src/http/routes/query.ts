@@ -46,6 +46,14 @@ export function body<T = Record<string, unknown>>(request: FastifyRequest): T {
   return b as T;
 }
 
+/** Refuses fields the route does not know: a misspelt field silently ignored would do the wrong thing. */
+export function onlyFields(b: Record<string, unknown>, allowed: readonly string[]): void {
+  const unknown = Object.keys(b).filter((k) => !allowed.includes(k));
+  if (unknown.length > 0) {
+    throw new ServiceError('invalid_request', `Unknown field ${unknown.map((k) => JSON.stringify(k)).join(', ')}: this body takes ${allowed.join(', ')}.`);
+  }
+}
+
 export interface IdParams {
   gameId: string;
 }
