@@ -33,6 +33,13 @@ export interface Config {
    * (a Postgres that hangs, or a network that drops packets, must not hang requests).
    */
   databaseQueryTimeoutMs: number;
+  /**
+   * How long a pooled database connection may stay idle before the pool closes
+   * it. Not read from the environment: the defaults suit both stores (real
+   * Postgres: 10 s; embedded: never, see store.ts); tests set it short to make
+   * the pool reconnect.
+   */
+  databaseIdleTimeoutMs?: number;
 }
 
 export class ConfigError extends Error {
