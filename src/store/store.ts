@@ -7,7 +7,7 @@ import type { Config } from '../config.ts';
 import { redactUrl } from '../config.ts';
 import { StartupError, errorMessage } from '../errors.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.ts';
-import { pendingMigrations, runMigrations } from './migrate.ts';
+import { applyNewMigrations, pendingMigrations, runMigrations } from './migrate.ts';
 import { findKeyByHash } from './players.ts';
 import { SessionPool } from './pool.ts';
 
@@ -75,8 +75,10 @@ export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'> 
       throw new StartupError(`cannot read the migration state of ${redactUrl(url)}: ${errorMessage(err)}`, { cause: err });
     });
     if (pending.length > 0) {
-      const outcome = await runMigrations(url);
-      log.info({ ms: Math.round(performance.now() - t0), migrations: pending }, outcome);
+      // The embedded database: new migrations in-process (see applyNewMigrations), anything else by the CLI.
+      const applied = embedded ? await applyNewMigrations(url) : null;
+      const outcome = applied ? 'migrations applied' : await runMigrations(url);
+      log.info({ ms: Math.round(performance.now() - t0), migrations: pending, by: applied ? 'herald' : 'prisma migrate deploy' }, outcome);
     } else {
       log.info({ ms: Math.round(performance.now() - t0) }, 'no pending migrations');
     }
