@@ -15,9 +15,10 @@ import pg from 'pg';
 
 type Callback = (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void;
 
-/** pg ≥ 8.16: the status of the last ReadyForQuery, 'I' idle, 'T' in a transaction, 'E' in a failed one. */
+/** The status of the last ReadyForQuery: 'I' idle, 'T' in a transaction, 'E' in a failed one (null: not known). */
 function transactionStatus(client: pg.PoolClient): string | null {
-  return (client as pg.PoolClient & { getTransactionStatus(): string | null }).getTransactionStatus();
+  // Client.getTransactionStatus() is in pg 8.23 but not yet in @types/pg.
+  return (client as pg.PoolClient & { getTransactionStatus?(): string | null }).getTransactionStatus?.() ?? null;
 }
 
 function guardRelease(client: pg.PoolClient): pg.PoolClient {
