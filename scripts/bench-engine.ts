@@ -29,7 +29,7 @@ const scenarios = SCENARIOS.filter((s) => !only || s.id === only);
 const UNDO = new Set(['undo', 'take_back']);
 const END = new Set(['end', 'cancel', 'end_regroup']);
 
-/** Same choice rule as playout.ts: undo-like actions weight 0.1, end-like `endWeight`. */
+/** Same choice rule as test/games/richard-iii/playout-helpers.ts: undo-like actions weight 0.1, end-like `endWeight`. */
 function pick(rng: RngState, list: Action[]): Action {
   if (list.length === 1) return list[0]!;
   const w = (a: Action) => (UNDO.has(a.type) ? 0.1 : END.has(a.type) ? endWeight : 1);

@@ -1,15 +1,15 @@
 /**
- * Long random-play soak of the Richard III engine (src/games/richard-iii/playout.ts).
+ * Long random-play soak of the Richard III engine (test/games/richard-iii/playout-helpers.ts).
  *
  *   npx tsx scripts/fuzz.ts --games 1000 [--scenario kingmaker] [--seed soak] [--trail] [--end-weight w] [--political N]
  *
  * Plays N complete games per scenario (all three unless --scenario), checking
  * every invariant after every action, and prints games, decisions and each
  * failure with its seeds and last actions (--trail: the whole action trail as
- * JSON, replayable with replay() from playout.ts). Exit code 1 on any failure.
+ * JSON, replayable with replay() from playout-helpers.ts). Exit code 1 on any failure.
  */
 import { SCENARIOS } from '../src/games/richard-iii/data.ts';
-import { crowdedPoliticalTurn, describeFailure, playout } from '../src/games/richard-iii/playout.ts';
+import { crowdedPoliticalTurn, describeFailure, playout } from '../test/games/richard-iii/playout-helpers.ts';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);

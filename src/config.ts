@@ -1,10 +1,20 @@
 // Configuration from the environment, validated once at start-up. Every problem
 // is collected so a user fixes them all in one go; ConfigError's message is a
 // single line meant to be printed as is.
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * Which peers are trusted reverse proxies, i.e. whose X-Forwarded-For (and
+ * -Proto, -Host) decides request.ip: false = none (the default), true = any,
+ * or a list of addresses, CIDRs and the names loopback, linklocal,
+ * uniquelocal. Fastify's `trustProxy`. No hop count: Fastify 5.12 ignores one
+ * (it trusts nothing), since it cannot tell a proxy from a direct client.
+ */
+export type TrustProxy = boolean | string[];
 
 export interface Config {
   /** Postgres URL; null = start the embedded database (PGlite) in dataDir. */
@@ -33,6 +43,8 @@ export interface Config {
    * (a Postgres that hangs, or a network that drops packets, must not hang requests).
    */
   databaseQueryTimeoutMs: number;
+  /** TRUST_PROXY: rate limits per IP and logs see the client's address, not the proxy's. */
+  trustProxy: TrustProxy;
   /**
    * How long a pooled database connection may stay idle before the pool closes
    * it. Not read from the environment: the defaults suit both stores (real
@@ -81,6 +93,37 @@ function checkUrl(value: string, name: string, protocols: string[], problems: st
   if (!protocols.includes(url.protocol)) {
     problems.push(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')} (got ${url.protocol}//)`);
   }
+}
+
+/** proxy-addr's (Fastify's) names for address ranges. */
+const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** One TRUST_PROXY list item: an address, a CIDR (10.0.0.0/8, fd00::/8), an IPv4 netmask (10.0.0.0/255.0.0.0) or a range name. */
+function isProxyAddress(item: string): boolean {
+  if (PROXY_RANGES.includes(item)) return true;
+  const [address, range, ...rest] = item.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || rest.length > 0) return false;
+  if (range === undefined) return true;
+  if (/^\d{1,3}$/.test(range)) return Number(range) <= (family === 4 ? 32 : 128);
+  return family === 4 && isIP(range) === 4;
+}
+
+function trustProxyVar(env: Env, problems: string[]): TrustProxy {
+  const raw = nonEmpty(env, 'TRUST_PROXY');
+  if (raw === undefined || /^false$/i.test(raw)) return false;
+  if (/^true$/i.test(raw)) return true;
+  if (/^\d+$/.test(raw)) {
+    problems.push(`TRUST_PROXY cannot be a hop count ("${raw}"): Fastify ignores one, as it lets direct clients forge X-Forwarded-For; list the proxies' addresses or CIDRs instead`);
+    return false;
+  }
+  const items = raw.split(',').map((s) => s.trim());
+  const bad = items.filter((item) => !isProxyAddress(item));
+  if (bad.length === 0) return items;
+  problems.push(
+    `TRUST_PROXY must be true, false or a comma-separated list of addresses, CIDRs and loopback/linklocal/uniquelocal (got ${bad.map((b) => `"${b}"`).join(', ')})`,
+  );
+  return false;
 }
 
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
@@ -135,8 +178,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const sseHeartbeatMs = intVar(env, 'SSE_HEARTBEAT_SECONDS', 15, 1, problems) * 1000;
   const databaseQueryTimeoutMs = intVar(env, 'DATABASE_QUERY_TIMEOUT_SECONDS', 10, 1, problems) * 1000;
 
+  const trustProxy = trustProxyVar(env, problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
-  return { databaseUrl, redisUrl, port, host, logLevel, dataDir, busPrefix, development, adminToken, openSignup, rateLimit, sseHeartbeatMs, databaseQueryTimeoutMs };
+  return { databaseUrl, redisUrl, port, host, logLevel, dataDir, busPrefix, development, adminToken, openSignup, rateLimit, sseHeartbeatMs, databaseQueryTimeoutMs, trustProxy };
 }
 
 /** The URL with its password hidden, for logs and error messages. */

@@ -4,6 +4,23 @@
  */
 
 export interface paths {
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page linking to the API docs, GraphiQL, this document and the health checks */
+        get: operations["getHome"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -87,7 +104,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** GraphiQL, an in-browser GraphQL IDE (only when NODE_ENV is not production) */
+        /**
+         * GraphiQL, an in-browser GraphQL IDE (only when NODE_ENV is not production)
+         * @description Its scripts and styles are served by Herald too (`/graphiql/assets/*`); the page needs no internet access.
+         */
         get: operations["getGraphiql"];
         put?: never;
         post?: never;
@@ -107,7 +127,16 @@ export interface paths {
         /** GraphQL query over GET */
         get: operations["getGraphql"];
         put?: never;
-        /** GraphQL query or mutation */
+        /**
+         * GraphQL query or mutation
+         * @description Operations over their size limits are refused before they run (400,
+         *     `extensions.code` `query_too_complex` with `measure`, `value`, `limit`):
+         *     nesting of `{ [ (` over 64, over 5000 tokens, 100 aliases, 500 fields,
+         *     depth 8, complexity 5000 (see the `Query` type's description in
+         *     schema.graphql). `query` must be a string and `variables` an object;
+         *     strings holding U+0000 or lone UTF-16 surrogates are refused
+         *     (`invalid_request`). The same limits apply to GET and to subscriptions.
+         */
         post: operations["postGraphql"];
         delete?: never;
         options?: never;
@@ -232,6 +261,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/game-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The games this server hosts, their scenarios and options
+         * @description Each scenario declares the options a new game of it accepts: name,
+         *     type, allowed values (an integer range or a list of strings) and the
+         *     default used when the option is left out. `POST /games` and
+         *     `POST /games/import` accept exactly these (422 otherwise).
+         */
+        get: operations["listGameTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/games": {
         parameters: {
             query?: never;
@@ -252,6 +304,10 @@ export interface paths {
          *     invite codes. With `autoStart` (default) the game starts as soon as
          *     every seat is held; otherwise a seat holder calls `/start`. A supplied
          *     `seed` (tests, tournaments) is kept secret until the game is over.
+         *     `options` must be among those the scenario declares (`GET
+         *     /game-types`), of their type and in range: anything else is 422
+         *     `invalid_options` naming the option (`option`) and nothing is stored.
+         *     The game keeps every declared option, defaults filled in.
          */
         post: operations["createGame"];
         delete?: never;
@@ -272,9 +328,15 @@ export interface paths {
         /**
          * Import a game record (replayed through the engine)
          * @description Only records of games that are over (they carry the seed). Every
-         *     action must be legal for an active role when replayed; otherwise 422
-         *     `invalid_record` and nothing is created. The imported game has no seat
-         *     holders.
+         *     field is checked and every claim verified by the replay: the options
+         *     against the scenario's declaration, each action legal for an active
+         *     role, the result the rules reached (winner and reason) or else a
+         *     resignation exactly as the server records one (`<role> resigned`, the
+         *     other role wins), no actions and a null result when abandoned, and a
+         *     `version` at least the number of changes the record shows (seat
+         *     changes are not in a record). Otherwise 422 `invalid_record` with
+         *     `field` naming what is wrong, and nothing is created. The imported
+         *     game has no seat holders.
          */
         post: operations["importGame"];
         delete?: never;
@@ -659,7 +721,7 @@ export interface components {
         ApiKey: {
             /** Format: uuid */
             id: string;
-            /** @description The key's first characters */
+            /** @description The key's first characters, for support. */
             prefix: string;
             label: string | null;
             /** Format: date-time */
@@ -733,7 +795,10 @@ export interface components {
             gameType: string;
             /** @example richard-iii */
             scenario: string;
-            options: Record<string, never>;
+            /** @description Every option the scenario declares, defaults filled in (games stored before options were checked have none). */
+            options: {
+                [key: string]: components["schemas"]["OptionValue"];
+            };
             visibility: components["schemas"]["Visibility"];
             status: components["schemas"]["GameStatus"];
             /** @description One per committed change (seat taken or left, start, action, resignation, abort). */
@@ -753,7 +818,10 @@ export interface components {
         CreateGame: {
             gameType: string;
             scenario: string;
-            options?: Record<string, never>;
+            /** @description Options the scenario declares (GET /game-types); those left out take their default. */
+            options?: {
+                [key: string]: components["schemas"]["OptionValue"];
+            };
             /** @description For tests and tournaments; secret until the game is over. Default: random. */
             seed?: string;
             visibility?: components["schemas"]["Visibility"];
@@ -812,6 +880,74 @@ export interface components {
                 action: components["schemas"]["Action"];
             }[];
         };
+        OptionValue: boolean | number | string;
+        /** @description One option a new game of a scenario accepts; `type` says which further fields it has. */
+        GameOption: {
+            name: string;
+            /** @constant */
+            type: "boolean";
+            description: string;
+            default: boolean;
+        } | {
+            name: string;
+            /** @constant */
+            type: "integer";
+            description: string;
+            default: number;
+            /** @description The least value allowed. */
+            min: number;
+            /** @description The greatest value allowed. */
+            max: number;
+        } | {
+            name: string;
+            /** @constant */
+            type: "string";
+            description: string;
+            default: string;
+            /** @description The values allowed. */
+            values: string[];
+        };
+        Scenario: {
+            /** @example wars-of-the-roses */
+            id: string;
+            name: string;
+            description: string;
+            options: components["schemas"]["GameOption"][];
+        };
+        /**
+         * @example {
+         *       "id": "richard-iii",
+         *       "title": "Richard III: The Wars of the Roses",
+         *       "roles": [
+         *         "York",
+         *         "Lancaster"
+         *       ],
+         *       "scenarios": [
+         *         {
+         *           "id": "wars-of-the-roses",
+         *           "name": "Wars of the Roses",
+         *           "description": "1460: Full game: three campaigns of seven game turns each, linked by Political Turns (1.0, 4.0).",
+         *           "options": [
+         *             {
+         *               "name": "endCampaign",
+         *               "type": "integer",
+         *               "min": 1,
+         *               "max": 3,
+         *               "default": 3,
+         *               "description": "The campaign after whose Political Turn the game ends (whoever is King then wins); less than 3 for a shorter game."
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        GameType: {
+            /** @example richard-iii */
+            id: string;
+            title: string;
+            roles: string[];
+            scenarios: components["schemas"]["Scenario"][];
+        };
         /** @description RFC 9457 problem details. */
         Problem: {
             /**
@@ -826,6 +962,33 @@ export interface components {
             detail: string;
             /** @description Stable machine-readable code, e.g. not_found, invalid_request, illegal_action. */
             code: string;
+            /** @description The game's version (version_conflict, not_your_turn, illegal_action). */
+            currentVersion?: number;
+            /** @description The seats that may act now (not_your_turn). */
+            activeRoles?: string[];
+            /** @description The caller's legal actions now (illegal_action). */
+            legalActions?: components["schemas"]["Action"][];
+            /** @description The game's status (game_over, invalid_state). */
+            gameStatus?: components["schemas"]["GameStatus"];
+            /** @description The game's result (game_over). */
+            result?: unknown;
+            /** @description The seats the caller holds (forbidden, or invalid_request when a role must be named). */
+            yourRoles?: string[];
+            /** @description Seats still open (invalid_state when starting). */
+            openRoles?: string[];
+            /** @description The game's roles (invalid_request for an unknown role). */
+            roles?: string[];
+            /** @description The option at fault (invalid_options, invalid_record with field options). */
+            option?: string;
+            /**
+             * @description What is wrong with the option (invalid_options).
+             * @enum {string}
+             */
+            problem?: "unknown" | "type" | "range";
+            /** @description The option's declaration (invalid_options, when the option is declared). */
+            declaration?: components["schemas"]["GameOption"];
+            /** @description The field at fault (invalid_options; invalid_record names the record's field). */
+            field?: string;
         };
         Check: {
             /** @enum {unknown} */
@@ -985,7 +1148,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description illegal_action (with `legalActions` and `currentVersion`) or invalid_record (an import that does not replay). */
+        /** @description illegal_action (with `legalActions` and `currentVersion`) or invalid_record (an import that does not replay; `field` names what is wrong). */
         Unprocessable: {
             headers: {
                 [name: string]: unknown;
@@ -1093,6 +1256,27 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getHome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;
@@ -1114,6 +1298,7 @@ export interface operations {
                     };
                 };
             };
+            401: components["responses"]["Unauthorized"];
         };
     };
     getReadiness: {
@@ -1138,6 +1323,7 @@ export interface operations {
                     };
                 };
             };
+            401: components["responses"]["Unauthorized"];
             /** @description A dependency failed. */
             503: {
                 headers: {
@@ -1191,6 +1377,7 @@ export interface operations {
                     "application/yaml": string;
                 };
             };
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getDocs: {
@@ -1211,6 +1398,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getGraphiql: {
@@ -1510,6 +1698,27 @@ export interface operations {
             404: components["responses"]["NotFoundProblem"];
         };
     };
+    listGameTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every installed game. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameType"][];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     listGames: {
         parameters: {
             query?: {
@@ -1589,6 +1798,35 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description invalid_options — an option the scenario does not declare, of another type or out of range. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:herald:problem:invalid-options",
+                     *       "title": "Unprocessable Content",
+                     *       "status": 422,
+                     *       "detail": "Option \"endCampaign\" must be a whole number from 1 to 3, not 99.",
+                     *       "code": "invalid_options",
+                     *       "problem": "range",
+                     *       "option": "endCampaign",
+                     *       "field": "options",
+                     *       "declaration": {
+                     *         "name": "endCampaign",
+                     *         "type": "integer",
+                     *         "min": 1,
+                     *         "max": 3,
+                     *         "default": 3,
+                     *         "description": "The campaign after whose Political Turn the game ends."
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     importGame: {
@@ -2157,6 +2395,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            401: components["responses"]["Unauthorized"];
         };
     };
 }

@@ -7,7 +7,30 @@ export interface ScenarioInfo {
   id: string;
   name: string;
   description: string;
+  /**
+   * The options a game of this scenario accepts (empty: none). Declared per
+   * scenario because ranges can depend on it (a scenario that starts in a
+   * later campaign cannot end before it). The service rejects any option not
+   * declared here, of another type or outside its range, before setup().
+   */
+  options: readonly OptionDeclaration[];
 }
+
+interface OptionBase {
+  /** The key in a game's `options` object. */
+  name: string;
+  description: string;
+}
+
+/** One game option: its type, the values it may take and its default (used when it is left out). */
+export type OptionDeclaration =
+  | (OptionBase & { type: 'boolean'; default: boolean })
+  /** A whole number from min to max, both included. */
+  | (OptionBase & { type: 'integer'; min: number; max: number; default: number })
+  /** One of `values`. */
+  | (OptionBase & { type: 'string'; values: readonly string[]; default: string });
+
+export type OptionValue = boolean | number | string;
 
 /** One change to a game log: cut it to `from` entries, then append `entries`. */
 export interface LogChange<Entry = unknown> {
@@ -36,6 +59,10 @@ export interface GameModule<State = unknown, Action = unknown> {
   readonly title: string;
   readonly roles: readonly string[];
   readonly scenarios: readonly ScenarioInfo[];
+  /**
+   * A new game. `options` has passed the scenario's declaration (the service
+   * checks it, see ScenarioInfo.options); an option left out takes its default.
+   */
   setup(o: { scenario: string; seed: string; options?: Record<string, unknown> }): State;
   /** Who may act now (both during simultaneous card play); [] when the game is over. */
   activeRoles(state: State): string[];

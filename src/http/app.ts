@@ -12,8 +12,10 @@ import services from './plugins/services.ts';
 import health from './plugins/health.ts';
 import openapi from './plugins/openapi.ts';
 import graphql from './plugins/graphql.ts';
+import home from './plugins/home.ts';
 import gameService from './plugins/service.ts';
 import auth from './plugins/auth.ts';
+import inputGuard from './plugins/input-guard.ts';
 import accountRoutes from './routes/accounts.ts';
 import gameRoutes from './routes/games.ts';
 import metrics from './plugins/metrics.ts';
@@ -55,6 +57,8 @@ export async function buildApp(config: Config, given: AppServices = {}): Promise
     return503OnClosing: true,
     // Errors before routing (a badly percent-encoded URL) are problem documents as well.
     frameworkErrors,
+    // Behind a reverse proxy: request.ip (rate limits per IP, request logs) is the client's, from X-Forwarded-For.
+    trustProxy: config.trustProxy,
   });
   collectRoutes(app);
 
@@ -70,6 +74,8 @@ export async function buildApp(config: Config, given: AppServices = {}): Promise
     await app.register(metrics);
     await app.register(rateLimit, { limits: config.rateLimit, redisUrl: config.redisUrl, prefix: config.busPrefix });
     await app.register(gameService, { adminToken: config.adminToken, openSignup: config.openSignup });
+    // Before authentication (which reads X-Act-As) and every route.
+    await app.register(inputGuard);
     await app.register(auth);
     await app.register(health);
     await app.register(accountRoutes);
@@ -78,6 +84,7 @@ export async function buildApp(config: Config, given: AppServices = {}): Promise
     await app.register(eventRoutes, { heartbeatMs: config.sseHeartbeatMs });
     await app.register(openapi);
     await app.register(graphql, { graphiql: config.development, version, pollMs: config.sseHeartbeatMs });
+    await app.register(home, { version, graphiql: config.development });
     await app.ready();
   } catch (err) {
     // Nothing may be left running when start-up fails.

@@ -30,8 +30,15 @@ export function problemType(code: string): string {
   return `urn:herald:problem:${code.toLowerCase().replace(/_/g, '-')}`;
 }
 
+/** A problem's own members: an extension of the same name is dropped (a `status` extension once turned a 409 into a 500). */
+const RESERVED = new Set(['type', 'title', 'status', 'detail', 'code']);
+
+export function problemExtensions(extensions: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(extensions).filter(([k]) => !RESERVED.has(k)));
+}
+
 export function problem(status: number, code: string, detail: string, extensions: Record<string, unknown> = {}): Problem {
-  return { type: problemType(code), title: TITLES[status] ?? 'Error', status, detail, code, ...extensions };
+  return { type: problemType(code), title: TITLES[status] ?? 'Error', status, detail, code, ...problemExtensions(extensions) };
 }
 
 /** Throw from a route to answer with a problem document. */

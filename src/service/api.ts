@@ -12,11 +12,11 @@
  * was committed. (Bumping for lifecycle changes too means a client that
  * resumes from a version never misses a start, resignation or abort.)
  *
- * Errors. Every rejection is a ServiceError with a stable `code`, an HTTP
- * `status`, a `detail` sentence and `extensions` (e.g. `legalActions`,
- * `currentVersion`). It extends HttpProblem, so a REST route just lets it
- * throw (the errors plugin answers problem+json); GraphQL maps `code` to
- * `extensions.code` and copies `extensions`.
+ * Errors. Every rejection is a ServiceError with a stable `code`, a `detail`
+ * sentence and `extensions` (e.g. `legalActions`, `currentVersion`); no HTTP
+ * status: src/http/service-errors.ts gives each code one, so a REST route
+ * just lets it throw (the errors plugin answers problem+json) and GraphQL
+ * maps `code` to `extensions.code` and copies `extensions`.
  *
  * In the Fastify app: `app.gameService` (a GameServiceApi, decorated by the
  * plugin 'herald-game-service', src/http/plugins/service.ts) and
@@ -25,6 +25,9 @@
  * `X-Act-As`); `requireCaller(request)` from auth.ts throws unauthorized.
  */
 import type { Json } from '../bus/bus.ts';
+import type { OptionDeclaration } from '../engine/types.ts';
+
+export type { OptionDeclaration };
 
 // ─── Callers ────────────────────────────────────────────────────────────────
 
@@ -84,6 +87,14 @@ export interface CreatePlayerInput {
 }
 
 // ─── Games ──────────────────────────────────────────────────────────────────
+
+/** A game this server hosts: its seats, scenarios and, per scenario, the options a new game accepts. */
+export interface GameTypeInfo {
+  id: string;
+  title: string;
+  roles: string[];
+  scenarios: { id: string; name: string; description: string; options: OptionDeclaration[] }[];
+}
 
 export type GameStatus = 'setup' | 'active' | 'finished' | 'abandoned';
 export type Visibility = 'public' | 'private';
@@ -319,7 +330,16 @@ export interface GameServiceApi {
   /** Operator: a new application account and its key. */
   createApp(caller: Caller, input: { name: string }): Promise<{ app: PlayerInfo; key: NewApiKey }>;
 
+  /** The installed games, their scenarios and each scenario's option declarations (no caller needed). */
+  listGameTypes(): GameTypeInfo[];
+
   // lifecycle
+  /**
+   * `options` must pass the scenario's declaration (listGameTypes): an unknown
+   * option, a value of another type or out of range is invalid_options (422,
+   * extensions.option names it) and nothing is stored. The game keeps every
+   * declared option, defaults filled in.
+   */
   createGame(caller: Caller, input: CreateGameInput): Promise<GameSummary>;
   join(caller: Caller, gameId: string, input: JoinInput): Promise<GameSummary>;
   leave(caller: Caller, gameId: string, input: { role?: string }): Promise<GameSummary>;

@@ -36,8 +36,13 @@ export function isUuid(v: unknown): v is string {
   return typeof v === 'string' && UUID.test(v);
 }
 
+/** The installed module of that id; own keys only ("constructor" or "__proto__" is no game). */
+export function findModule(ctx: Ctx, gameType: unknown): GameModule | undefined {
+  return typeof gameType === 'string' && Object.hasOwn(ctx.games, gameType) ? ctx.games[gameType] : undefined;
+}
+
 export function moduleOf(ctx: Ctx, gameType: string): GameModule {
-  const m = ctx.games[gameType];
+  const m = findModule(ctx, gameType);
   if (!m) throw new Error(`game type ${gameType} is not installed`);
   return m;
 }

@@ -1,43 +1,45 @@
-// The service's one error type (see api.ts): a stable code, an HTTP status, a
-// sentence and extensions. It is an HttpProblem so REST routes let it throw.
-import { HttpProblem } from '../http/problem.ts';
+// The service's one error type (see api.ts): a stable code, a sentence and
+// extensions. It knows nothing of HTTP: src/http/service-errors.ts maps each
+// code to a status (REST problem+json, GraphQL extensions.status).
 
-export const ERROR_CODES = {
-  invalid_request: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_your_turn: 403,
-  not_found: 404,
-  version_conflict: 409,
-  game_over: 409,
+/** Every code a ServiceError may carry. Clients act on these; the HTTP layer gives each a status. */
+export const ERROR_CODES = [
+  'invalid_request',
+  'unauthorized',
+  'forbidden',
+  'not_your_turn',
+  'not_found',
+  'version_conflict',
+  'game_over',
   /** A lifecycle step that the game's status does not allow (join a started game, abort after the first action...). */
-  invalid_state: 409,
-  illegal_action: 422,
+  'invalid_state',
+  'illegal_action',
+  /** Game options the scenario does not declare, or of another type, or out of range (extensions.option names it). */
+  'invalid_options',
   /** An imported game record that does not replay through the engine. */
-  invalid_record: 422,
+  'invalid_record',
   /** Used by the rate-limit plugin (DELIVERY). */
-  rate_limited: 429,
+  'rate_limited',
   /** The database is unreachable (down, restarting): retry shortly. */
-  unavailable: 503,
-} as const;
-export type ErrorCode = keyof typeof ERROR_CODES;
+  'unavailable',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
-const RESERVED = new Set(['type', 'title', 'status', 'detail', 'code']);
-
-export class ServiceError extends HttpProblem {
-  declare readonly code: ErrorCode;
+export class ServiceError extends Error {
+  readonly code: ErrorCode;
+  /** Facts the client can act on (e.g. `{ legalActions }`, `{ currentVersion }`). */
+  readonly extensions: Record<string, unknown>;
   constructor(code: ErrorCode, detail: string, extensions: Record<string, unknown> = {}) {
-    // Extensions never override the problem's own members (a `status` extension once turned a 409 into a 500).
-    const safe = Object.fromEntries(Object.entries(extensions).filter(([k]) => !RESERVED.has(k)));
-    super(ERROR_CODES[code], code, detail, safe);
+    super(detail);
     this.name = 'ServiceError';
+    this.code = code;
+    this.extensions = extensions;
   }
   get detail(): string {
     return this.message;
   }
-  /** Alias of `extensions` (e.g. `{ legalActions }`, `{ currentVersion }`). */
+  /** Alias of `extensions`. */
   get extra(): Record<string, unknown> {
     return this.extensions;
   }
 }
-

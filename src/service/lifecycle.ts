@@ -4,9 +4,10 @@
 import type { Prisma } from '../generated/prisma/client.ts';
 import { countActions, findGame, insertGame, setInvite, type GameRow, type LogEntryInput } from '../store/games.ts';
 import type { Caller, CreateGameInput, GameSummary, Invite, JoinInput } from './api.ts';
-import { actingRole, checkRoleName, heldRoles, isOver, loadGame, moduleOf, orderSeats, requirePlayer, summarize, type Ctx } from './context.ts';
+import { actingRole, checkRoleName, findModule, heldRoles, isOver, loadGame, moduleOf, orderSeats, requirePlayer, summarize, type Ctx } from './context.ts';
 import { mutate, type Decision } from './commit.ts';
 import { ServiceError } from './errors.ts';
+import { resolveOptions } from './game-types.ts';
 import { isPlainObject } from './json.ts';
 import { newInviteCode, newSeed, sha256 } from './secrets.ts';
 
@@ -37,15 +38,16 @@ export function startDecision(ctx: Ctx, game: GameRow, byPlayer: string | null):
 export async function createGame(ctx: Ctx, callerIn: Caller, input: CreateGameInput): Promise<GameSummary> {
   const caller = requirePlayer(callerIn);
   if (!isPlainObject(input)) throw new ServiceError('invalid_request', 'The body must be a JSON object.');
-  const m = typeof input.gameType === 'string' ? ctx.games[input.gameType] : undefined;
+  const m = findModule(ctx, input.gameType);
   if (!m) throw new ServiceError('invalid_request', `gameType must be one of ${Object.keys(ctx.games).join(', ')}.`);
   if (typeof input.scenario !== 'string' || !m.scenarios.some((s) => s.id === input.scenario)) {
     throw new ServiceError('invalid_request', `scenario must be one of ${m.scenarios.map((s) => s.id).join(', ')}.`);
   }
-  const options = input.options ?? {};
-  if (!isPlainObject(options) || JSON.stringify(options).length > MAX_OPTIONS_BYTES) {
+  const given = input.options ?? {};
+  if (!isPlainObject(given) || JSON.stringify(given).length > MAX_OPTIONS_BYTES) {
     throw new ServiceError('invalid_request', `options must be a JSON object (at most ${MAX_OPTIONS_BYTES} bytes).`);
   }
+  const options = resolveOptions(m, input.scenario, given, 'invalid_options');
   if (input.seed !== undefined && (typeof input.seed !== 'string' || input.seed === '' || input.seed.length > MAX_SEED)) {
     throw new ServiceError('invalid_request', `seed must be a non-empty string of at most ${MAX_SEED} characters.`);
   }
@@ -176,6 +178,16 @@ export async function start(ctx: Ctx, callerIn: Caller, gameId: string): Promise
   return summarize(after);
 }
 
+/**
+ * The result a resignation of `role` gives; an imported record's resignation
+ * must read exactly so (records.ts). A GameResult, spelt as a plain object type
+ * so that it is also a JSON value for the commit.
+ */
+export function resignationResult(roles: readonly string[], role: string): { winner: string | null; reason: string } {
+  const others = roles.filter((r) => r !== role);
+  return { winner: others.length === 1 ? others[0]! : null, reason: `${role} resigned` };
+}
+
 export async function resign(ctx: Ctx, callerIn: Caller, gameId: string, input: { role?: string }): Promise<GameSummary> {
   const caller = requirePlayer(callerIn);
   if (!isPlainObject(input)) throw new ServiceError('invalid_request', 'The body must be a JSON object.');
@@ -184,8 +196,7 @@ export async function resign(ctx: Ctx, callerIn: Caller, gameId: string, input: 
       throw new ServiceError(isOver(game.status) ? 'game_over' : 'invalid_state', `Cannot resign: the game is ${game.status}.`);
     }
     const role = actingRole(ctx, game, caller, input.role);
-    const others = moduleOf(ctx, game.gameType).roles.filter((r) => r !== role);
-    const result = { winner: others.length === 1 ? others[0]! : null, reason: `${role} resigned` };
+    const result = resignationResult(moduleOf(ctx, game.gameType).roles, role);
     return {
       game: { status: 'finished', result, activeRoles: [] },
       entries: [{ kind: 'resign', role, playerId: caller.playerId, status: 'finished', activeRoles: [] }],

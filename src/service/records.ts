@@ -5,8 +5,10 @@ import type { Prisma } from '../generated/prisma/client.ts';
 import type { Json } from '../bus/bus.ts';
 import { commitChange, findGame, insertGame, listEntries, type LogEntryInput } from '../store/games.ts';
 import type { Caller, GameRecord, GameResult, GameSummary, ImportInput } from './api.ts';
-import { heldRoles, isOver, loadGame, moduleOf, orderSeats, requirePlayer, summarize, type Ctx } from './context.ts';
+import { findModule, heldRoles, isOver, loadGame, moduleOf, orderSeats, requirePlayer, summarize, type Ctx } from './context.ts';
 import { ServiceError } from './errors.ts';
+import { resolveOptions } from './game-types.ts';
+import { resignationResult } from './lifecycle.ts';
 import { isPlainObject, sameJson } from './json.ts';
 
 const MAX_RECORD_ACTIONS = 100_000;
@@ -34,39 +36,80 @@ export async function exportGame(ctx: Ctx, callerIn: Caller, gameId: string): Pr
   };
 }
 
-function invalid(detail: string, extensions: Record<string, unknown> = {}): never {
-  throw new ServiceError('invalid_record', detail, extensions);
+function invalid(field: string, detail: string, extensions: Record<string, unknown> = {}): never {
+  throw new ServiceError('invalid_record', detail, { field, ...extensions });
 }
 
+const RECORD_FIELDS = ['format', 'formatVersion', 'gameType', 'scenario', 'options', 'seed', 'status', 'result', 'version', 'actions'];
+const MAX_SEED = 200;
+const MAX_OPTIONS_BYTES = 10_000;
+
+/**
+ * The claimed result as {winner, reason} and nothing else; how it must read is
+ * decided by the replay (importGame).
+ */
+function claimedResult(r: Record<string, unknown>): GameResult {
+  const c = r.result;
+  if (!isPlainObject(c)) invalid('result', 'A finished record has a result: {"winner", "reason"}.');
+  const extra = Object.keys(c).filter((k) => k !== 'winner' && k !== 'reason');
+  if (extra.length) invalid(`result.${extra[0]}`, `A result has only "winner" and "reason", not "${extra[0]}".`);
+  if (c.winner !== null && typeof c.winner !== 'string') invalid('result.winner', 'result.winner is a role or null.');
+  if (typeof c.reason !== 'string') invalid('result.reason', 'result.reason is a string.');
+  return { winner: c.winner, reason: c.reason };
+}
+
+/**
+ * Imports a game that is over. Every field is checked, and every claim is
+ * verified against the replay: each action legal for an active role, the
+ * result the rules reached (winner and reason) or else a resignation exactly
+ * as the service records one, no actions in an abandoned game. Only `version`
+ * is partly free: the record leaves out seat changes (joins, leaves), which
+ * also counted, so it must only be at least the changes the record shows.
+ */
 export async function importGame(ctx: Ctx, callerIn: Caller, input: ImportInput): Promise<GameSummary> {
   const caller = requirePlayer(callerIn);
   if (!isPlainObject(input) || !isPlainObject(input.record)) throw new ServiceError('invalid_request', 'The body must be {"record": <game record>}.');
   const visibility = input.visibility ?? 'public';
   if (visibility !== 'public' && visibility !== 'private') throw new ServiceError('invalid_request', 'visibility must be public or private.');
-  const r = input.record;
-  if (r.format !== 'herald-game-record' || r.formatVersion !== 1) invalid('Not a herald-game-record, format version 1.');
-  const m = typeof r.gameType === 'string' ? ctx.games[r.gameType] : undefined;
-  if (!m) invalid(`Unknown gameType ${String(r.gameType)}.`);
-  if (typeof r.scenario !== 'string' || !m.scenarios.some((s) => s.id === r.scenario)) invalid(`Unknown scenario ${String(r.scenario)}.`);
-  const options = r.options ?? {};
-  if (!isPlainObject(options)) invalid('options must be an object.');
-  if (typeof r.seed !== 'string' || r.seed === '') invalid('The record has no seed: only records of games that are over can be imported.');
-  if (r.status !== 'finished' && r.status !== 'abandoned') invalid('Only records of games that are over (finished or abandoned) can be imported.');
-  if (!Array.isArray(r.actions) || r.actions.length > MAX_RECORD_ACTIONS) invalid(`actions must be an array of at most ${MAX_RECORD_ACTIONS} entries.`);
+  const r = input.record as unknown as Record<string, unknown>;
+  if (r.format !== 'herald-game-record') invalid('format', 'Not a herald-game-record.');
+  if (r.formatVersion !== 1) invalid('formatVersion', 'Only format version 1 can be imported.');
+  const unknownField = Object.keys(r).find((k) => !RECORD_FIELDS.includes(k));
+  if (unknownField !== undefined) invalid(unknownField, `A game record has no field "${unknownField}" (fields: ${RECORD_FIELDS.join(', ')}).`);
+  const m = findModule(ctx, r.gameType);
+  if (!m) invalid('gameType', `Unknown gameType ${JSON.stringify(r.gameType)}.`);
+  if (typeof r.scenario !== 'string' || !m.scenarios.some((s) => s.id === r.scenario)) invalid('scenario', `Unknown scenario ${JSON.stringify(r.scenario)}.`);
+  const given = r.options ?? {};
+  if (!isPlainObject(given) || JSON.stringify(given).length > MAX_OPTIONS_BYTES) invalid('options', `options must be a JSON object (at most ${MAX_OPTIONS_BYTES} bytes).`);
+  const options = resolveOptions(m, r.scenario, given, 'invalid_record');
+  if (typeof r.seed !== 'string' || r.seed === '' || r.seed.length > MAX_SEED) {
+    invalid('seed', `The record has no seed (a non-empty string of at most ${MAX_SEED} characters): only records of games that are over can be imported.`);
+  }
+  if (r.status !== 'finished' && r.status !== 'abandoned') invalid('status', 'Only records of games that are over (finished or abandoned) can be imported.');
+  if (!Array.isArray(r.actions) || r.actions.length > MAX_RECORD_ACTIONS) invalid('actions', `actions must be an array of at most ${MAX_RECORD_ACTIONS} entries.`);
+  if (!Number.isSafeInteger(r.version) || (r.version as number) < 0) invalid('version', 'version must be a non-negative integer.');
+  if (r.status === 'abandoned') {
+    if (r.actions.length > 0) invalid('actions', 'An abandoned game has no actions (abort is possible only before the first).');
+    if (r.result !== null) invalid('result', 'An abandoned game has no result (null).');
+  }
+  const claimed = r.status === 'finished' ? claimedResult(r) : null;
 
   let state: unknown;
   try {
     state = m.setup({ scenario: r.scenario, seed: r.seed, options });
   } catch (err) {
-    invalid(`The game module rejects the record's settings: ${err instanceof Error ? err.message : String(err)}`);
+    invalid('options', `The game module rejects the record's settings: ${err instanceof Error ? err.message : String(err)}`);
   }
   const entries: LogEntryInput[] = [{ kind: 'start', role: null, playerId: null, status: 'active', activeRoles: m.activeRoles(state), log: m.logChange(state) as unknown as Prisma.InputJsonValue }];
   for (const [i, step] of r.actions.entries()) {
-    if (!isPlainObject(step) || typeof step.role !== 'string') invalid(`actions[${i}] must be {"role", "action"}.`, { index: i });
+    const at = `actions[${i}]`;
+    if (!isPlainObject(step) || typeof step.role !== 'string' || !('action' in step)) invalid(at, `${at} must be {"role", "action"}.`, { index: i });
+    const extra = Object.keys(step).find((k) => k !== 'role' && k !== 'action');
+    if (extra !== undefined) invalid(`${at}.${extra}`, `${at} has only "role" and "action", not "${extra}".`, { index: i });
     const active = m.activeRoles(state);
-    if (!active.includes(step.role)) invalid(`actions[${i}]: ${step.role} may not act there (active: ${active.join(', ') || 'nobody'}).`, { index: i });
+    if (!active.includes(step.role)) invalid(`${at}.role`, `${at}: ${step.role} may not act there (active: ${active.join(', ') || 'nobody'}).`, { index: i });
     if (!m.legalActions(state, step.role).some((a) => sameJson(a, step.action))) {
-      invalid(`actions[${i}] is not a legal action for ${step.role}: the record does not replay.`, { index: i });
+      invalid(`${at}.action`, `${at} is not a legal action for ${step.role}: the record does not replay.`, { index: i });
     }
     state = m.apply(state, step.role, step.action);
     const st = m.status(state);
@@ -77,25 +120,28 @@ export async function importGame(ctx: Ctx, callerIn: Caller, input: ImportInput)
     });
   }
   const st = m.status(state);
-  let result: GameResult | null = null;
-  const claimed = r.result as GameResult | null;
   if (st.over) {
-    if (r.status !== 'finished' || !claimed || claimed.winner !== st.winner) invalid('The record\'s result differs from the replayed game\'s.');
-    result = { winner: st.winner, reason: st.reason ?? 'game over' };
-  } else if (r.status === 'finished') {
-    // Not over by the rules: only a resignation ends it.
-    const resigned = claimed && typeof claimed.reason === 'string' && /^(\S+) resigned$/.exec(claimed.reason)?.[1];
-    const others = m.roles.filter((x) => x !== resigned);
-    if (!resigned || !m.roles.includes(resigned) || claimed.winner !== (others.length === 1 ? others[0] : null)) {
-      invalid('The record says finished but the replay is not over, and its result is not a resignation.');
+    // The rules ended the game (no action can follow: nobody is active then).
+    const replayed: GameResult = { winner: st.winner, reason: st.reason ?? 'game over' };
+    if (r.status !== 'finished') invalid('status', `The replay ends the game (${replayed.reason}): the record must say finished.`);
+    if (claimed!.winner !== replayed.winner) invalid('result.winner', `The replay's winner is ${replayed.winner ?? 'nobody'}, not ${claimed!.winner ?? 'nobody'}.`, { replayed });
+    if (claimed!.reason !== replayed.reason) invalid('result.reason', `The replay ends with "${replayed.reason}", not "${claimed!.reason}".`, { replayed });
+  } else if (claimed) {
+    // Finished but not over by the rules: only a resignation ends it, recorded exactly as resign() records one.
+    const role = /^(.+) resigned$/.exec(claimed.reason)?.[1];
+    if (role === undefined || !m.roles.includes(role)) {
+      invalid('result.reason', `The replay is not over, so the record must end in a resignation ("<role> resigned", a role of ${m.roles.join(', ')}), not "${claimed.reason}".`);
     }
-    result = { winner: claimed.winner, reason: claimed.reason };
-    entries.push({ kind: 'resign', role: resigned, playerId: null, status: 'finished', activeRoles: [] });
+    const expected = resignationResult(m.roles, role);
+    if (claimed.winner !== expected.winner) invalid('result.winner', `When ${role} resigns the winner is ${expected.winner ?? 'nobody'}, not ${claimed.winner ?? 'nobody'}.`);
+    entries.push({ kind: 'resign', role, playerId: null, status: 'finished', activeRoles: [] });
   } else {
-    if (r.actions.length > 0) invalid('An abandoned game has no actions (abort is possible only before the first).');
     entries.push({ kind: 'abort', role: null, playerId: null, status: 'abandoned', activeRoles: [] });
   }
-  for (const e of entries) if (e.kind === 'action' && e.status === 'finished' && e !== entries[entries.length - 1]) invalid('The record goes on after the game ended.');
+  // Seat changes are not in the record; every other change is.
+  const least = r.status === 'abandoned' ? 1 : entries.length;
+  if ((r.version as number) < least) invalid('version', `The record shows ${least} changes, so its version is at least ${least}, not ${String(r.version)}.`);
+  const result = claimed;
 
   const game = await insertGame(ctx.db, {
     gameType: m.id,

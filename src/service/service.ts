@@ -11,6 +11,7 @@ import * as accounts from './accounts.ts';
 import * as actions from './actions.ts';
 import type { Ctx } from './context.ts';
 import { GameCache } from './game-cache.ts';
+import * as gameTypes from './game-types.ts';
 import { KEY_TTL_MS, KeyCache } from './key-cache.ts';
 import * as lifecycle from './lifecycle.ts';
 import * as reads from './reads.ts';
@@ -74,6 +75,7 @@ export class GameService implements GameServiceApi {
   revokeKey = (caller: Caller, keyId: string) => accounts.revokeKey(this.ctx, caller, keyId);
   createApp: GameServiceApi['createApp'] = (caller, input) => accounts.createApp(this.ctx, caller, input);
 
+  listGameTypes = () => gameTypes.listGameTypes(this.ctx);
   createGame: GameServiceApi['createGame'] = (caller, input) => lifecycle.createGame(this.ctx, caller, input);
   join: GameServiceApi['join'] = (caller, gameId, input) => lifecycle.join(this.ctx, caller, gameId, input);
   leave: GameServiceApi['leave'] = (caller, gameId, input) => lifecycle.leave(this.ctx, caller, gameId, input);

@@ -6,6 +6,7 @@ import { PrismaClient } from '../generated/prisma/client.ts';
 import type { Config } from '../config.ts';
 import { redactUrl } from '../config.ts';
 import { StartupError, errorMessage } from '../errors.ts';
+import { createMissingDatabase } from './create-database.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.ts';
 import { applyNewMigrations, pendingMigrations, runMigrations } from './migrate.ts';
 import { findKeyByHash } from './players.ts';
@@ -66,7 +67,11 @@ export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'> 
     log.info({ dataDir: config.dataDir, ms: Math.round(performance.now() - t0) }, 'embedded database started');
   } else {
     url = config.databaseUrl;
-    ({ lz4 } = await checkConnection(url));
+    // A fresh server lacks the named database: create it, then connect again.
+    ({ lz4 } = await checkConnection(url).catch(async (err: unknown) => {
+      if (!(await createMissingDatabase(url, err, log))) throw err;
+      return checkConnection(url);
+    }));
   }
 
   try {

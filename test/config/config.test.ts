@@ -18,7 +18,42 @@ t.test('defaults: embedded database, in-process bus, 127.0.0.1:3000, info logs, 
     rateLimit: { max: 600, anonymousMax: 120, windowMs: 60_000 },
     sseHeartbeatMs: 15_000,
     databaseQueryTimeoutMs: 10_000,
+    trustProxy: false,
   });
+});
+
+t.test('TRUST_PROXY: off by default; true, false, or a list of addresses, CIDRs and range names', async (t) => {
+  t.equal(loadConfig({}).trustProxy, false);
+  t.equal(loadConfig({ TRUST_PROXY: ' ' }).trustProxy, false);
+  t.equal(loadConfig({ TRUST_PROXY: 'false' }).trustProxy, false);
+  t.equal(loadConfig({ TRUST_PROXY: 'TRUE' }).trustProxy, true);
+  t.same(loadConfig({ TRUST_PROXY: '10.0.0.7' }).trustProxy, ['10.0.0.7']);
+  t.same(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,192.168.1.0/255.255.255.0 ,fd00::/8,::1,uniquelocal,linklocal' }).trustProxy, [
+    'loopback',
+    '10.0.0.0/8',
+    '192.168.1.0/255.255.255.0',
+    'fd00::/8',
+    '::1',
+    'uniquelocal',
+    'linklocal',
+  ]);
+});
+
+t.test('TRUST_PROXY: nonsense and hop counts are refused at start-up, with what was wrong', async (t) => {
+  t.throws(() => loadConfig({ TRUST_PROXY: 'yes' }), {
+    message: /TRUST_PROXY must be true, false or a comma-separated list of addresses, CIDRs and loopback\/linklocal\/uniquelocal \(got "yes"\)/,
+  });
+  t.throws(() => loadConfig({ TRUST_PROXY: '10.0.0.1,proxy.local,10.0.0.0/33,::1/129,10.0.0.0/8/8,,10.0.0.0/ff' }), {
+    message: /\(got "proxy\.local", "10\.0\.0\.0\/33", "::1\/129", "10\.0\.0\.0\/8\/8", "", "10\.0\.0\.0\/ff"\)/,
+  });
+  // Fastify 5.12 ignores a hop count (a direct client could forge X-Forwarded-For): say so rather than trust nobody silently.
+  t.throws(() => loadConfig({ TRUST_PROXY: '1' }), { message: /TRUST_PROXY cannot be a hop count \("1"\).*list the proxies' addresses or CIDRs instead/ });
+  try {
+    loadConfig({ TRUST_PROXY: 'nope', PORT: 'x' });
+    t.fail('should throw');
+  } catch (err) {
+    t.equal((err as ConfigError).problems.length, 2, 'reported with the other problems');
+  }
 });
 
 t.test('rate limits and SSE heartbeat', async (t) => {

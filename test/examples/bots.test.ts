@@ -13,6 +13,11 @@ import { openTestStore, testConfig } from '../helpers/services.ts';
 import { listen, collector, scanStored, seeded } from './harness-helpers.ts';
 import { playRestGame } from '../../examples/rest-bot.ts';
 import { playGraphqlGame } from '../../examples/graphql-bot.ts';
+import { STREAM_FILE_TIMEOUT_MS, whileProgressing } from '../helpers/streams.ts';
+
+// The bots follow SSE and subscriptions: a silent stream fails a game within
+// STALL_TIMEOUT_MS (whileProgressing); this bounds the file (about 50 s alone).
+t.setTimeout(3 * STREAM_FILE_TIMEOUT_MS);
 
 const { store, databaseUrl } = await openTestStore(t);
 const ADMIN = 'examples-operator-token-0123456789';
@@ -42,7 +47,9 @@ t.test('both bots: a complete game of every scenario each, zero leak findings', 
     bots.flatMap(([name, play]) =>
       scenarios.map(async (scenario, i) => {
         const c = collector();
-        const r = await play({ baseUrl, scenario, seed: `${name}-${scenario}`, onPayload: c.hook, random: seeded(17 + i) });
+        const r = await whileProgressing(`${name}, ${scenario}`, (progress) =>
+          play({ baseUrl, scenario, seed: `${name}-${scenario}`, onPayload: (...p) => (progress(), c.hook(...p)), random: seeded(17 + i) }),
+        );
         t.equal(r.status, 'finished', `${name}, ${scenario}: played to the end (${r.actions} actions, version ${r.version})`);
         t.ok(r.events.York! > 0 && r.events.Lancaster! > 0, `${name}, ${scenario}: both seats followed the game`);
         const s = await scanStored(app, r.gameId, c.received);
@@ -62,7 +69,9 @@ t.test('an application key acting for its players (X-Act-As), as a Discord bot w
   const lancaster = (await post('/players', appKey, { name: 'bob', externalId: 'discord:2' })).player.id as string;
   await Promise.all(([['REST', playRestGame], ['GraphQL', playGraphqlGame]] as const).map(async ([name, play]) => {
     const c = collector();
-    const r = await play({ baseUrl, scenario: 'richard-iii', seed: `app-${name}`, keys: [appKey, appKey], actAs: [york, lancaster], onPayload: c.hook, random: seeded(99) });
+    const r = await whileProgressing(`${name} as the application's players`, (progress) =>
+      play({ baseUrl, scenario: 'richard-iii', seed: `app-${name}`, keys: [appKey, appKey], actAs: [york, lancaster], onPayload: (...p) => (progress(), c.hook(...p)), random: seeded(99) }),
+    );
     t.equal(r.status, 'finished', `${name}: played to the end as the application's players`);
     t.same((await scanStored(app, r.gameId, c.received)).findings, [], `${name}: no leak finding`);
   }));

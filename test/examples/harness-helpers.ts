@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Test } from 'tap';
 import { openTestStore, testConfig } from '../helpers/services.ts';
+import { whileProgressing } from '../helpers/streams.ts';
 import { buildApp } from '../../src/http/app.ts';
 import type { Config } from '../../src/config.ts';
 import { scanGame, type Finding, type Received } from '../../examples/leak-scan.ts';
@@ -55,7 +56,11 @@ export async function playMany(
       const i = next++;
       const c = collector();
       const scenarios = o.scenarios ?? ['richard-iii'];
-      const r = await playRestGame({ baseUrl, scenario: scenarios[i % scenarios.length]!, seed: `${o.seedPrefix ?? 'many'}-${i}`, keys: o.keys, onPayload: c.hook, random: seeded(i + 1) });
+      const seed = `${o.seedPrefix ?? 'many'}-${i}`;
+      // A silent stream fails the game within STALL_TIMEOUT_MS, not at the file's timeout.
+      const r = await whileProgressing(`game ${seed}`, (progress) =>
+        playRestGame({ baseUrl, scenario: scenarios[i % scenarios.length]!, seed, keys: o.keys, onPayload: (...p) => (progress(), c.hook(...p)), random: seeded(i + 1) }),
+      );
       const s = await scanStored(app, r.gameId, c.received);
       if (r.status !== 'finished') throw new Error(`game ${r.gameId} ended ${r.status}`);
       total.games++;

@@ -5,6 +5,9 @@ import { games } from '../../src/games/index.ts';
 import { openTestStore, testConfig } from '../helpers/services.ts';
 import { listen, collector, scanStored } from './harness-helpers.ts';
 import { playRestGame } from '../../examples/rest-bot.ts';
+import { STREAM_FILE_TIMEOUT_MS, whileProgressing } from '../helpers/streams.ts';
+
+t.setTimeout(STREAM_FILE_TIMEOUT_MS);
 
 const { store, databaseUrl } = await openTestStore(t);
 const { app, baseUrl } = await listen(testConfig({ databaseUrl }), { store });
@@ -12,7 +15,9 @@ t.teardown(() => app.close());
 
 t.test('the scanner finds planted leaks', async (t) => {
   const c = collector();
-  const r = await playRestGame({ baseUrl, scenario: 'richard-iii', seed: 'control', onPayload: c.hook, maxActions: 5000 });
+  const r = await whileProgressing('the control game', (progress) =>
+    playRestGame({ baseUrl, scenario: 'richard-iii', seed: 'control', onPayload: (...p) => (progress(), c.hook(...p)), maxActions: 5000 }),
+  );
   t.same((await scanStored(app, r.gameId, c.received)).findings, [], 'the real payloads are clean');
   const m = games['richard-iii']!;
   const state = (await app.store.prisma.game.findUnique({ where: { id: r.gameId } }))!;

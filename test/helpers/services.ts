@@ -68,6 +68,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     rateLimit: { max: 1_000_000, anonymousMax: 1_000_000, windowMs: 60_000 },
     sseHeartbeatMs: 15_000,
     databaseQueryTimeoutMs: 10_000,
+    trustProxy: false,
     ...overrides,
   };
 }

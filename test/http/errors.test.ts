@@ -2,12 +2,20 @@ import t from 'tap';
 import Fastify from 'fastify';
 import errors from '../../src/http/plugins/errors.ts';
 import { HttpProblem } from '../../src/http/problem.ts';
+import { SERVICE_ERROR_STATUS } from '../../src/http/service-errors.ts';
+import { ERROR_CODES, ServiceError } from '../../src/service/api.ts';
 
 async function appWithRoutes() {
   const app = Fastify({ logger: false });
   await app.register(errors);
   app.get('/conflict', async () => {
     throw new HttpProblem(409, 'version_conflict', 'game 1 is at version 4, not 3', { currentVersion: 4 });
+  });
+  app.get('/service', async () => {
+    throw new ServiceError('version_conflict', 'game 1 is at version 4, not 3', { currentVersion: 4 });
+  });
+  app.get('/reserved', async () => {
+    throw new ServiceError('game_over', 'The game is finished.', { status: 'finished', code: 'x', gameStatus: 'finished' });
   });
   app.get('/bug', async () => {
     throw new Error('secret internals');
@@ -31,6 +39,46 @@ t.test('HttpProblem becomes its problem document, with extensions', async (t) =>
     code: 'version_conflict',
     currentVersion: 4,
   });
+});
+
+t.test('ServiceError: the HTTP layer gives its code a status', async (t) => {
+  const app = await appWithRoutes();
+  t.teardown(() => app.close());
+  const res = await app.inject('/service');
+  t.equal(res.statusCode, 409);
+  t.equal(res.headers['content-type'], 'application/problem+json; charset=utf-8');
+  t.same(res.json(), {
+    type: 'urn:herald:problem:version-conflict',
+    title: 'Conflict',
+    status: 409,
+    detail: 'game 1 is at version 4, not 3',
+    code: 'version_conflict',
+    currentVersion: 4,
+  });
+  t.notOk('status' in new ServiceError('not_found', 'x'), 'the service error itself has no HTTP status');
+});
+
+t.test('extensions never override the problem\'s own members', async (t) => {
+  const app = await appWithRoutes();
+  t.teardown(() => app.close());
+  const res = await app.inject('/reserved');
+  t.equal(res.statusCode, 409);
+  t.same(res.json(), {
+    type: 'urn:herald:problem:game-over',
+    title: 'Conflict',
+    status: 409,
+    detail: 'The game is finished.',
+    code: 'game_over',
+    gameStatus: 'finished',
+  });
+});
+
+t.test('every service error code has a client-error or unavailable status', async (t) => {
+  t.same(Object.keys(SERVICE_ERROR_STATUS).sort(), [...ERROR_CODES].sort());
+  for (const code of ERROR_CODES) {
+    const status = SERVICE_ERROR_STATUS[code];
+    t.ok((status >= 400 && status < 500) || status === 503, `${code}: ${status}`);
+  }
 });
 
 t.test('unexpected errors: 500 without internals', async (t) => {

@@ -10,6 +10,9 @@ import WebSocket from 'ws';
 import { buildApp } from '../../src/http/app.ts';
 import { openTestStore, TEST_REDIS_URL, testConfig } from '../helpers/services.ts';
 import { client, ok, signUp } from './graphql-helpers.ts';
+import { STREAM_FILE_TIMEOUT_MS, within } from '../helpers/streams.ts';
+
+t.setTimeout(STREAM_FILE_TIMEOUT_MS);
 
 const { store, databaseUrl } = await openTestStore(t);
 const ADMIN_TOKEN = 'graphql-subscriptions-admin-token';
@@ -39,7 +42,11 @@ function connect(app: FastifyInstance, key: string | null, actAs?: string): Clie
   return c;
 }
 
-/** Collects a subscription's results; `until` resolves with the first that matches. */
+/**
+ * Collects a subscription's results. Every wait is bounded: `until` resolves
+ * with the first result that matches, `failure()` with the subscription's
+ * error, `completion()` when the server completes it.
+ */
 function subscribe(c: Client, query: string, variables: Record<string, unknown>) {
   const results: FormattedExecutionResult<Record<string, any>, unknown>[] = [];
   const waiters: Array<{ test: (r: FormattedExecutionResult<Record<string, any>, unknown>) => boolean; resolve: (r: FormattedExecutionResult<Record<string, any>, unknown>) => void }> = [];
@@ -61,15 +68,12 @@ function subscribe(c: Client, query: string, variables: Record<string, unknown>)
   t.teardown(stop);
   return {
     results,
-    failed,
-    done,
+    failure: () => within(failed, () => `the subscription to fail; got ${JSON.stringify(results)}`),
+    completion: () => within(done, () => `the subscription to complete; got ${JSON.stringify(results)}`),
     until(test: (r: FormattedExecutionResult<Record<string, any>, unknown>) => boolean, what: string): Promise<FormattedExecutionResult<Record<string, any>, unknown>> {
       const found = results.find(test);
       if (found) return Promise.resolve(found);
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}; got ${JSON.stringify(results)}`)), 10_000);
-        waiters.push({ test, resolve: (r) => (clearTimeout(timer), resolve(r)) });
-      });
+      return within(new Promise((resolve) => waiters.push({ test, resolve })), () => `${what}; got ${JSON.stringify(results)}`);
     },
   };
 }
@@ -157,7 +161,7 @@ t.test('gameEvents ends after the game is over (resignation on A, subscriber on 
   const r = await ok(asBobOnA(`mutation($id: ID!) { resign(gameId: $id) { version status } }`, { id: game.id }));
   const last = await events.until((e) => e.data?.gameEvents.version === r.resign.version, 'the resignation');
   t.match(last.data!.gameEvents, { kind: 'resign', actor: 'Lancaster', status: 'finished', role: 'York', activeRoles: [] });
-  await events.done;
+  await events.completion();
   t.pass('completed');
 });
 
@@ -184,13 +188,13 @@ t.test('an application acting as its player (X-Act-As) over HTTP and in connecti
 t.test('subscription errors are typed: bad key, hidden game, over-deep document', async (t) => {
   const game = await newGame('subs-4');
   const badKey = subscribe(connect(b, 'hk_not-a-key'), GAME_EVENTS, { id: game.id });
-  t.match(await badKey.failed, [{ extensions: { code: 'unauthorized' } }]);
+  t.match(await badKey.failure(), [{ extensions: { code: 'unauthorized' } }]);
   const anonymousTurns = subscribe(connect(b, null), `subscription { myTurn { gameId } }`, {});
-  t.match(await anonymousTurns.failed, [{ extensions: { code: 'unauthorized' } }]);
+  t.match(await anonymousTurns.failure(), [{ extensions: { code: 'unauthorized' } }]);
   const missing = subscribe(connect(b, bob.key), GAME_EVENTS, { id: '00000000-0000-4000-8000-000000000000' });
-  t.match(await missing.failed, [{ extensions: { code: 'not_found' } }]);
+  t.match(await missing.failure(), [{ extensions: { code: 'not_found' } }]);
   const nest = (n: number): string => (n === 0 ? 'x' : `x { ${nest(n - 1)} }`);
   const deep = subscribe(connect(b, bob.key), `subscription($id: ID!) { gameEvents(gameId: $id) { ${nest(10)} } }`, { id: game.id });
-  t.match(await deep.failed, [{ extensions: { code: 'query_too_complex', measure: 'depth' } }]);
-  for (const s of [badKey, anonymousTurns, missing, deep]) t.notMatch(JSON.stringify(await s.failed), /stack|\.ts:\d+/);
+  t.match(await deep.failure(), [{ extensions: { code: 'query_too_complex', measure: 'depth' } }]);
+  for (const s of [badKey, anonymousTurns, missing, deep]) t.notMatch(JSON.stringify(await s.failure()), /stack|\.ts:\d+/);
 });

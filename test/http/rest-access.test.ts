@@ -19,6 +19,10 @@ t.test('keys: shown once, stored hashed, revocable; unknown keys are 401', async
   t.not(stored[0]!.hash, ada.key, 'not stored in clear');
   t.equal(stored[0]!.prefix, ada.key!.slice(0, 11));
 
+  const misspelt = await ada.req('POST', '/me/keys', { lable: 'laptop' });
+  t.equal(misspelt.statusCode, 400, 'an unknown field is refused, not ignored');
+  t.match(misspelt.json(), { code: 'invalid_request', detail: /"lable"/ });
+  t.equal(await app.store.prisma.apiKey.count({ where: { playerId: ada.id } }), 1, 'no key made');
   const second = await ada.req('POST', '/me/keys', { label: 'laptop' });
   t.equal(second.statusCode, 201);
   const k2 = second.json();

@@ -6,8 +6,10 @@ import t from 'tap';
 import { buildApp } from '../../src/http/app.ts';
 import { openTestStore, TEST_REDIS_URL, testConfig } from '../helpers/services.ts';
 import { prng, signup, type Client } from './rest-helpers.ts';
-import { baseUrl, data, SseClient } from './sse-helpers.ts';
+import { baseUrl, data, requestNoStream, SseClient } from './sse-helpers.ts';
+import { STREAM_FILE_TIMEOUT_MS } from '../helpers/streams.ts';
 
+t.setTimeout(STREAM_FILE_TIMEOUT_MS);
 const { store, databaseUrl } = await openTestStore(t);
 const app = await buildApp(testConfig({ databaseUrl, redisUrl: TEST_REDIS_URL }), { store });
 t.teardown(() => app.close());
@@ -150,7 +152,7 @@ t.test('the end of a game: end event, stream closed; resuming at the last versio
   t.same(data(end!), { gameId: id, version: 4, status: 'finished' });
   await sse.waitEnded();
 
-  const after = await fetch(`${base}/games/${id}/events`, { headers: { authorization: `Bearer ${york.key}`, 'last-event-id': '4' } });
+  const after = await requestNoStream(`${base}/games/${id}/events`, { authorization: `Bearer ${york.key}`, 'last-event-id': '4' });
   t.equal(after.status, 204);
   const replay = await open(`/games/${id}/events`, york, { 'last-event-id': '2' });
   t.same((await replay.take(3)).map((e) => e.event), ['version', 'version', 'end']);
@@ -169,14 +171,15 @@ t.test('refusals are problem+json before the stream starts', async (t) => {
     ['/me/events', { authorization: `Bearer ${york.key}`, 'last-event-id': 'garbage' }, 400, 'invalid_request'],
   ];
   for (const [url, headers, status, code] of cases) {
-    const res = await fetch(`${base}${url}`, { headers });
+    // A refusal that streams instead (say, another seat's events) fails here, not by hanging.
+    const res = await requestNoStream(`${base}${url}`, headers);
     t.equal(res.status, status, url);
-    t.match(res.headers.get('content-type'), /^application\/problem\+json/);
-    t.match(await res.json(), { status, code }, `${url} ${JSON.stringify(headers)}`);
+    t.match(res.contentType, /^application\/problem\+json/);
+    t.match(res.body, { status, code }, `${url} ${JSON.stringify(headers)}`);
   }
   // A private game is not revealed to others.
   const priv = (await york.req('POST', '/games', { gameType: 'richard-iii', scenario: 'richard-iii', visibility: 'private', roles: ['York'] })).json().id;
-  const res = await fetch(`${base}/games/${priv}/events`, { headers: { authorization: `Bearer ${lancaster.key}` } });
+  const res = await requestNoStream(`${base}/games/${priv}/events`, { authorization: `Bearer ${lancaster.key}` });
   t.equal(res.status, 404);
 });
 

@@ -1,8 +1,10 @@
 // A small Server-Sent Events client over fetch (real sockets), for the SSE
 // tests: events are parsed as the EventSource algorithm does (id, event, data
-// lines; comments start with a colon).
+// lines; comments start with a colon). Every wait is bounded (see
+// test/helpers/streams.ts).
 import http from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { EVENT_TIMEOUT_MS } from '../helpers/streams.ts';
 
 export interface SseEvent {
   id: string | null;
@@ -47,11 +49,17 @@ export class SseClient {
   /**
    * Opens the stream on its own connection (node:http, no agent: closing it
    * closes the socket, so a server shutting down is not kept waiting by an
-   * idle pooled connection); rejects unless the server answers 200.
+   * idle pooled connection); rejects unless the server answers 200, or when
+   * it has not answered within `timeoutMs`.
    */
-  static open(url: string, headers: Record<string, string> = {}): Promise<SseClient> {
+  static open(url: string, headers: Record<string, string> = {}, timeoutMs = EVENT_TIMEOUT_MS): Promise<SseClient> {
     return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        req.destroy();
+        reject(new Error(`SSE ${url}: no response within ${timeoutMs} ms`));
+      }, timeoutMs);
       const req = http.get(url, { agent: false, headers: { accept: 'text/event-stream', ...headers } }, (res) => {
+        clearTimeout(timer);
         if (res.statusCode !== 200) {
           let body = '';
           res.setEncoding('utf8');
@@ -61,7 +69,10 @@ export class SseClient {
         }
         resolve(new SseClient(res.statusCode, res.headers, res));
       });
-      req.on('error', reject);
+      req.on('error', (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
     });
   }
 
@@ -148,6 +159,26 @@ export class SseClient {
   close(): void {
     this.response.destroy();
   }
+}
+
+/**
+ * A request that should be refused before any stream starts: its status,
+ * content type and body (null when a stream started after all: that body
+ * never ends, so it is cancelled, not read). Bounded by `timeoutMs`.
+ */
+export async function requestNoStream(
+  url: string,
+  headers: Record<string, string> = {},
+  timeoutMs = EVENT_TIMEOUT_MS,
+): Promise<{ status: number; contentType: string | null; body: unknown }> {
+  const res = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
+  const contentType = res.headers.get('content-type');
+  if (contentType?.startsWith('text/event-stream')) {
+    await res.body?.cancel();
+    return { status: res.status, contentType, body: null };
+  }
+  const text = await res.text();
+  return { status: res.status, contentType, body: text === '' ? null : JSON.parse(text) };
 }
 
 /** The data of an event, parsed. */

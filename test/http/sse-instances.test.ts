@@ -11,7 +11,9 @@ import { buildApp } from '../../src/http/app.ts';
 import { openTestStore, TEST_REDIS_URL, testConfig } from '../helpers/services.ts';
 import { client, prng, signup, type Client } from './rest-helpers.ts';
 import { baseUrl, data, SseClient } from './sse-helpers.ts';
+import { STREAM_FILE_TIMEOUT_MS } from '../helpers/streams.ts';
 
+t.setTimeout(STREAM_FILE_TIMEOUT_MS);
 const { store, databaseUrl } = await openTestStore(t);
 const config = testConfig({ databaseUrl, redisUrl: TEST_REDIS_URL }); // one bus prefix: one deployment
 const a = await buildApp(config, { store });

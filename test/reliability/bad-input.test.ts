@@ -352,6 +352,8 @@ function genGraphql(): Req {
   // Mutations by authorised callers are refused only when their arguments are bad:
   // the generator above never builds a valid one except createPlayer/createKey, which only go with bad auth.
   if (op.kind === 'mutation' && ['createPlayer', 'createKey', 'createGame', 'importGame'].includes(op.name) && flavour >= 3) auth = badAuth();
+  // No key at all is self-signup, which succeeds whenever the generated name happens to be valid.
+  while (op.kind === 'mutation' && op.name === 'createPlayer' && flavour >= 3 && auth.kind === 'none') auth = badAuth();
   if (op.kind === 'mutation' && ['joinGame', 'leaveGame', 'abort', 'resign', 'startGame', 'createInvite', 'joinByInvite'].includes(op.name) && flavour >= 3 && auth.actor === 'C') auth = badAuth();
   if (op.kind === 'mutation' && ['resign', 'leaveGame', 'abort', 'joinGame'].includes(op.name) && flavour >= 3 && (auth.actor === 'A' || auth.actor === 'B')) auth = badAuth();
   if (op.kind === 'mutation' && op.name === 'revokeKey' && flavour >= 3) auth = badAuth();

@@ -17,7 +17,10 @@ import { openTestStore, testConfig } from '../helpers/services.ts';
 import { signup } from '../http/rest-helpers.ts';
 import { SseClient, baseUrl, data } from '../http/sse-helpers.ts';
 import { PrivateRedis, pause } from './failures-helpers.ts';
+import { STREAM_FILE_TIMEOUT_MS } from '../helpers/streams.ts';
 
+// Every wait below is bounded (until(), SseClient); this bounds the rest, with room for the outage itself.
+t.setTimeout(2 * STREAM_FILE_TIMEOUT_MS);
 const redis = await PrivateRedis.start(t);
 const { store, databaseUrl } = await openTestStore(t);
 // One deployment (one bus prefix); short heartbeats so SSE's periodic database check runs often.

@@ -102,18 +102,19 @@ t.test('a refusal decided on a stale entry is checked on a fresh read first', as
   const lancaster = await player(A, 'lancaster2');
   const g = await A.createGame(york, { gameType: 'richard-iii', scenario: 'richard-iii', seed: 'cache-2', roles: ['York'] });
   await A.join(lancaster, g.id, {});
-  // Walk on B until exactly one role is active, remembering who it is.
+  // Walk on B until exactly one role is active, remembering who it is. Every
+  // set-up action must commit: a refusal here is a failure, not something to skip.
   let s = await B.getGame(york, g.id);
   await A.getView(york, g.id); // A caches this version
-  while (s.activeRoles.length !== 1) {
-    for (const role of s.activeRoles) {
-      const who = role === 'York' ? york : lancaster;
-      const legal = await B.getLegalActions(who, g.id);
-      if (legal.active) await B.submitAction(who, g.id, { action: legal.actions[0]!, expectedVersion: s.version }).catch(() => {});
-      s = await B.getGame(york, g.id);
-      if (s.activeRoles.length === 1) break;
-    }
+  for (let step = 0; s.activeRoles.length !== 1; step++) {
+    if (step === 20) throw new Error(`still ${s.activeRoles.length} active roles after 20 actions`);
+    const who = s.activeRoles[0] === 'York' ? york : lancaster;
+    const legal = await B.getLegalActions(who, g.id);
+    t.ok(legal.active, `${s.activeRoles[0]} is active`);
+    await B.submitAction(who, g.id, { action: legal.actions[0]!, expectedVersion: s.version });
+    s = await B.getGame(york, g.id);
   }
+  t.ok(s.version > 2, 'the walk played at least one action');
   const role = s.activeRoles[0]!;
   const who = role === 'York' ? york : lancaster;
   const legal = await B.getLegalActions(who, g.id);

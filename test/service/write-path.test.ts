@@ -98,7 +98,7 @@ t.test('parallel submissions: pinned versions — exactly one wins; unpinned sim
   const ok = results.filter((r) => r.status === 'fulfilled');
   t.equal(ok.length, 1, 'one commit');
   for (const r of results) {
-    if (r.status === 'rejected') t.match(r.reason, { code: 'version_conflict', status: 409, extensions: { currentVersion: s0.version + 1 } });
+    if (r.status === 'rejected') t.match(r.reason, { code: 'version_conflict', extensions: { currentVersion: s0.version + 1 } });
   }
   t.equal((await svc.getGame(a, g.id)).version, s0.version + 1);
   t.equal(await store.prisma.action.count({ where: { gameId: g.id, kind: 'action' } }), 3);

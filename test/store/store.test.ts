@@ -4,7 +4,17 @@ import { readdir } from 'node:fs/promises';
 import pg from 'pg';
 import { MIGRATIONS_DIR, pendingMigrations, runMigrations } from '../../src/store/migrate.ts';
 import { StartupError } from '../../src/errors.ts';
-import { PG_ADMIN_URL, createTestDatabase } from '../helpers/services.ts';
+import { PG_ADMIN_URL, createTestDatabase, uniqueId } from '../helpers/services.ts';
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
 
 const log = { info: () => {} };
 
@@ -41,14 +51,20 @@ t.test('real Postgres: migrations are applied, then the games table works', asyn
   t.same(await pendingMigrations(url), [local[0]]);
 });
 
-t.test('a database that does not exist: one-line StartupError naming it', async (t) => {
+t.test('a database that does not exist and cannot be created: one-line StartupError naming it', async (t) => {
+  // openStore creates a missing database (test/store/create-database.test.ts);
+  // a role without CREATEDB cannot, and is told so in one line.
+  const role = `herald_test_role_${uniqueId()}`;
+  await admin(`CREATE ROLE ${role} LOGIN NOCREATEDB`);
+  t.teardown(() => admin(`DROP ROLE IF EXISTS ${role}`));
   const url = new URL(PG_ADMIN_URL);
   url.pathname = '/herald_does_not_exist';
+  url.username = role;
   url.password = 'hunter2';
   const err = await openStore({ databaseUrl: url.toString(), dataDir: '/nonexistent' }, log).catch((e: unknown) => e);
   t.ok(err instanceof StartupError);
   const message = (err as Error).message;
-  t.match(message, /^cannot connect to the database at postgresql:\/\/postgres:\*\*\*@.*herald_does_not_exist: .*does not exist/);
+  t.match(message, new RegExp(`^the database herald_does_not_exist does not exist at postgresql://${role}:\\*\\*\\*@.*herald_does_not_exist, and creating it failed: permission denied`));
   t.notMatch(message, /hunter2/, 'password redacted');
   t.notMatch(message, /\n/);
 });

@@ -20,7 +20,8 @@
  *
  * Then, if a side has no living heir left (9.0; defected heirs do not count,
  * R-30), the other side wins at once (INTERPRETATIONS 39: end immediately).
- * Callers must check `if (s.result) return;` afterwards.
+ * Callers must check `if (s.result) return;` afterwards. (eliminateDeferVictory
+ * leaves that check to the caller, for events that eliminate several blocks.)
  *
  * Logging decision: an elimination is public and names the block, whatever the
  * cause (battle hit, Plague, supply or exile limits, execution). On the board the
@@ -81,6 +82,17 @@ function heirDied(s: R3State, side: Side): void {
  * `cause` only feeds the log ("in battle", "by Plague", "by supply"...).
  */
 export function eliminate(s: R3State, b: number, cause?: string): void {
+  if (eliminateDeferVictory(s, b, cause)) checkInstantVictory(s);
+}
+
+/**
+ * eliminate() without the instant-victory check, for an event that eliminates
+ * several blocks at once (Plague): the caller applies the whole event, then
+ * calls checkInstantVictory() once, so the final position and log are complete
+ * when the game ends. Returns true if an heir of some side died (then 9.0 must
+ * be checked).
+ */
+export function eliminateDeferVictory(s: R3State, b: number, cause?: string): boolean {
   const d = BLOCKS[b]!;
   const side = ownerOf(s, b);
   const dest = destinationOf(b);
@@ -112,9 +124,9 @@ export function eliminate(s: R3State, b: number, cause?: string): void {
   } else {
     heirSide = defectedHeirOrigin(b);
   }
-  if (heirSide === null) return;
+  if (heirSide === null) return false;
   heirDied(s, heirSide);
-  checkInstantVictory(s);
+  return true;
 }
 
 /**

@@ -250,3 +250,113 @@ export function homeDestinations(s: R3State, b: number, occ: HomeOcc = homeOcc(s
   }
   return out;
 }
+
+/* ------------------------------------------------ the order of going home */
+
+/** Where a block goes when it goes home now: an area, or its owner's pool [G-6]. */
+export type HomeMove = { block: number; to: string | 'pool' };
+
+export interface PendingHomes {
+  /** Blocks that must still go home (on a land area that is not one of their homes), block order. */
+  must: number[];
+  /** Blocks already at a home that may move to another (8.3 owner's choice), block order. */
+  may: number[];
+  /** The first forced move (one home, or none: the pool) that the engine may make for the owner, or null. */
+  auto: HomeMove | null;
+}
+
+/**
+ * The state of a go-home step (8.3/8.4) for `side`, `moved` being the ids
+ * already sent home in it.
+ *
+ * Which forced moves the engine makes — decision ("owner's choice" covers the
+ * order in which blocks go home, since each move can change the homes left to
+ * the others): a block with one home (or none: the pool) is moved for the
+ * owner only when the move commutes with every other choice of the step, i.e.
+ * no other move of the step can change its options and its move cannot take an
+ * option from any other block. Otherwise it stays in `must` and the owner
+ * sends it (with its one destination, or to the pool) when he likes. Own moves
+ * change options in two ways only (enemy blocks do not move, and no own block
+ * can enter an Enemy-occupied area, so "not Enemy-occupied" and the Nevilles'
+ * Enemy-occupied condition are fixed):
+ *   - Calais's room (7.2 [R-29]): every block entering Calais fills it, and a
+ *     Neville is offered Calais only while there is room. A forced move to
+ *     Calais commutes when Calais has room for it and for every other block
+ *     that could still go there (heirs included: they fill it too);
+ *   - Vacant York royal shield areas for a defected Clarence [R-31]: a block
+ *     entering such an area closes it to him, the last own block leaving it
+ *     opens it. A forced move into one commutes unless Clarence still has to
+ *     settle and the area is Vacant or could become so (all own blocks there
+ *     may still leave); Clarence's own forced move commutes unless another
+ *     block could fill his one Vacant area or empty another of his areas.
+ * Blocks leaving an area only ever add options, so a forced departure never
+ * hurts another block.
+ */
+export function pendingHomes(s: R3State, side: Side, moved: readonly string[]): PendingHomes {
+  const occ = homeOcc(s);
+  const must: number[] = [];
+  const may: number[] = [];
+  const opts = new Map<number, string[]>();
+  let clarence = false; // a defected Clarence of `side` still to settle (he can be evicted from a Vacant home)
+  for (let b = 0; b < NUM_BLOCKS; b++) {
+    if (!goesHome(s, b) || ownerOf(s, b) !== side || moved.includes(BLOCKS[b]!.id)) continue;
+    const o = homeDestinations(s, b, occ);
+    if (b === CLARENCE_L) clarence = true;
+    if (!o.includes(s.loc[b]!)) must.push(b);
+    else if (o.length > 1) may.push(b);
+    else continue;
+    opts.set(b, o);
+  }
+  let auto: HomeMove | null = null;
+  for (const b of must) {
+    const o = opts.get(b)!;
+    if (o.length > 1 || !forcedMoveCommutes(s, side, b, o, opts, clarence, occ)) continue;
+    auto = { block: b, to: o.length === 1 ? o[0]! : 'pool' };
+    break;
+  }
+  return { must, may, auto };
+}
+
+/**
+ * True when b's forced move (`o`: its one home, or none) commutes with every
+ * other move of the step (see pendingHomes). `open`: the blocks that may still
+ * move, with their options; `clarence`: a defected Clarence still to settle.
+ */
+function forcedMoveCommutes(
+  s: R3State, side: Side, b: number, o: readonly string[],
+  open: ReadonlyMap<number, readonly string[]>, clarence: boolean, occ: HomeOcc,
+): boolean {
+  const to = o[0];
+  const othersTo = (area: string): boolean => [...open].some(([c, co]) => c !== b && co.includes(area));
+  if (to === CALAIS) {
+    let wanted = 1;
+    for (const [c, co] of open) if (c !== b && co.includes(CALAIS)) wanted++;
+    if (wanted > exileLimit(CALAIS) - exileCount(s, CALAIS)) return false;
+  }
+  if (!clarence) return true;
+  // Own upright blocks other than Clarence in `area`, and whether all of them may still leave.
+  const mayEmpty = (area: string): { others: number; allMayLeave: boolean } => {
+    let others = 0;
+    let allMayLeave = true;
+    for (let c = 0; c < NUM_BLOCKS; c++) {
+      if (c === CLARENCE_L || s.loc[c] !== area || s.down[c] || ownerOf(s, c) !== side) continue;
+      others++;
+      if (!open.has(c)) allMayLeave = false;
+    }
+    return { others, allMayLeave };
+  };
+  const clarenceAreas = shieldAreas(s, CLARENCE_L).filter((a) => notEnemy(occ, a, side));
+  if (b !== CLARENCE_L) {
+    // Entering an area that is, or may become, Vacant for Clarence closes it to him.
+    return to === undefined || !clarenceAreas.includes(to) || !mayEmpty(to).allMayLeave;
+  }
+  for (const a of clarenceAreas) {
+    if (a === to) {
+      if (othersTo(a)) return false; // another block could fill his one home first
+    } else {
+      const m = mayEmpty(a);
+      if (m.others > 0 && m.allMayLeave) return false; // it may become Vacant for him
+    }
+  }
+  return true;
+}

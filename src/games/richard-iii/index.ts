@@ -4,8 +4,9 @@
  * legal list, copies the state, keeps the undo stack and dispatches to the named
  * state's handler (the flow chart lives in the phase modules).
  */
-import { IllegalActionError, type GameModule, type GameStatus } from '../../engine/types.ts';
-import { AREA, SCENARIOS, SIDES, type Side } from './data.ts';
+import { checkOptions } from '../../engine/options.ts';
+import { IllegalActionError, type GameModule, type GameStatus, type OptionDeclaration } from '../../engine/types.ts';
+import { AREA, SCENARIO, SCENARIOS, SIDES, type ScenarioData, type Side } from './data.ts';
 import { type Action, type HandlerTable, type StateHandler } from './flow.ts';
 import { areaStatus, cloneState, copyJson, logChange, logLength, sameJson, top, type LogEntry, type R3State } from './state.ts';
 import { pushUndo, restoreSnapshot } from './undo.ts';
@@ -113,6 +114,34 @@ export function applyAction(state: R3State, role: string, action: Action): R3Sta
   return s;
 }
 
+/**
+ * The options of a scenario. The only one the rules read is the last campaign
+ * (state.endCampaign: after its Political Turn's Usurpation step the King
+ * wins, 8.2): a game may end earlier than the scenario's last campaign, never
+ * before its first nor after its last (there are no set-ups beyond it).
+ */
+function optionsOf(sc: ScenarioData): OptionDeclaration[] {
+  return [
+    {
+      name: 'endCampaign',
+      type: 'integer',
+      min: sc.startCampaign,
+      max: sc.endCampaign,
+      default: sc.endCampaign,
+      description: `The campaign after whose Political Turn the game ends (whoever is King then wins); less than ${sc.endCampaign} for a shorter game.`,
+    },
+  ];
+}
+
+function setupGame(scenario: string, seed: string, given: Record<string, unknown> = {}): R3State {
+  const s = setupState(scenario, seed);
+  // The service checks options before setup; checked again here so that no caller gets a game it did not ask for.
+  const checked = checkOptions(optionsOf(SCENARIO[scenario]!), given);
+  if (!checked.ok) throw new Error(checked.detail);
+  s.endCampaign = checked.options.endCampaign as number;
+  return s;
+}
+
 export const richardIII: GameModule<R3State, Action> = {
   id: 'richard-iii',
   title: 'Richard III: The Wars of the Roses',
@@ -121,8 +150,9 @@ export const richardIII: GameModule<R3State, Action> = {
     id: sc.id,
     name: sc.name,
     description: `${sc.year}: ${sc.specialRules[0] ?? sc.victory}`,
+    options: optionsOf(sc),
   })),
-  setup: ({ scenario, seed, options }) => setupState(scenario, seed, options),
+  setup: ({ scenario, seed, options }) => setupGame(scenario, seed, options),
   activeRoles: (s) => (s.result ? [] : SIDES.filter((side) => isActive(s, side))),
   legalActions: legalActionsOf,
   apply: applyAction,

@@ -11,18 +11,23 @@
  * on the block, heir deaths only add to s.heirsToEnter / clear s.crown, and
  * instant victory (9.0) depends only on which heirs are left once all the losses
  * are taken — if the last heirs die, the game ends whichever dies first. So the
- * losses are applied at once in block-table order, and the game stops at the
- * first elimination that ends it (callers check s.result). This spares the
- * opponent a prompt per block (RtT asks one click per block).
+ * losses are applied at once in block-table order (RtT asks one click per block).
+ *
+ * The whole event is applied before 9.0 is checked: an elimination that leaves
+ * a side heirless does not stop the other losses (eliminateDeferVictory), so
+ * the final position and the log hold every loss, then "Game over". Each loss
+ * is logged: publicly as "<side> loses a step in <area> (Plague)" (the number
+ * of blocks in an area is public), with the block's name for its owner only;
+ * an elimination names the block publicly (6.8, elimination.ts).
  *
  * Not undoable: it reveals eliminations (and eliminate() clears the undo stack).
  */
 import { LAND_AND_EXILE, NUM_BLOCKS, type Side } from './data.ts';
-import { addLog, type R3State } from './state.ts';
+import { addLog, ownerOf, type R3State } from './state.ts';
 import { clearUndo, type Action } from './flow.ts';
 import { occupancy, statusOf } from './occupancy.ts';
 import { areaName } from './movement.ts';
-import { eliminate } from './elimination.ts';
+import { blockName, checkInstantVictory, eliminateDeferVictory } from './elimination.ts';
 import { endActionPhase } from './action-phase.ts';
 
 export interface PlagueFrame { s: 'plague_event'; side: Side; phase: true; [k: string]: unknown }
@@ -48,14 +53,15 @@ export function plagueApply(s: R3State, _f: PlagueFrame, side: Side, a: Action):
     addLog(s, `${side} strikes ${areaName(area)} with Plague: every block there loses a step.`);
     const victims: number[] = [];
     for (let b = 0; b < NUM_BLOCKS; b++) if (s.loc[b] === area && !s.down[b]) victims.push(b);
+    let heirDied = false;
     for (const b of victims) {
-      if (s.steps[b]! > 1) {
-        s.steps[b]!--;
-        continue;
-      }
-      eliminate(s, b, 'by Plague');
-      if (s.result) return;
+      const owner = ownerOf(s, b);
+      addLog(s, `${owner} loses a step in ${areaName(area)} (Plague).`,
+        { side: owner, text: `${blockName(b)} loses a step in ${areaName(area)} (Plague).` });
+      s.steps[b]!--;
+      if (s.steps[b]! <= 0 && eliminateDeferVictory(s, b, 'by Plague')) heirDied = true;
     }
+    if (heirDied && checkInstantVictory(s)) return;
   } else if (a.type !== 'end') {
     throw new Error(`plague_event: unexpected action ${a.type}`);
   }

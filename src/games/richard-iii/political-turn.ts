@@ -15,12 +15,16 @@
  *   must still go home (an heir, noble or church block on a land area that is not
  *   already in one of its homes) and, optionally, a block already at home that
  *   has another home to go to (8.3: owner's choice of home). {"type":"end"} only
- *   once no block must still go home. Blocks with one possible home go there
- *   automatically, blocks with none go to the pool (nobles/church only: heirs
- *   always have a home, G-7), re-checked after every move because each move can
- *   change the options of the others (a Vacant area filled, Calais's room).
+ *   once no block must still go home. A block with one possible home goes there
+ *   automatically, a block with none goes to the pool (nobles/church only: heirs
+ *   always have a home, G-7) — but only when that move cannot change the options
+ *   of another block nor be changed by another move (homes.ts pendingHomes):
+ *   otherwise the order is the owner's choice (Calais's room, a Vacant area for
+ *   a defected Clarence), and he sends that block like the others. Re-checked
+ *   after every move.
  * - `pretender_goes_home_to` / `king_goes_home_to`: {"type":"area","area":id}
- *   for each home of the selected block, and {"type":"cancel"}.
+ *   for each home of the selected block (not the one it stands in), or
+ *   {"type":"pool"} when it has none now; and {"type":"cancel"}.
  * - `exile_limits_pretender` / `exile_limits_king`: {"type":"block","block":id}
  *   sends one non-heir block counted against an over-full exile area of that
  *   side to the pool (7.2 "owner's choice" [G-7]); repeated until no exile area
@@ -43,10 +47,9 @@ import {
   exileCount,
   exileCounted,
   exileLimit,
-  goesHome,
   homeDestinations,
-  homeOcc,
   mercenaryHome,
+  pendingHomes,
 } from './homes.ts';
 import { addLog, areaStatus, blockId, ownerOf, top, type Frame, type R3State } from './state.ts';
 import { startCampaign } from './cards.ts';
@@ -154,20 +157,6 @@ interface HomeToFrame extends Frame {
 
 const roleOf = (f: Frame): Role => (f.s.startsWith('king') ? 'king' : 'pretender');
 
-/** The side's blocks that must go home and have not (on a land area, not already at a home). */
-function homeStatus(s: R3State, side: Side, moved: readonly string[]): { must: number[]; may: number[] } {
-  const occ = homeOcc(s);
-  const must: number[] = [];
-  const may: number[] = [];
-  for (let b = 0; b < NUM_BLOCKS; b++) {
-    if (!goesHome(s, b) || ownerOf(s, b) !== side || moved.includes(BLOCKS[b]!.id)) continue;
-    const opts = homeDestinations(s, b, occ);
-    if (!opts.includes(s.loc[b]!)) must.push(b);
-    else if (opts.length > 1) may.push(b);
-  }
-  return { must, may };
-}
-
 function sendHome(s: R3State, b: number, to: string | 'pool'): void {
   const side = ownerOf(s, b);
   const from = s.loc[b]!;
@@ -186,21 +175,14 @@ function sendHome(s: R3State, b: number, to: string | 'pool'): void {
   }
 }
 
-/** Resolves forced cases (one home → there; none → pool) until every block left has a real choice. */
+/**
+ * Makes the forced moves that cannot change any other block's options, nor be
+ * changed by them (pendingHomes), one at a time: each move changes the position.
+ */
 function autoHome(s: R3State, f: HomeFrame): void {
-  for (;;) {
-    const occ = homeOcc(s);
-    let changed = false;
-    for (let b = 0; b < NUM_BLOCKS; b++) {
-      if (!goesHome(s, b) || ownerOf(s, b) !== f.side || f.moved.includes(BLOCKS[b]!.id)) continue;
-      const opts = homeDestinations(s, b, occ);
-      if (opts.includes(s.loc[b]!) || opts.length > 1) continue;
-      sendHome(s, b, opts.length === 1 ? opts[0]! : 'pool');
-      f.moved.push(BLOCKS[b]!.id);
-      changed = true;
-      break; // the position changed: recompute the options
-    }
-    if (!changed) return;
+  for (let p = pendingHomes(s, f.side, f.moved); p.auto; p = pendingHomes(s, f.side, f.moved)) {
+    sendHome(s, p.auto.block, p.auto.to);
+    f.moved.push(BLOCKS[p.auto.block]!.id);
   }
 }
 
@@ -216,7 +198,7 @@ function startGoHome(s: R3State, role: Role): void {
 /** After a move: settle forced moves; if nothing is left to decide, close the step. */
 function continueGoHome(s: R3State, f: HomeFrame): void {
   autoHome(s, f);
-  const { must, may } = homeStatus(s, f.side, f.moved);
+  const { must, may } = pendingHomes(s, f.side, f.moved);
   if (must.length === 0 && may.length === 0) endGoHome(s, f);
 }
 
@@ -332,12 +314,13 @@ export function startPoliticalTurn(s: R3State): void {
 
 const END: Action = { type: 'end' };
 const CANCEL: Action = { type: 'cancel' };
+const POOL: Action = { type: 'pool' };
 
 const goHome = {
   actions(s: R3State, f: Frame, side: Side): Action[] {
     const hf = f as HomeFrame;
     if (side !== hf.side) return [];
-    const { must, may } = homeStatus(s, side, hf.moved);
+    const { must, may } = pendingHomes(s, side, hf.moved);
     const out: Action[] = [];
     for (const b of must) out.push({ type: 'block', block: blockId(b) });
     for (const b of may) out.push({ type: 'block', block: blockId(b) });
@@ -360,7 +343,7 @@ const goHome = {
     if (seat !== hf.side) {
       return { text: `${hf.side} (${king ? 'King' : 'Pretender'}) sends its blocks home (${king ? '8.4' : '8.3'}).` };
     }
-    const { must, may } = homeStatus(s, hf.side, hf.moved);
+    const { must, may } = pendingHomes(s, hf.side, hf.moved);
     const text = king
       ? 'The King goes home (8.4): the King and Royal heirs to an own shield or any crown area, nobles and church to a free shield or cathedral area (else the pool); blocks in exile stay.'
       : 'The Pretender goes home (8.3): heirs on the map to your exile areas, nobles and church to a free shield or cathedral area (else the pool); blocks in exile stay.';
@@ -380,6 +363,8 @@ const goHomeTo = {
     const here = s.loc[b]!;
     const out: Action[] = [];
     for (const a of homeDestinations(s, b)) if (a !== here) out.push({ type: 'area', area: a });
+    // No home now (only a block that must go, left to the owner because its options may still change).
+    if (out.length === 0) out.push(POOL);
     out.push(CANCEL);
     return out;
   },
@@ -389,7 +374,7 @@ const goHomeTo = {
     if (a.type === 'cancel') return;
     const hf = top(s) as HomeFrame;
     const b = BLOCK_INDEX[tf.block]!;
-    sendHome(s, b, a.area as string);
+    sendHome(s, b, a.type === 'pool' ? 'pool' : (a.area as string));
     hf.moved.push(tf.block);
     continueGoHome(s, hf);
   },

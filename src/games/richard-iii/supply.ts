@@ -27,7 +27,7 @@
  *                    are undoable (INTERPRETATIONS 54); eliminations are public and
  *                    clear the undo stack (elimination.ts).
  */
-import { AREA, AREAS, BLOCK_INDEX, BLOCKS, NUM_BLOCKS, other, type Side } from './data.ts';
+import { AREA, AREAS, BLOCK_INDEX, BLOCKS, NUM_BLOCKS, other, type AreaData, type Side } from './data.ts';
 import { clearUndo, type Action, type HandlerTable } from './flow.ts';
 import { addLog, ownerOf, type Frame, type R3State } from './state.ts';
 import { eliminate } from './elimination.ts';
@@ -43,9 +43,18 @@ const EXETER_Y = BLOCK_INDEX['exeter-y']!;
 /** Land and exile areas, numbered for counting arrays. */
 const LIMIT_AREAS = AREAS.filter((a) => a.kind !== 'sea');
 const AREA_NO: Readonly<Record<string, number>> = Object.fromEntries(LIMIT_AREAS.map((a, i) => [a.id, i]));
-/** Per area number: the limit of 7.1 (4, or 5 with a city) or 7.2 (exile, non-mercenary blocks). */
-const LIMIT: readonly number[] = LIMIT_AREAS.map((a) =>
-  a.kind === 'exile' ? a.exileLimitNonMercenary ?? 4 : a.supplyLimit ?? (a.city ? 5 : 4));
+/**
+ * The limit of 7.1 (land) or 7.2 (exile, non-mercenary blocks) as map.json
+ * gives it; every land and exile area must give its own (no guessed default).
+ */
+export function limitOf(a: AreaData): number {
+  const key = a.kind === 'exile' ? 'exileLimitNonMercenary' : 'supplyLimit';
+  const limit = a[key];
+  if (typeof limit !== 'number') throw new Error(`map.json: area ${a.id} has no ${key}`);
+  return limit;
+}
+/** Per area number: its limit (fails at load when the map lacks one). */
+const LIMIT: readonly number[] = LIMIT_AREAS.map(limitOf);
 /**
  * Per block: the exile area where it is not counted, or null. [R-28]: only an
  * exile area's own home mercenaries are free there; any other block counts.

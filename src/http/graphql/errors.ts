@@ -5,7 +5,7 @@
 import { GraphQLError } from 'graphql';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ExecutionResult } from 'graphql';
-import { HttpProblem } from '../problem.ts';
+import { knownProblem } from '../service-errors.ts';
 import { isDatabaseUnavailable } from '../../errors.ts';
 
 const UNAVAILABLE_MESSAGE = 'The database is unreachable right now; retry shortly.';
@@ -18,9 +18,12 @@ export function internalError(): GraphQLError {
 
 /** A resolver-side error as the client should see it (message + extensions), or null when it is a bug. */
 function publicExtensions(err: unknown): { message: string; extensions: Record<string, unknown> } | null {
-  // ServiceError (the service's one error type) is an HttpProblem.
-  if (err instanceof HttpProblem) {
-    return { message: err.message, extensions: { ...err.extensions, code: err.code, status: err.status } };
+  // ServiceError (the service's one error type) or HttpProblem: the REST problem's code,
+  // status and extensions (the status also answers a request refused before execution).
+  const known = knownProblem(err);
+  if (known) {
+    const { type: _type, title: _title, detail, code, status, ...extensions } = known;
+    return { message: detail, extensions: { ...extensions, code, status } };
   }
   if (err instanceof GraphQLError && typeof err.extensions?.code === 'string' && err.originalError === undefined) {
     return { message: err.message, extensions: err.extensions };

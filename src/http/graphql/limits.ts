@@ -31,9 +31,22 @@ export interface QueryLimits {
   maxComplexity: number;
   /** The largest `first` a list field accepts (a variable `first` is costed at this). */
   maxPageSize: number;
+  /** Size limits checked before validation (and nesting/tokens before parsing): see size.ts. */
+  maxNesting: number;
+  maxTokens: number;
+  maxFields: number;
+  maxAliases: number;
 }
 
-export const DEFAULT_LIMITS: QueryLimits = { maxDepth: 8, maxComplexity: 5000, maxPageSize: 100 };
+export const DEFAULT_LIMITS: QueryLimits = {
+  maxDepth: 8,
+  maxComplexity: 5000,
+  maxPageSize: 100,
+  maxNesting: 64,
+  maxTokens: 5000,
+  maxFields: 500,
+  maxAliases: 100,
+};
 
 const LIST_FACTOR = 5;
 const MUTATION_FIELD_COST = 10;

@@ -11,6 +11,7 @@ import {
   type GameServiceApi,
   type GameStatus,
   type GameSummary,
+  type OptionDeclaration,
   type SubmitActionResult,
   type Visibility,
 } from '../../service/api.ts';
@@ -49,11 +50,18 @@ export function queryResolvers(service: GameServiceApi, info: { version: string 
         return caller ? g.seats.filter((s) => s.player?.id === caller.playerId).map((s) => s.role) : [];
       },
     },
+    GameOption: {
+      // The declaration's fields that do not apply to its type are absent: null in GraphQL.
+      min: (o: OptionDeclaration) => (o.type === 'integer' ? o.min : null),
+      max: (o: OptionDeclaration) => (o.type === 'integer' ? o.max : null),
+      values: (o: OptionDeclaration) => (o.type === 'string' ? o.values : null),
+    },
     ActionResult: {
       replayed: (r: SubmitActionResult) => r.replayed ?? false,
     },
     Query: {
       server: () => ({ name: 'herald', version: info.version }),
+      gameTypes: () => service.listGameTypes(),
       me: async (_root, _args, ctx: Ctx) => service.getPlayer(await ctx.auth.required()),
       myKeys: async (_root, _args, ctx: Ctx) => service.listKeys(await ctx.auth.required()),
       game: async (_root, args: { id: string }, ctx: Ctx) => {

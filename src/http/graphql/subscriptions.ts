@@ -16,6 +16,7 @@
 // the caller's turn at subscription time (playerGames), so a reconnecting
 // client misses no turn; the player's games are read again every `pollMs`, so
 // a turn whose message was lost (Redis down) is announced all the same.
+import { checkArguments } from './input.ts';
 import type { Bus, Json, Unsubscribe } from '../../bus/bus.ts';
 import {
   ServiceError,
@@ -78,6 +79,7 @@ export function subscriptionResolvers(service: GameServiceApi, bus: Bus, log: Fa
   // Errors leave through Mercurius without its errorFormatter: map them here.
   const guard = <T>(p: Promise<T>): Promise<T> => p.catch((err: unknown) => Promise.reject(publicError(err, log)));
   async function gameEvents(args: { gameId: string; role?: string | null; since?: number | null }, ctx: HeraldContext) {
+    checkArguments(args);
     const caller: Caller | null = await ctx.auth.optional();
     const role = args.role ?? undefined;
     if (args.since != null && (!Number.isInteger(args.since) || args.since < 0)) {

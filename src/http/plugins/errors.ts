@@ -1,15 +1,18 @@
 // Central error and not-found handlers: every REST error is problem+json.
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpProblem, problem, type Problem } from '../problem.ts';
+import { problem, type Problem } from '../problem.ts';
+import { knownProblem } from '../service-errors.ts';
 import { isDatabaseUnavailable } from '../../errors.ts';
 
 export const UNAVAILABLE_DETAIL = 'The database is unreachable right now; retry shortly.';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 
-function toProblem(err: FastifyError | HttpProblem | Error): Problem {
-  if (err instanceof HttpProblem) return err.toProblem();
+function toProblem(err: FastifyError | Error): Problem {
+  // ServiceError (the service's rejections) and HttpProblem (the routes' own).
+  const known = knownProblem(err);
+  if (known) return known;
   const fe = err as FastifyError;
   if (fe.validation) return problem(400, 'invalid_request', fe.message);
   // Postgres down or restarting: a temporary condition, not a server bug.
@@ -31,7 +34,7 @@ export function frameworkErrors(err: FastifyError, _request: FastifyRequest, rep
 }
 
 async function errors(app: FastifyInstance): Promise<void> {
-  app.setErrorHandler((err: FastifyError | HttpProblem, request, reply) => {
+  app.setErrorHandler((err: FastifyError | Error, request, reply) => {
     const body = toProblem(err);
     if (body.code === 'unavailable') {
       request.log.warn({ error: err.message }, 'request failed: database unavailable');

@@ -1,7 +1,8 @@
 // GraphQL at /graphql (Mercurius): queries and mutations over the game service
 // (the same functions as REST), subscriptions over WebSocket on the same path
 // (graphql-transport-ws, and the older graphql-ws subprotocol), GraphiQL at
-// /graphiql in development. The schema is schema.graphql at the repository
+// /graphiql in development (./graphiql.ts: served offline, not Mercurius's
+// CDN-loading page). The schema is schema.graphql at the repository
 // root — the file is the source, so the published SDL cannot go stale.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,7 +13,10 @@ import { projectRoot } from '../../paths.ts';
 import { createAuth, credentialsFromPayload, fixedAuth, type HeraldContext } from '../graphql/context.ts';
 import { errorFormatter, formatError } from '../graphql/errors.ts';
 import { frameworkErrors } from './errors.ts';
+import graphiql from './graphiql.ts';
 import { DEFAULT_LIMITS, limitsRule, type QueryLimits } from '../graphql/limits.ts';
+import { checkDocument, checkSource } from '../graphql/size.ts';
+import { isParsedDocument, storableLiteralsRule, syntaxErrorOf } from '../graphql/input.ts';
 import { queryResolvers } from '../graphql/resolvers.ts';
 import { subscriptionResolvers } from '../graphql/subscriptions.ts';
 
@@ -40,7 +44,7 @@ declare module 'mercurius' {
 export default async function graphql(app: FastifyInstance, opts: GraphqlOptions): Promise<void> {
   const service = app.gameService;
   const limits = opts.limits ?? DEFAULT_LIMITS;
-  const rules = [limitsRule(limits)];
+  const rules = [limitsRule(limits), storableLiteralsRule];
   const resolvers = {
     ...queryResolvers(service, { version: opts.version }),
     Subscription: subscriptionResolvers(service, app.bus, app.log, { pollMs: opts.pollMs }),
@@ -49,9 +53,11 @@ export default async function graphql(app: FastifyInstance, opts: GraphqlOptions
   await app.register(mercurius, {
     schema: loadSdl(),
     resolvers,
-    graphiql: opts.graphiql,
+    graphiql: false,
     path: '/graphql',
     validationRules: rules,
+    // A backstop only: the preParsing hook below refuses a longer document first, with a typed error.
+    graphql: { parseOptions: { maxTokens: limits.maxTokens } },
     errorFormatter,
     // Errors raised before execution (herald-auth refusing a key, a malformed
     // body…): GraphQL errors at /graphql, problem documents at /graphiql (a
@@ -79,9 +85,41 @@ export default async function graphql(app: FastifyInstance, opts: GraphqlOptions
     },
   });
 
+  // In this context, so the errorHandler above answers its errors with problem documents.
+  if (opts.graphiql) await app.register(graphiql, { endpoint: '/graphql' });
+
+  // Size limits (size.ts): the raw text before it is parsed, the document before it is validated.
+  // When graphql-js cannot parse the text, Mercurius tries it as JSON of an
+  // already-parsed document ("1e308" became the document 1e308, a 500): only
+  // documents graphql-js parsed (their loc is a Location) go on, anything else
+  // gets the syntax error of its text.
+  const sources = new WeakMap<object, string>();
+  app.graphql.addHook('preParsing', async (_schema, source, context) => {
+    const tooBig = checkSource(source, limits);
+    if (tooBig) throw tooBig;
+    sources.set(context, source);
+  });
+  app.graphql.addHook('preValidation', async (_schema, document, context) => {
+    if (!isParsedDocument(document)) throw syntaxErrorOf(sources.get(context));
+    const tooBig = checkDocument(document, limits);
+    if (tooBig) throw tooBig;
+  });
+
+  // Over WebSocket, Mercurius parses the document before any hook runs, and
+  // takes a non-string query for an already-parsed document: only documents
+  // whose text went through preSubscriptionParsing may start.
+  const checkedSources = new WeakSet<object>();
+  app.graphql.addHook('preSubscriptionParsing', async (_schema, source, context) => {
+    const tooBig = checkSource(source, limits);
+    if (tooBig) throw tooBig;
+    checkedSources.add(context);
+  });
   // Mercurius does not validate subscription documents (graphql-js subscribe()
   // does not either): apply the same rules and limits before one starts.
-  app.graphql.addHook('preSubscriptionExecution', async (schema: GraphQLSchema, document: DocumentNode) => {
+  app.graphql.addHook('preSubscriptionExecution', async (schema: GraphQLSchema, document: DocumentNode, context) => {
+    if (!checkedSources.has(context)) throw new GraphQLError('query must be a string holding a GraphQL document.', { extensions: { code: 'invalid_request' } });
+    const tooBig = checkDocument(document, limits);
+    if (tooBig) throw tooBig;
     const errors = validate(schema, document, [...specifiedRules, ...rules]);
     if (errors.length > 0) throw formatError(errors[0] as GraphQLError, app.log);
   });

@@ -1,6 +1,7 @@
 // Rate limits: a fixed window of `windowMs` per client, counted per API key
 // (the Bearer token, or `?access_token=` on the SSE routes) or, without a key,
-// per client IP. With Redis configured the counters live there (one atomic
+// per client IP (request.ip: behind a reverse proxy, set TRUST_PROXY so it is
+// the client's address from X-Forwarded-For, not the proxy's). With Redis configured the counters live there (one atomic
 // INCR + PEXPIRE script), so every instance shares them; otherwise in memory.
 // If Redis fails, this instance counts locally until it is back: a Redis
 // outage must not take the API down with it.

@@ -2,7 +2,7 @@
 // owned by an application), /me, /me/keys, and /admin/* for the operator.
 import type { FastifyInstance } from 'fastify';
 import { requireAdmin, requireCaller } from '../plugins/auth.ts';
-import { body } from './query.ts';
+import { body, onlyFields } from './query.ts';
 import type { CreatePlayerInput } from '../../service/api.ts';
 
 export default async function accountRoutes(app: FastifyInstance): Promise<void> {
@@ -19,6 +19,7 @@ export default async function accountRoutes(app: FastifyInstance): Promise<void>
 
   app.post('/me/keys', async (request, reply) => {
     const b = body(request);
+    onlyFields(b, ['label']);
     return reply.code(201).send(await svc.createKey(requireCaller(request), b.label as string | undefined));
   });
 

@@ -16,7 +16,7 @@ import { decodeTurnCursor } from '../../notify/turn-cursor.ts';
 import { gameFeedSource, turnFeedSource } from '../../notify/sources.ts';
 import { SseStream } from '../../notify/sse.ts';
 import { errorMessage } from '../../errors.ts';
-import type { HttpProblem } from '../problem.ts';
+import { knownProblem } from '../service-errors.ts';
 import { query, str, type IdParams } from './query.ts';
 
 export interface EventRoutesOptions {
@@ -49,9 +49,7 @@ function sseHeaders(reply: FastifyReply): FastifyReply {
 }
 
 function problemOf(err: unknown): Record<string, unknown> {
-  const p = err as Partial<HttpProblem>;
-  if (typeof p?.toProblem === 'function') return p.toProblem();
-  return { status: 500, code: 'internal_error', detail: 'The stream failed; reconnect to resume.' };
+  return knownProblem(err) ?? { status: 500, code: 'internal_error', detail: 'The stream failed; reconnect to resume.' };
 }
 
 export default async function eventRoutes(app: FastifyInstance, opts: EventRoutesOptions): Promise<void> {
@@ -87,7 +85,7 @@ export default async function eventRoutes(app: FastifyInstance, opts: EventRoute
       throw new ServiceError('invalid_request', 'Last-Event-ID must be a game version (a non-negative integer).');
     }
     const after = raw === null ? null : Number(raw.trim());
-    const source = gameFeedSource(svc, caller, gameId, role === '' ? undefined : role);
+    const source = gameFeedSource(svc, caller, gameId, role);
     // Checks access (404 / 403 problem) before the stream starts.
     const now = await source.currentView();
     if (after !== null && after > now.version) {

@@ -11,6 +11,8 @@ type P = { Params: IdParams };
 export default async function gameRoutes(app: FastifyInstance): Promise<void> {
   const svc = app.gameService;
 
+  app.get('/game-types', async () => svc.listGameTypes());
+
   app.post('/games', async (request, reply) => {
     const game = await svc.createGame(requireCaller(request), body<CreateGameInput>(request) as CreateGameInput);
     return reply.code(201).header('location', `/games/${game.id}`).send(game);
@@ -29,7 +31,7 @@ export default async function gameRoutes(app: FastifyInstance): Promise<void> {
     if (bool(q, 'myTurn')) filter.myTurn = true;
     const cursor = str(q, 'cursor');
     const limit = int(q, 'limit');
-    return svc.listGames(request.caller, filter, { ...(cursor ? { cursor } : {}), ...(limit !== undefined ? { limit } : {}) });
+    return svc.listGames(request.caller, filter, { ...(cursor !== undefined ? { cursor } : {}), ...(limit !== undefined ? { limit } : {}) });
   });
 
   app.post('/games/import', async (request, reply) => {
@@ -58,12 +60,12 @@ export default async function gameRoutes(app: FastifyInstance): Promise<void> {
     const q = query(request);
     const role = str(q, 'role');
     const version = int(q, 'version');
-    return svc.getView(request.caller, request.params.gameId, { ...(role ? { role } : {}), ...(version !== undefined ? { version } : {}) });
+    return svc.getView(request.caller, request.params.gameId, { ...(role !== undefined ? { role } : {}), ...(version !== undefined ? { version } : {}) });
   });
 
   app.get<P>('/games/:gameId/actions', async (request) => {
     const role = str(query(request), 'role');
-    return svc.getLegalActions(requireCaller(request), request.params.gameId, role ? { role } : {});
+    return svc.getLegalActions(requireCaller(request), request.params.gameId, role !== undefined ? { role } : {});
   });
 
   app.post<P>('/games/:gameId/actions', async (request, reply) => {
@@ -83,7 +85,7 @@ export default async function gameRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<P>('/games/:gameId/log', async (request) => {
     const role = str(query(request), 'role');
-    return svc.getLog(request.caller, request.params.gameId, role ? { role } : {});
+    return svc.getLog(request.caller, request.params.gameId, role !== undefined ? { role } : {});
   });
 
   app.get<P>('/games/:gameId/export', async (request) => svc.exportGame(requireCaller(request), request.params.gameId));

@@ -9,10 +9,17 @@ export function query(request: FastifyRequest): Query {
   return (request.query ?? {}) as Query;
 }
 
+/**
+ * A parameter given once, or undefined when absent. An empty value (`?role=`)
+ * is refused rather than taken for an absent one: a client that sends it has
+ * lost a value on the way, and acting as if it asked for nothing (another
+ * seat's view, every game) would hide that.
+ */
 export function str(q: Query, name: string): string | undefined {
   const v = q[name];
   if (v === undefined) return undefined;
   if (Array.isArray(v)) throw new ServiceError('invalid_request', `Give ${name} once.`);
+  if (v === '') throw new ServiceError('invalid_request', `${name} is empty: give a value, or leave the parameter out.`);
   return v;
 }
 
@@ -37,6 +44,14 @@ export function body<T = Record<string, unknown>>(request: FastifyRequest): T {
   if (b === undefined || b === null) return {} as T;
   if (typeof b !== 'object' || Array.isArray(b)) throw new ServiceError('invalid_request', 'The body must be a JSON object.');
   return b as T;
+}
+
+/** Refuses fields the route does not know: a misspelt field silently ignored would do the wrong thing. */
+export function onlyFields(b: Record<string, unknown>, allowed: readonly string[]): void {
+  const unknown = Object.keys(b).filter((k) => !allowed.includes(k));
+  if (unknown.length > 0) {
+    throw new ServiceError('invalid_request', `Unknown field ${unknown.map((k) => JSON.stringify(k)).join(', ')}: this body takes ${allowed.join(', ')}.`);
+  }
 }
 
 export interface IdParams {

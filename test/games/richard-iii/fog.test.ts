@@ -16,7 +16,7 @@ import {
   AREA, BLOCK_INDEX, BLOCKS, CARDS, NUM_BLOCKS, SCENARIOS, SIDES, other, type Side,
 } from '../../../src/games/richard-iii/data.ts';
 import type { HandlerTable } from '../../../src/games/richard-iii/flow.ts';
-import { crowdedPoliticalTurn, playout } from '../../../src/games/richard-iii/playout.ts';
+import { crowdedPoliticalTurn, playout } from './playout-helpers.ts';
 import { buildPosition } from '../../../src/games/richard-iii/position.ts';
 import { ownerOf, type Frame, type R3State } from '../../../src/games/richard-iii/state.ts';
 import { snapshotOf } from '../../../src/games/richard-iii/undo.ts';

@@ -1,5 +1,5 @@
 /**
- * Random playouts (src/games/richard-iii/playout.ts): complete games of every
+ * Random playouts (playout-helpers.ts): complete games of every
  * scenario with random legal actions, checking after every action that each
  * block is in one valid place, no two versions of a block are in play, no block
  * stands in an enemy exile (2.7), border limits hold (5.21), supply and exile
@@ -16,7 +16,7 @@ import t from 'tap';
 import { BLOCK_INDEX, SCENARIOS } from '../../../src/games/richard-iii/data.ts';
 import { buildPosition } from '../../../src/games/richard-iii/position.ts';
 import { ownerOf, type R3State } from '../../../src/games/richard-iii/state.ts';
-import { checkFire, checkLogPrivacy, checkRulesInList, crowdedPoliticalTurn, describeFailure, playout, replay } from '../../../src/games/richard-iii/playout.ts';
+import { checkFire, checkLogPrivacy, checkRulesInList, crowdedPoliticalTurn, describeFailure, playout, replay } from './playout-helpers.ts';
 
 const GAMES_PER_SCENARIO = Number(process.env['R3_FUZZ_GAMES'] ?? 100);
 

@@ -7,37 +7,11 @@
 import t from 'tap';
 import { richardIII } from '../../../src/games/richard-iii/index.ts';
 import { buildPosition } from '../../../src/games/richard-iii/position.ts';
-import { BLOCK_INDEX, type Side } from '../../../src/games/richard-iii/data.ts';
-import type { Action } from '../../../src/games/richard-iii/flow.ts';
-import { cloneState, ownerOf, top, type R3State } from '../../../src/games/richard-iii/state.ts';
+import { ownerOf, top } from '../../../src/games/richard-iii/state.ts';
 import {
   campaignReset, disband, handlers, startPoliticalTurn, usurpation, usurpationCount,
 } from '../../../src/games/richard-iii/political-turn.ts';
-
-const B = (id: string): number => BLOCK_INDEX[id]!;
-const pubLog = (s: R3State): string => s.log.map((l) => l.pub).join('\n');
-
-function legal(s: R3State, side: Side): Action[] {
-  const f = top(s);
-  const h = handlers[f.s];
-  if (!h) throw new Error(`not a political-turn state: ${f.s}`);
-  return h.actions(s, f, side);
-}
-
-/** Applies a legal action the way index.ts does (on a copy), failing the test on an illegal one. */
-function act(t: { fail: (msg: string) => unknown }, s: R3State, side: Side, a: Action): R3State {
-  const list = legal(s, side);
-  if (!list.some((x) => JSON.stringify(x) === JSON.stringify(a))) {
-    t.fail(`${JSON.stringify(a)} not legal in ${top(s).s}: ${JSON.stringify(list)}`);
-    return s;
-  }
-  const c = cloneState(s);
-  handlers[top(c).s]!.apply(c, top(c), side, a);
-  return c;
-}
-
-const blockActs = (s: R3State, side: Side): string[] =>
-  legal(s, side).filter((a) => a.type === 'block').map((a) => a.block as string).sort();
+import { act, B, blockActs, legal, pubLog } from './political-turn-helpers.ts';
 
 t.test('8.1: levies, Bombards and the Welsh to the pool; other mercenaries home; the Rebel removed', async (t) => {
   const s = buildPosition({

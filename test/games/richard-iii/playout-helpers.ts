@@ -2,24 +2,25 @@
  * Random playouts: complete games played with random legal actions from a
  * seeded RNG (never Math.random) — uniform, except that undo is rare and "end"
  * may be made rare (endWeight) — checking the engine's invariants after every
- * action (README.md §5 lists them). Used by test/games/richard-iii/fuzz.test.ts,
- * scripts/fuzz.ts and scripts/bench-engine.ts. Pure: no I/O, no clock.
+ * action (src/games/richard-iii/README.md §5 lists them). A test harness, not
+ * part of the rules (so it lives under test/): used by fuzz.test.ts,
+ * fog.test.ts and scripts/fuzz.ts. Pure: no I/O, no clock.
  *
  * A failure carries everything needed to reproduce it: scenario, game seed,
  * play seed and the action trail (replay() re-runs it).
  */
-import { nextUint32, randomInt, seedRng, type RngState } from '../../engine/rng.ts';
+import { nextUint32, randomInt, seedRng, type RngState } from '../../../src/engine/rng.ts';
 import {
   AREA, BLOCKS, BORDER, BORDER_LIMIT, CARDS, HAND_SIZE, NUM_BLOCKS, SIDES, other, type Side,
-} from './data.ts';
-import type { Action } from './flow.ts';
-import { IllegalActionError } from '../../engine/types.ts';
-import { applyAction, legalActionsOf, richardIII } from './index.ts';
-import { setupState } from './setup.ts';
-import { buildPosition } from './position.ts';
-import { startPoliticalTurn } from './political-turn.ts';
-import { ownerOf, top, type R3State } from './state.ts';
-import { viewFor } from './view.ts';
+} from '../../../src/games/richard-iii/data.ts';
+import type { Action } from '../../../src/games/richard-iii/flow.ts';
+import { IllegalActionError } from '../../../src/engine/types.ts';
+import { applyAction, legalActionsOf, richardIII } from '../../../src/games/richard-iii/index.ts';
+import { setupState } from '../../../src/games/richard-iii/setup.ts';
+import { buildPosition } from '../../../src/games/richard-iii/position.ts';
+import { startPoliticalTurn } from '../../../src/games/richard-iii/political-turn.ts';
+import { ownerOf, top, type R3State } from '../../../src/games/richard-iii/state.ts';
+import { viewFor } from '../../../src/games/richard-iii/view.ts';
 
 export interface TrailStep {
   role: Side;
