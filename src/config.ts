@@ -45,6 +45,13 @@ export interface Config {
   databaseQueryTimeoutMs: number;
   /** TRUST_PROXY: rate limits per IP and logs see the client's address, not the proxy's. */
   trustProxy: TrustProxy;
+  /**
+   * How long a pooled database connection may stay idle before the pool closes
+   * it. Not read from the environment: the defaults suit both stores (real
+   * Postgres: 10 s; embedded: never, see store.ts); tests set it short to make
+   * the pool reconnect.
+   */
+  databaseIdleTimeoutMs?: number;
 }
 
 export class ConfigError extends Error {

@@ -4,7 +4,7 @@
 import { Prisma, type PrismaClient, type Game, type Seat, type Player, type Action, type IdempotencyRecord } from '../generated/prisma/client.ts';
 import type { GameStatus } from '../generated/prisma/enums.ts';
 import type pg from 'pg';
-import { CommitGroup } from './group-commit.ts';
+import { CommitGroup, type GroupCommitOptions } from './group-commit.ts';
 
 export type SeatRow = Seat & { player: Pick<Player, 'id' | 'name' | 'isBot'> | null };
 export type GameRow = Game & { seats: SeatRow[] };
@@ -346,13 +346,18 @@ const COMMIT_MANY = `
   SELECT i FROM g`;
 
 /** The group commit of one pool (group-commit.ts): every seat-less change goes through it. */
-export function commitGroup(sql: Sql, onStatement?: (changes: number) => void): CommitGroup {
+export function commitGroup(
+  sql: Sql,
+  onStatement?: (changes: number) => void,
+  tuning: Pick<GroupCommitOptions, 'maxInFlight' | 'maxBatch' | 'maxWaitMs'> = {},
+): CommitGroup {
   return new CommitGroup(sql, {
     one: commitInOneStatement,
     many: commitManyInOneStatement,
     conflict: () => new VersionConflict(),
     perChange: (err) => isUniqueViolation(err) || (err as { code?: string } | null)?.code === '40P01',
     onStatement,
+    ...tuning,
   });
 }
 

@@ -1,13 +1,15 @@
 // Applies prisma/migrations with `prisma migrate deploy` (the same command CI
 // runs), at start-up, against the configured database or the embedded one.
-// Spawning the Prisma CLI costs about 1.5 s, so start-up first asks the database
-// which migrations it has; when every local one is applied with the same
-// checksum (as Prisma records it: sha256 of migration.sql) the CLI is skipped.
-import { createHash } from 'node:crypto';
+// Spawning the Prisma CLI costs 1.5 s or more, so start-up first asks the
+// database which migrations it has; when every local one is applied with the
+// same checksum (as Prisma records it: sha256 of migration.sql) the CLI is
+// skipped. On the embedded database, new migrations are applied in-process
+// (applyNewMigrations).
+import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
-import { StartupError } from '../errors.ts';
+import { StartupError, errorMessage } from '../errors.ts';
 import { projectRoot } from '../paths.ts';
 import { runPrismaCli } from './prisma-cli.ts';
 
@@ -47,6 +49,71 @@ export async function pendingMigrations(databaseUrl: string): Promise<string[]> 
       for (const r of rows.rows) applied.set(r.migration_name, r.checksum);
     }
     return [...local].filter(([name, sum]) => applied.get(name) !== sum).map(([name]) => name);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+// Prisma's bookkeeping table, as its schema engine creates it for PostgreSQL.
+const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+  "id" VARCHAR(36) PRIMARY KEY NOT NULL,
+  "checksum" VARCHAR(64) NOT NULL,
+  "finished_at" TIMESTAMPTZ,
+  "migration_name" VARCHAR(255) NOT NULL,
+  "logs" TEXT,
+  "rolled_back_at" TIMESTAMPTZ,
+  "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
+  "applied_steps_count" INTEGER NOT NULL DEFAULT 0
+)`;
+
+/**
+ * Applies the local migrations the database has no record of, in name order,
+ * without the Prisma CLI (spawning it is a good part of a first start), and
+ * records each as `prisma migrate deploy` does, so the CLI finds nothing to do
+ * afterwards. For the embedded database only: one process owns it (its lock
+ * file), so there is no concurrent deploy to guard against, which the CLI
+ * does with an advisory lock on a shared server.
+ *
+ * Each migration runs in one transaction with its record: one that fails
+ * leaves nothing behind (the error is a StartupError). Returns null, touching
+ * nothing, when the database's state is anything but "some migrations are
+ * new": a recorded migration that failed, was rolled back, or whose file has
+ * changed since. Then the CLI decides, as it always has.
+ */
+export async function applyNewMigrations(databaseUrl: string): Promise<string[] | null> {
+  const local = await localMigrations();
+  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.query(MIGRATIONS_TABLE);
+    const { rows } = await client.query<{ migration_name: string; checksum: string; done: boolean }>(
+      'SELECT migration_name, checksum, finished_at IS NOT NULL AND rolled_back_at IS NULL AS done FROM _prisma_migrations',
+    );
+    const recorded = new Map(rows.map((r) => [r.migration_name, r]));
+    for (const [name, sum] of local) {
+      const r = recorded.get(name);
+      if (r && (!r.done || r.checksum !== sum)) return null;
+    }
+    if (rows.some((r) => !r.done)) return null;
+    const fresh = [...local.keys()].filter((name) => !recorded.has(name)).sort();
+    for (const name of fresh) {
+      const sql = await readFile(path.join(MIGRATIONS_DIR, name, 'migration.sql'), 'utf8');
+      try {
+        await client.query('BEGIN');
+        await client.query(sql);
+        await client.query(
+          `INSERT INTO _prisma_migrations (id, checksum, finished_at, migration_name, started_at, applied_steps_count)
+           VALUES ($1, $2, now(), $3, now(), 1)`,
+          [randomUUID(), local.get(name), name],
+        );
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw new StartupError(`database migration ${name} failed: ${errorMessage(err)}`, { cause: err });
+      }
+    }
+    return fresh;
   } finally {
     await client.end().catch(() => {});
   }

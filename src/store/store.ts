@@ -8,7 +8,9 @@ import { redactUrl } from '../config.ts';
 import { StartupError, errorMessage } from '../errors.ts';
 import { createMissingDatabase } from './create-database.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.ts';
-import { pendingMigrations, runMigrations } from './migrate.ts';
+import { applyNewMigrations, pendingMigrations, runMigrations } from './migrate.ts';
+import { findKeyByHash } from './players.ts';
+import { SessionPool } from './pool.ts';
 
 export interface Store {
   readonly prisma: PrismaClient;
@@ -21,7 +23,11 @@ export interface Store {
   readonly kind: 'postgres' | 'embedded';
   /** How large values (game states) are compressed: lz4 where the server has it. */
   readonly toastCompression: 'lz4' | 'pglz';
-  /** A round trip to the database; rejects when it is unreachable. */
+  /**
+   * A round trip to the database the way authenticated requests make one (the
+   * key lookup: a named prepared statement on a pooled connection); rejects
+   * when it is unreachable or cannot serve that statement.
+   */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -50,7 +56,7 @@ async function checkConnection(url: string): Promise<{ lz4: boolean }> {
   }
 }
 
-export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databaseQueryTimeoutMs'>>, log: StoreLogger): Promise<Store> {
+export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databaseQueryTimeoutMs' | 'databaseIdleTimeoutMs'>>, log: StoreLogger): Promise<Store> {
   let embedded: EmbeddedPostgres | null = null;
   let url: string;
   let lz4 = false;
@@ -69,25 +75,27 @@ export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'> 
   }
 
   try {
-    // The embedded server takes one connection at a time: before each new client
-    // (the check, the Prisma CLI, the pool) the previous one must be gone.
     const t0 = performance.now();
     const pending = await pendingMigrations(url).catch((err: unknown) => {
       throw new StartupError(`cannot read the migration state of ${redactUrl(url)}: ${errorMessage(err)}`, { cause: err });
     });
-    if (embedded) await embedded.waitIdle();
     if (pending.length > 0) {
-      const outcome = await runMigrations(url);
-      if (embedded) await embedded.waitIdle();
-      log.info({ ms: Math.round(performance.now() - t0), migrations: pending }, outcome);
+      // The embedded database: new migrations in-process (see applyNewMigrations), anything else by the CLI.
+      const applied = embedded ? await applyNewMigrations(url) : null;
+      const outcome = applied ? 'migrations applied' : await runMigrations(url);
+      log.info({ ms: Math.round(performance.now() - t0), migrations: pending, by: applied ? 'herald' : 'prisma migrate deploy' }, outcome);
     } else {
       log.info({ ms: Math.round(performance.now() - t0) }, 'no pending migrations');
     }
 
-    const pool = new pg.Pool({
+    const pool = new SessionPool({
       connectionString: url,
       max: embedded ? 1 : 10,
       connectionTimeoutMillis: 5000,
+      // The embedded server is in this process: nothing is saved by closing its
+      // one idle connection, so it is kept (0: never closed). Each new
+      // connection gets a reset session anyway (embedded.ts).
+      idleTimeoutMillis: config.databaseIdleTimeoutMs ?? (embedded ? 0 : 10_000),
       // A server that stops answering (hung, or packets dropped) fails the query
       // instead of holding the request; the pool then drops that connection.
       query_timeout: config.databaseQueryTimeoutMs ?? 10_000,
@@ -113,7 +121,8 @@ export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'> 
       async ping() {
         // Prisma would silently reconnect after $disconnect(): a closed store stays closed.
         if (closed) throw new Error('store is closed');
-        await prisma.$queryRaw`SELECT 1`;
+        // No key has an empty hash: the statement runs and finds nothing.
+        await findKeyByHash(pool, '');
       },
       async close() {
         if (closed) return;

@@ -1,6 +1,6 @@
-// GET /healthz: the process is alive. GET /readyz: the database answers a query
-// and the bus completes a publish/subscribe round trip; otherwise 503 naming
-// what failed.
+// GET /healthz: the process is alive. GET /readyz: the database answers the
+// key lookup every authenticated request makes (Store.ping) and the bus
+// completes a publish/subscribe round trip; otherwise 503 naming what failed.
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { errorMessage } from '../../errors.ts';
