@@ -10,10 +10,12 @@ import t, { type Test } from 'tap';
 import type { FastifyInstance } from 'fastify';
 import { parse } from 'graphql';
 import { createClient } from 'graphql-ws';
+import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
 import { buildApp } from '../../src/http/app.ts';
 import { DEFAULT_LIMITS } from '../../src/http/graphql/limits.ts';
-import { nestingOf, tokensOf } from '../../src/http/graphql/size.ts';
+import { checkSource, nestingOf, tokensOf } from '../../src/http/graphql/size.ts';
+import { WebSocketSourceGuard } from '../../src/http/graphql/ws-guard.ts';
 import { openTestStore, testConfig } from '../helpers/services.ts';
 import { signUp } from './graphql-helpers.ts';
 
@@ -121,6 +123,36 @@ t.test('the documents that broke the server: typed 400s', async (t) => {
   t.match(tooComplex(body)[0]?.extensions, { measure: /^(tokens|aliases)$/ }, 'as too complex (it is past the token limit too)');
   // Compact: 2,000 aliases in fewer tokens is impossible (alias, colon, field: 3 each), so tokens go first; aliases alone:
   await refused(t, `{ ${Array.from({ length: 1500 }, (_, i) => `a${i}:server`).join(' ')} }`, 'aliases', 1500, '1,500 aliases of a leaf field');
+});
+
+t.test('the WebSocket guard: a refused text goes on as a stand-in naming its refusal, once', async (t) => {
+  const guard = new WebSocketSourceGuard((source) => checkSource(source, L));
+  const socket = new EventEmitter();
+  guard.watch(socket);
+  const seen: Array<{ type: string; payload: { query: string; operationName?: string } }> = [];
+  const raw: string[] = [];
+  socket.on('message', (data: Buffer) => {
+    raw.push(data.toString());
+    if (data.toString() !== 'not json') seen.push(JSON.parse(data.toString()));
+  });
+  const deep = `subscription D { myTurn { ${'a { '.repeat(100)}x${' }'.repeat(100)} } }`;
+  socket.emit('message', Buffer.from(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: deep, operationName: 'D' } })), false);
+  const shallow = { id: '2', type: 'subscribe', payload: { query: 'subscription { myTurn { gameId } }' } };
+  socket.emit('message', Buffer.from(JSON.stringify(shallow)), false);
+  socket.emit('message', Buffer.from('not json'), false);
+  t.equal(raw.length, 3, 'every message goes on');
+  t.equal(raw[2], 'not json', 'one the guard cannot read as it came');
+  const standIn = seen[0]!.payload.query;
+  t.notOk(standIn.includes('a {'), 'the refused text is not passed on');
+  t.notOk('operationName' in seen[0]!.payload, 'nor its operation name');
+  t.same(seen[1], shallow, 'a text within the limits goes on untouched');
+  t.match(guard.take(standIn)?.extensions, { code: 'query_too_complex', measure: 'nesting', value: 102 }, 'the stand-in names the refusal');
+  t.equal(guard.take(standIn), null, '… once');
+  t.equal(guard.take(standIn.replace(/[0-9a-f]{8}-/, '00000000-')), null, 'a text a client wrote like a stand-in names nothing');
+  socket.emit('message', Buffer.from(JSON.stringify({ id: '3', type: 'start', payload: { query: deep } })), false);
+  const kept = seen[2]!.payload.query;
+  socket.emit('close');
+  t.equal(guard.take(kept), null, 'refusals of a closed socket are dropped');
 });
 
 t.test('over WebSocket: the same limits, typed errors', async (t) => {
