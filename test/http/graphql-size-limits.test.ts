@@ -4,15 +4,18 @@
 // rules). Past a limit: 400, data null, extensions.code query_too_complex with
 // measure/value/limit, nothing executed. The documents that once broke the
 // server (5,000 levels deep; 2,000 aliases) are typed 400s; so are deep
-// documents over WebSocket.
+// documents over WebSocket, the 5,000-level one included (refused on its raw
+// text before Mercurius parses it: ws-guard.ts).
 import t, { type Test } from 'tap';
 import type { FastifyInstance } from 'fastify';
 import { parse } from 'graphql';
 import { createClient } from 'graphql-ws';
+import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
 import { buildApp } from '../../src/http/app.ts';
 import { DEFAULT_LIMITS } from '../../src/http/graphql/limits.ts';
-import { nestingOf, tokensOf } from '../../src/http/graphql/size.ts';
+import { checkSource, nestingOf, tokensOf } from '../../src/http/graphql/size.ts';
+import { WebSocketSourceGuard } from '../../src/http/graphql/ws-guard.ts';
 import { openTestStore, testConfig } from '../helpers/services.ts';
 import { signUp } from './graphql-helpers.ts';
 
@@ -122,6 +125,36 @@ t.test('the documents that broke the server: typed 400s', async (t) => {
   await refused(t, `{ ${Array.from({ length: 1500 }, (_, i) => `a${i}:server`).join(' ')} }`, 'aliases', 1500, '1,500 aliases of a leaf field');
 });
 
+t.test('the WebSocket guard: a refused text goes on as a stand-in naming its refusal, once', async (t) => {
+  const guard = new WebSocketSourceGuard((source) => checkSource(source, L));
+  const socket = new EventEmitter();
+  guard.watch(socket);
+  const seen: Array<{ type: string; payload: { query: string; operationName?: string } }> = [];
+  const raw: string[] = [];
+  socket.on('message', (data: Buffer) => {
+    raw.push(data.toString());
+    if (data.toString() !== 'not json') seen.push(JSON.parse(data.toString()));
+  });
+  const deep = `subscription D { myTurn { ${'a { '.repeat(100)}x${' }'.repeat(100)} } }`;
+  socket.emit('message', Buffer.from(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: deep, operationName: 'D' } })), false);
+  const shallow = { id: '2', type: 'subscribe', payload: { query: 'subscription { myTurn { gameId } }' } };
+  socket.emit('message', Buffer.from(JSON.stringify(shallow)), false);
+  socket.emit('message', Buffer.from('not json'), false);
+  t.equal(raw.length, 3, 'every message goes on');
+  t.equal(raw[2], 'not json', 'one the guard cannot read as it came');
+  const standIn = seen[0]!.payload.query;
+  t.notOk(standIn.includes('a {'), 'the refused text is not passed on');
+  t.notOk('operationName' in seen[0]!.payload, 'nor its operation name');
+  t.same(seen[1], shallow, 'a text within the limits goes on untouched');
+  t.match(guard.take(standIn)?.extensions, { code: 'query_too_complex', measure: 'nesting', value: 102 }, 'the stand-in names the refusal');
+  t.equal(guard.take(standIn), null, '… once');
+  t.equal(guard.take(standIn.replace(/[0-9a-f]{8}-/, '00000000-')), null, 'a text a client wrote like a stand-in names nothing');
+  socket.emit('message', Buffer.from(JSON.stringify({ id: '3', type: 'start', payload: { query: deep } })), false);
+  const kept = seen[2]!.payload.query;
+  socket.emit('close');
+  t.equal(guard.take(kept), null, 'refusals of a closed socket are dropped');
+});
+
 t.test('over WebSocket: the same limits, typed errors', async (t) => {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
@@ -141,13 +174,35 @@ t.test('over WebSocket: the same limits, typed errors', async (t) => {
   t.match(await attempt(tokens), [{ extensions: { code: 'query_too_complex', measure: 'tokens' } }], 'tokens');
   let deep = 'x';
   for (let i = 0; i < 5000; i++) deep = `a { ${deep} }`;
-  // Mercurius parses a WebSocket document before any hook can look at it (no
-  // parser options there either): a document deep enough to overflow its
-  // parser fails with the parser's message, not a typed error. It is refused,
-  // and the server carries on.
-  const got = await attempt(`subscription { myTurn { ${deep} } }`);
-  t.match(got, [{ message: String }], `5,000 levels deep: refused (${JSON.stringify(got).slice(0, 120)})`);
-  t.notMatch(JSON.stringify(got), /internal_error|\.ts:\d+/, 'no internals');
+  // Mercurius parses a WebSocket document (recursively) before any hook runs:
+  // this one would overflow its parser. It is refused on its raw text first.
+  const got = await attempt(`subscription Deep { myTurn { ${deep} } }`);
+  t.match(got, [{ extensions: { code: 'query_too_complex', measure: 'nesting', value: 5002, limit: L.maxNesting } }], '5,000 levels deep: typed');
+  t.notMatch(JSON.stringify(got), /Maximum call stack|internal_error|\.ts:\d+/, 'no internals');
+  // Both subprotocols, with the subscription sent right behind connection_init
+  // (not waiting for the ack): the error comes after the ack, under the
+  // message's id, and the connection stays usable.
+  for (const [protocol, start] of [['graphql-transport-ws', 'subscribe'], ['graphql-ws', 'start']] as const) {
+    const ws = new WebSocket(`ws://127.0.0.1:${address.port}/graphql`, protocol);
+    t.teardown(() => ws.close());
+    const received: Array<{ type: string; id?: string; payload?: unknown }> = [];
+    const errors = new Promise<void>((resolve) => {
+      ws.on('message', (data: Buffer) => {
+        const msg = JSON.parse(data.toString()) as { type: string; id?: string; payload?: unknown };
+        if (msg.type === 'ping' || msg.type === 'ka') return; // keep-alives
+        received.push(msg);
+        if (received.filter((m) => m.type === 'error').length === 2) resolve();
+      });
+    });
+    await new Promise((resolve) => ws.once('open', resolve));
+    ws.send(JSON.stringify({ type: 'connection_init', payload: { Authorization: `Bearer ${player.key}` } }));
+    ws.send(JSON.stringify({ id: 'deep', type: start, payload: { query: `subscription Deep { myTurn { ${deep} } }`, operationName: 'Deep' } }));
+    ws.send(JSON.stringify({ id: 'unknown', type: start, payload: { query: 'subscription { noSuchField }' } }));
+    await errors;
+    t.same(received.map((m) => [m.type, m.id]), [['connection_ack', undefined], ['error', 'deep'], ['error', 'unknown']], `${protocol}: ack, then each error under its id`);
+    t.match(received[1]?.payload, [{ extensions: { code: 'query_too_complex', measure: 'nesting' } }], `${protocol}: typed`);
+    t.notMatch(JSON.stringify(received[2]?.payload), /query_too_complex/, `${protocol}: the next document is judged on its own`);
+  }
   const health = await app.inject({ method: 'GET', url: '/healthz' });
   t.equal(health.statusCode, 200, 'the server still answers');
 });

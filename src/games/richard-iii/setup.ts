@@ -65,8 +65,11 @@ export function initialState(scenario: string, seed: string): R3State {
   };
 }
 
-/** A new game: the scenario's position with the first campaign's cards dealt. */
-export function setupState(scenario: string, seed: string, _options?: Record<string, unknown>): R3State {
+/**
+ * A new game: the scenario's position with the first campaign's cards dealt.
+ * The game's options are checked and applied by the module's setup (index.ts).
+ */
+export function setupState(scenario: string, seed: string): R3State {
   const s = initialState(scenario, seed);
   const sc = SCENARIO[scenario]!;
   s.log.push({ pub: `${sc.name} (${sc.year}): ${sc.kingSide} holds the throne.` });

@@ -18,6 +18,7 @@ import { DEFAULT_LIMITS, limitsRule, type QueryLimits } from '../graphql/limits.
 import { checkDocument, checkSource } from '../graphql/size.ts';
 import { isParsedDocument, storableLiteralsRule, syntaxErrorOf } from '../graphql/input.ts';
 import { queryResolvers } from '../graphql/resolvers.ts';
+import { WebSocketSourceGuard, type GuardedSocket } from '../graphql/ws-guard.ts';
 import { subscriptionResolvers } from '../graphql/subscriptions.ts';
 
 export const SCHEMA_PATH = path.join(projectRoot, 'schema.graphql');
@@ -49,6 +50,21 @@ export default async function graphql(app: FastifyInstance, opts: GraphqlOptions
     ...queryResolvers(service, { version: opts.version }),
     Subscription: subscriptionResolvers(service, app.bus, app.log, { pollMs: opts.pollMs }),
   } as IResolvers;
+
+  // Over WebSocket, Mercurius parses a document before any of its hooks: the
+  // guard checks the raw text first (ws-guard.ts). It watches each socket of
+  // Mercurius's WebSocket route from the route's handler, which
+  // @fastify/websocket calls with the new socket before Mercurius listens to it.
+  const wsGuard = new WebSocketSourceGuard((source) => checkSource(source, limits));
+  app.addHook('onRoute', (route) => {
+    const wsRoute = route as typeof route & { wsHandler?: (this: unknown, socket: GuardedSocket, request: unknown) => unknown };
+    const handler = wsRoute.wsHandler;
+    if (route.url !== '/graphql' || typeof handler !== 'function') return;
+    wsRoute.wsHandler = function (socket, request) {
+      wsGuard.watch(socket);
+      return handler.call(this, socket, request);
+    };
+  });
 
   await app.register(mercurius, {
     schema: loadSdl(),
@@ -105,12 +121,14 @@ export default async function graphql(app: FastifyInstance, opts: GraphqlOptions
     if (tooBig) throw tooBig;
   });
 
-  // Over WebSocket, Mercurius parses the document before any hook runs, and
-  // takes a non-string query for an already-parsed document: only documents
-  // whose text went through preSubscriptionParsing may start.
+  // Over WebSocket, Mercurius takes a non-string query for an already-parsed
+  // document: only documents whose text went through preSubscriptionParsing
+  // may start. A text the guard refused arrives here as its stand-in, and its
+  // refusal is thrown here; any other text is checked again (cheap), so this
+  // hook does not depend on the guard to hold the limits.
   const checkedSources = new WeakSet<object>();
   app.graphql.addHook('preSubscriptionParsing', async (_schema, source, context) => {
-    const tooBig = checkSource(source, limits);
+    const tooBig = wsGuard.take(source) ?? checkSource(source, limits);
     if (tooBig) throw tooBig;
     checkedSources.add(context);
   });

@@ -19,6 +19,7 @@ import { applyAction, legalActionsOf, richardIII } from '../../../src/games/rich
 import { setupState } from '../../../src/games/richard-iii/setup.ts';
 import { buildPosition } from '../../../src/games/richard-iii/position.ts';
 import { startPoliticalTurn } from '../../../src/games/richard-iii/political-turn.ts';
+import { limitOf as mapLimitOf } from '../../../src/games/richard-iii/supply.ts';
 import { ownerOf, top, type R3State } from '../../../src/games/richard-iii/state.ts';
 import { viewFor } from '../../../src/games/richard-iii/view.ts';
 
@@ -115,12 +116,12 @@ const PAIRS: readonly [number, number][] = (() => {
 
 const CARD_IDS = new Set(CARDS.map((c) => c.id));
 
-/** Supply limit of a land area / exile limit of an exile area (7.1, 7.2). */
-function limitOf(area: string): number {
-  const a = AREA[area]!;
-  if (a.kind === 'exile') return a.exileLimitNonMercenary ?? 4;
-  return a.supplyLimit ?? (a.city ? 5 : 4);
-}
+/**
+ * Supply limit of a land area / exile limit of an exile area (7.1, 7.2): the
+ * map's own figure, read as the game reads it (no default: supply.ts fails at
+ * load when the map lacks one).
+ */
+const limitOf = (area: string): number => mapLimitOf(AREA[area]!);
 
 /**
  * Blocks of `side` counting against the limit of `area` (face-down blocks and the
