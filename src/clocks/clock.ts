@@ -7,10 +7,13 @@
  * from the caller and returns a new state; nothing here reads the system clock.
  *
  * "Hands the turn over": a change hands the turn over for seat R when R made the change (the
- * actor), R was active before it and is not active after it. Only then does R get its
- * increment (or, for days per move, its refill). So:
- * - a multi-step turn (R moves several blocks, staying active) is one move: no increment until
- *   R's last action makes it inactive; farming increments by splitting a turn is impossible;
+ * actor), R was active before it, and after it either R is no longer active or some other seat
+ * is newly active (R's action brought the opponent in: Richard III's last action of a turn
+ * starts the card phase, where both seats must act, R included). Only then does R get its
+ * increment (or, for days per move, its refill), and a seat that hands over but must act again
+ * begins a new turn (for reminders). So:
+ * - a multi-step turn (R moves several blocks, staying active, nobody new active) is one move:
+ *   no increment until R's last action; farming increments by splitting a turn is impossible;
  * - in a simultaneous phase, each seat hands over when its own action makes it inactive, while
  *   the other seat's clock keeps running;
  * - a seat made inactive by someone else's action (or by the game ending on another seat's
@@ -116,14 +119,17 @@ export function afterChange(state: ClockState, control: TimeControl, change: Cha
     throw new RangeError(`activeBefore (${change.activeBefore.join(', ')}) is not the clocks' (${before.join(', ')})`);
   }
   if (change.actor !== null) checkRoles(state, [change.actor], 'actor');
+  const newcomer = change.activeAfter.some((r) => !state.seats[r]!.active);
   const seats: Record<string, SeatClock> = {};
   for (const [role, old] of Object.entries(state.seats)) {
     let seat = charge(old, now);
     const activeAfter = change.activeAfter.includes(role);
-    if (role === change.actor && seat.active && !activeAfter) {
+    const handsOver = role === change.actor && seat.active && (!activeAfter || newcomer);
+    if (handsOver) {
       seat = { ...seat, moves: seat.moves + 1, remainingMs: seat.remainingMs === null ? null : afterHandover(control, seat.remainingMs) };
     }
-    if (activeAfter && !seat.active) seat = { ...seat, turn: seat.turn + 1, turnBudgetMs: seat.remainingMs };
+    // A new turn: the seat was not active, or it handed over and must act again.
+    if (activeAfter && (!seat.active || handsOver)) seat = { ...seat, turn: seat.turn + 1, turnBudgetMs: seat.remainingMs };
     seats[role] = settle({ ...seat, active: activeAfter }, now);
   }
   return { seats };

@@ -79,7 +79,8 @@ t.test('random games keep every clock invariant', async (tap) => {
         const actor = activeBefore.length > 0 && what < 9 ? pick(rng, activeBefore) : null;
         const activeAfter = subset(rng);
         s = afterChange(s, control, { activeBefore, activeAfter, actor }, now);
-        if (actor !== null && !activeAfter.includes(actor)) {
+        // The handover rule, restated: the actor leaves, or brings in a seat that was not active.
+        if (actor !== null && (!activeAfter.includes(actor) || activeAfter.some((r) => !m.active.has(r)))) {
           const had = prev.seats[actor]!.remainingMs === null ? null : prev.seats[actor]!.remainingMs! - (runs(m, actor) ? now - prev.seats[actor]!.runningSince! : 0);
           if (had !== null) m.granted[actor]! += afterHandover(control, had) - had;
           m.moves[actor]!++;
@@ -87,7 +88,10 @@ t.test('random games keep every clock invariant', async (tap) => {
         }
         // A seat that ran before and after the change, and did not hand over, keeps its deadline.
         for (const r of ROLES) {
-          if (runs(m, r) && activeAfter.includes(r) && !m.paused.has(r)) t.equal(s.seats[r]!.deadline, prev.seats[r]!.deadline, 'deadline kept');
+          const handedOver = prev.seats[r]!.moves !== s.seats[r]!.moves;
+          if (runs(m, r) && activeAfter.includes(r) && !handedOver) t.equal(s.seats[r]!.deadline, prev.seats[r]!.deadline, 'deadline kept');
+          // A seat's deadline only moves later when it hands over (it gains time, never loses it).
+          if (runs(m, r) && activeAfter.includes(r) && handedOver && initial !== null) t.ok(s.seats[r]!.deadline! >= prev.seats[r]!.deadline!, 'deadline not earlier');
         }
         m.active = new Set(activeAfter);
       }

@@ -109,3 +109,16 @@ t.test('overrunning is remembered; bad calls throw', async (t) => {
   // The state is plain JSON.
   t.same(JSON.parse(JSON.stringify(s)), s);
 });
+
+t.test('an action that brings the other seat in hands the turn over, even if the actor must act again', async (t) => {
+  const c = PRESETS['rally-fast'];
+  let s = start(c, ROLES, ['Lancaster'], T0);
+  // Lancaster's last action of the turn starts the card phase: both must choose a card.
+  s = afterChange(s, c, { activeBefore: ['Lancaster'], activeAfter: ['York', 'Lancaster'], actor: 'Lancaster' }, T0 + 2 * HOUR);
+  t.same([s.seats.Lancaster!.moves, s.seats.Lancaster!.remainingMs, s.seats.Lancaster!.turn, s.seats.Lancaster!.turnBudgetMs], [1, 26 * HOUR, 2, 26 * HOUR]);
+  t.equal(s.seats.Lancaster!.deadline, T0 + 28 * HOUR);
+  // York acting without leaving and without bringing anyone in: no handover.
+  s = afterChange(s, c, { activeBefore: ['York', 'Lancaster'], activeAfter: ['York', 'Lancaster'], actor: 'York' }, T0 + 3 * HOUR);
+  t.equal(s.seats.York!.moves, 0);
+  t.equal(s.seats.York!.deadline, T0 + 2 * HOUR + DAY);
+});
