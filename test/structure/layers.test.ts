@@ -1,5 +1,5 @@
 // The layering of src/ (see the project guide), checked on every import
-// statement: engine ← games, leagues ← service ← http, with store and bus under the
+// statement: engine ← games, leagues, clocks ← service ← http, with store and bus under the
 // service, notify between the service and http, and main.ts on top. A lower
 // layer never imports an upper one (the service must not know HTTP), and
 // nothing in src imports test/ or scripts/ (harnesses live there, never in src).
@@ -20,20 +20,22 @@ const ALLOWED: Record<string, readonly string[]> = {
   games: ['engine'],
   /** Pure league logic over results (it may use pure npm packages: matching, Glicko-2). */
   leagues: ['engine'],
+  /** Pure clock arithmetic (issue 15): time controls, clocks, reminders, vacation, timeouts. */
+  clocks: ['engine'],
   bus: ['shared'],
   store: ['generated', 'shared'],
-  service: ['engine', 'games', 'leagues', 'store', 'bus', 'generated', 'shared'],
+  service: ['engine', 'games', 'leagues', 'clocks', 'store', 'bus', 'generated', 'shared'],
   notify: ['service', 'bus', 'shared'],
-  http: ['engine', 'games', 'leagues', 'store', 'bus', 'service', 'notify', 'shared'],
+  http: ['engine', 'games', 'leagues', 'clocks', 'store', 'bus', 'service', 'notify', 'shared'],
   'main.ts': ['*'],
   shared: ['shared'],
 };
 
 /** Packages that are HTTP: only http (and notify's Fastify plugin) may use them. */
 const HTTP_PACKAGE = /^(fastify|fastify-plugin|@fastify\/.*|mercurius|graphql)(\/.*)?$/;
-const NO_HTTP_PACKAGES = new Set(['engine', 'games', 'leagues', 'bus', 'store', 'service']);
+const NO_HTTP_PACKAGES = new Set(['engine', 'games', 'leagues', 'clocks', 'bus', 'store', 'service']);
 /** The rules are pure: no npm packages (node: built-ins only). */
-const NO_PACKAGES = new Set(['engine', 'games']);
+const NO_PACKAGES = new Set(['engine', 'games', 'clocks']);
 
 /** The layer of a path relative to the project root, or null outside src/. */
 function layerOf(rel: string): string | null {
