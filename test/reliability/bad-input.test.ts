@@ -31,6 +31,7 @@ import { buildApp } from '../../src/http/app.ts';
 import { openTestStore, testConfig } from '../helpers/services.ts';
 import { EVENT_TIMEOUT_MS } from '../helpers/streams.ts';
 import { ADMIN_TOKEN, prng } from '../http/rest-helpers.ts';
+import { tableSnapshot } from '../helpers/table-snapshot.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const TOTAL_INJECT = 10_000;
@@ -94,16 +95,7 @@ const G1_VERSION = G1_VIEW.version as number;
 const LEGAL_B = G1_VIEW.actions as unknown[];
 
 // ---------- state snapshot: every table's content ----------
-async function snapshot(): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const [table, order] of [
-    ['players', 'id'], ['api_keys', 'id'], ['games', 'id'], ['seats', 'game_id, role'], ['actions', 'game_id, seq'], ['idempotency_records', 'game_id, player_id, key'],
-  ] as const) {
-    const r = await db.query(`SELECT count(*)::int AS n, md5(coalesce(string_agg(x::text, '|' ORDER BY ${order}), '')) AS h FROM ${table} x`);
-    out[table] = `${r.rows[0].n}:${r.rows[0].h}`;
-  }
-  return out;
-}
+const snapshot = () => tableSnapshot(db);
 const before = await snapshot();
 
 // ---------- ingredients ----------

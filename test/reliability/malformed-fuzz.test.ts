@@ -45,6 +45,7 @@ import { projectRoot } from '../../src/paths.ts';
 import { loadSdl } from '../../src/http/plugins/graphql.ts';
 import { openTestStore, testConfig } from '../helpers/services.ts';
 import { ADMIN_TOKEN, prng } from '../http/rest-helpers.ts';
+import { tableSnapshot } from '../helpers/table-snapshot.ts';
 
 const SEED = 20261125;
 const HEAVY_SHARE = 0.25; // of positions that get the 1 MB and 10,000-deep values
@@ -76,16 +77,7 @@ const VERSION = (await call('GET', `/games/${G1}`, A.key)).json().version as num
 const RECORD = (await call('GET', `/games/${G1}/export`, A.key)).json();
 const FAKE_GAME = '00000000-0000-4000-8000-00000000f022';
 
-async function snapshot(): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const [table, order] of [
-    ['players', 'id'], ['api_keys', 'id'], ['games', 'id'], ['seats', 'game_id, role'], ['actions', 'game_id, seq'], ['idempotency_records', 'game_id, player_id, key'],
-  ] as const) {
-    const r = await db.query(`SELECT count(*)::int AS n, md5(coalesce(string_agg(x::text, '|' ORDER BY ${order}), '')) AS h FROM ${table} x`);
-    out[table] = `${r.rows[0].n}:${r.rows[0].h}`;
-  }
-  return out;
-}
+const snapshot = () => tableSnapshot(db);
 
 // ---------- corpus ----------
 type Kind = 'unstorable' | 'string' | 'number' | 'boolean' | 'null' | 'array' | 'object';
