@@ -9,18 +9,15 @@ import { pairSwissRound, swissPlayers, type SwissOptions } from '../src/leagues/
 import { computeStandings } from '../src/leagues/standings.ts';
 import { newRating, rateGame, type Rating } from '../src/leagues/ratings.ts';
 import type { Entrant, RoundRecord } from '../src/leagues/results.ts';
+import { nextUint32, seedRng } from '../src/engine/rng.ts';
 
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 5;
 
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
+/** A float in [0, 1) from the engine's seeded RNG, so failures reproduce. */
+function rng(seed: number): () => number {
+  const state = seedRng(`leagues-${seed}`);
+  return () => nextUint32(state) / 4294967296;
 }
 
 /** Wall and CPU milliseconds of `fn`, over `runs` runs. */

@@ -8,16 +8,12 @@ import t, { type Test } from 'tap';
 import blossom from 'edmonds-blossom-fixed';
 import { lateEntryByes, NoPairingError, pairSwissRound, swissPlayers, type SwissPlayer, type SwissRound } from '../../src/leagues/swiss.ts';
 import type { Entrant, RoundRecord, Side } from '../../src/leagues/results.ts';
+import { nextUint32, seedRng } from '../../src/engine/rng.ts';
 
-/** Small deterministic PRNG (mulberry32) so failures reproduce. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
+/** A float in [0, 1) from the engine's seeded RNG, so failures reproduce. */
+function rng(seed: number): () => number {
+  const state = seedRng(`leagues-${seed}`);
+  return () => nextUint32(state) / 4294967296;
 }
 
 /** Every perfect matching of `n` vertices allowed by `ok` (n small). */
