@@ -34,6 +34,9 @@ function member(path: string, key: string): string {
  * levels deep cannot overflow the call stack here.
  */
 export function findUnstorable(value: unknown, root: string): Unstorable | null {
+  // Every request's input passes here and nearly all of it is clean: a walk
+  // without paths says so; paths are built only to name what was found.
+  if (!containsUnstorable(value)) return null;
   const stack: Array<{ v: unknown; path: string }> = [{ v: value, path: root }];
   while (stack.length > 0) {
     const { v, path } = stack.pop()!;
@@ -51,4 +54,24 @@ export function findUnstorable(value: unknown, root: string): Unstorable | null 
     }
   }
   return null;
+}
+
+/** Whether any string (value or key) in a parsed JSON value is unstorable; iterative, builds nothing. */
+function containsUnstorable(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      if (!isStorable(v)) return true;
+    } else if (Array.isArray(v)) {
+      for (const child of v) stack.push(child);
+    } else if (v !== null && typeof v === 'object') {
+      for (const k in v as Record<string, unknown>) {
+        if (!Object.hasOwn(v, k)) continue;
+        if (!isStorable(k)) return true;
+        stack.push((v as Record<string, unknown>)[k]);
+      }
+    }
+  }
+  return false;
 }
