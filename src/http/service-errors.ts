@@ -17,6 +17,13 @@ export const SERVICE_ERROR_STATUS: Record<ErrorCode, number> = {
   illegal_action: 422,
   invalid_options: 422,
   invalid_record: 422,
+  invalid_settings: 422,
+  registration_closed: 409,
+  round_in_progress: 409,
+  round_published: 409,
+  result_recorded: 409,
+  invalid_pairing: 422,
+  no_pairing: 422,
   rate_limited: 429,
   unavailable: 503,
 };

@@ -126,6 +126,10 @@ export interface GameSummary {
   createdBy: string;
   /** Start automatically when the last seat is taken (default true). */
   autoStart: boolean;
+  /** Finishing it updates both players' ratings. */
+  rated: boolean;
+  /** The league board this game is, if any. */
+  league: { id: string; round: number; board: number } | null;
   /** Only once the game is over (finished or abandoned). */
   seed?: string;
   createdAt: string;
@@ -142,6 +146,8 @@ export interface CreateGameInput {
   /** Roles the creator takes at once (hot-seat: all of them). */
   roles?: string[];
   autoStart?: boolean;
+  /** Update both players' Glicko-2 ratings when the game finishes (default false). */
+  rated?: boolean;
 }
 
 export interface JoinInput {
@@ -373,6 +379,65 @@ export interface GameServiceApi {
   importGame(caller: Caller, input: ImportInput): Promise<GameSummary>;
 
   observe(observer: ServiceObserver): void;
+
+  // leagues (league-api.ts; service/leagues*.ts)
+  createLeague(caller: Caller, input: LeagueSettingsInput): Promise<League>;
+  /** Organisers only; format and game type are fixed; most settings only before the start. */
+  updateLeague(caller: Caller, leagueId: string, input: LeagueUpdateInput): Promise<League>;
+  /** Public leagues to anyone; unlisted ones to anyone with the id. */
+  getLeague(caller: Caller | null, leagueId: string): Promise<League>;
+  /** Public leagues (and, with playerId/organiserId, the unlisted ones that player is in). */
+  listLeagues(caller: Caller | null, filter: LeagueFilter, page?: { cursor?: string; limit?: number }): Promise<Page<League>>;
+  addOrganiser(caller: Caller, leagueId: string, playerId: string): Promise<League>;
+  removeOrganiser(caller: Caller, leagueId: string, playerId: string): Promise<League>;
+
+  listEntrants(caller: Caller | null, leagueId: string): Promise<Entrant[]>;
+  /** The caller joins (registration open, or late entry into a running Swiss). */
+  joinLeague(caller: Caller, leagueId: string): Promise<Entrant>;
+  /** The caller withdraws: before the start the entry is removed; after, never paired again. */
+  withdrawFromLeague(caller: Caller, leagueId: string): Promise<Entrant | null>;
+  /** Organiser: add a player (any time registration would let them join, and the entry limit aside). */
+  addEntrant(caller: Caller, leagueId: string, input: { playerId: string; seed?: number }): Promise<Entrant>;
+  /** Organiser: seed, withdraw or disqualify (with a reason), or remove before the start. */
+  updateEntrant(caller: Caller, leagueId: string, playerId: string, input: { seed?: number | null; status?: 'withdrawn' | 'disqualified'; reason?: string }): Promise<Entrant>;
+  removeEntrant(caller: Caller, leagueId: string, playerId: string): Promise<void>;
+
+  /** Organiser: close registration, seed by rating, and (autoPair) publish round 1. */
+  startLeague(caller: Caller, leagueId: string): Promise<League>;
+  listRounds(caller: Caller | null, leagueId: string): Promise<Round[]>;
+  getRound(caller: Caller | null, leagueId: string, round: number): Promise<Round>;
+  /** Organiser: pair the next round as a draft (refused while a round is open). */
+  generateRound(caller: Caller, leagueId: string): Promise<Round>;
+  /** Organiser: edit a draft round's pairings. */
+  editPairings(caller: Caller, leagueId: string, round: number, edits: PairingEdit[]): Promise<Round>;
+  /** Organiser: publish a draft round: games created with seats assigned, players told on the bus. */
+  publishRound(caller: Caller, leagueId: string, round: number): Promise<Round>;
+  /** Organiser: throw away a draft round. */
+  deleteDraftRound(caller: Caller, leagueId: string, round: number): Promise<void>;
+
+  /** A player of the pairing reports a game played elsewhere; the opponent's matching report or an organiser's makes it final. */
+  reportResult(caller: Caller, leagueId: string, pairingId: string, input: { result: ReportableResult }): Promise<Pairing>;
+  /** The opponent (or an organiser) confirms a pending report. */
+  confirmResult(caller: Caller, leagueId: string, pairingId: string): Promise<Pairing>;
+  /** Organiser: set or correct any result, forfeits and double forfeits included; a reason is required. */
+  setResult(caller: Caller, leagueId: string, pairingId: string, input: { result: PairingResult | null; reason: string }): Promise<Pairing>;
+  /** Organisers see every change; a player sees the changes to their own pairings. */
+  listResultChanges(caller: Caller, leagueId: string, opts?: { pairingId?: string }): Promise<ResultChange[]>;
+
+  getStandings(caller: Caller | null, leagueId: string, opts?: { round?: number }): Promise<LeagueStandings>;
+  /** CSV of the standings (one row per player, tie-breaks as columns). */
+  exportStandingsCsv(caller: Caller | null, leagueId: string, opts?: { round?: number }): Promise<string>;
+
+  // ratings and profiles
+  getPlayerProfile(caller: Caller | null, playerId: string): Promise<PlayerProfile>;
+  getRatingHistory(caller: Caller | null, playerId: string, gameType: string, page?: { cursor?: string; limit?: number }): Promise<Page<RatingHistoryEntry>>;
+  getLeaderboard(gameType: string, opts?: { includeProvisional?: boolean; cursor?: string; limit?: number }): Promise<Page<LeaderboardEntry>>;
 }
+
+export * from './league-api.ts';
+import type {
+  Entrant, League, LeagueFilter, LeagueSettingsInput, LeagueStandings, LeagueUpdateInput, LeaderboardEntry, Pairing, PairingEdit,
+  PairingResult, PlayerProfile, RatingHistoryEntry, ReportableResult, ResultChange, Round,
+} from './league-api.ts';
 
 export { GameService, createGameService, type GameServiceOptions } from './service.ts';

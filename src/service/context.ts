@@ -166,6 +166,8 @@ export function summarize(game: GameRow): GameSummary {
     result: (game.result ?? null) as GameResult | null,
     createdBy: game.createdById ?? '',
     autoStart: game.autoStart,
+    rated: game.rated,
+    league: game.pairing ? { id: game.pairing.leagueId, round: game.pairing.round, board: game.pairing.board } : null,
     createdAt: game.createdAt.toISOString(),
     updatedAt: game.updatedAt.toISOString(),
   };

@@ -18,6 +18,20 @@ export const ERROR_CODES = [
   'invalid_options',
   /** An imported game record that does not replay through the engine. */
   'invalid_record',
+  /** League settings out of range or inconsistent (extensions.setting names the one). */
+  'invalid_settings',
+  /** Registration is not open, or the league is full (extensions.reason). */
+  'registration_closed',
+  /** A round is still open (draft or published and not complete): the next one cannot be generated yet. */
+  'round_in_progress',
+  /** The round is published: its pairings can no longer be edited, and it cannot be deleted. */
+  'round_published',
+  /** The board already has a final result (a correction is setResult, by an organiser). */
+  'result_recorded',
+  /** A pairing or pairing edit that breaks the league's rules: a withdrawn player, a player twice, not an entrant. */
+  'invalid_pairing',
+  /** No pairing of the remaining players satisfies the rules (e.g. every possible opponent already met). */
+  'no_pairing',
   /** Used by the rate-limit plugin (DELIVERY). */
   'rate_limited',
   /** The database is unreachable (down, restarting): retry shortly. */

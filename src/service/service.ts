@@ -16,6 +16,10 @@ import { KEY_TTL_MS, KeyCache } from './key-cache.ts';
 import * as lifecycle from './lifecycle.ts';
 import * as reads from './reads.ts';
 import * as records from './records.ts';
+import * as leagues from './leagues.ts';
+import * as rounds from './league-rounds.ts';
+import * as results from './league-results.ts';
+import * as ratings from './ratings.ts';
 
 export interface GameServiceOptions {
   store: Pick<Store, 'prisma' | 'pool'>;
@@ -96,6 +100,38 @@ export class GameService implements GameServiceApi {
 
   exportGame: GameServiceApi['exportGame'] = (caller, gameId) => records.exportGame(this.ctx, caller, gameId);
   importGame: GameServiceApi['importGame'] = (caller, input) => records.importGame(this.ctx, caller, input);
+
+  createLeague: GameServiceApi['createLeague'] = (caller, input) => leagues.createLeague(this.ctx, caller, input);
+  updateLeague: GameServiceApi['updateLeague'] = (caller, id, input) => leagues.updateLeague(this.ctx, caller, id, input);
+  getLeague: GameServiceApi['getLeague'] = (caller, id) => leagues.getLeague(this.ctx, caller, id);
+  listLeagues: GameServiceApi['listLeagues'] = (caller, filter, page) => leagues.listLeagues(this.ctx, caller, filter, page);
+  addOrganiser: GameServiceApi['addOrganiser'] = (caller, id, playerId) => leagues.addOrganiser(this.ctx, caller, id, playerId);
+  removeOrganiser: GameServiceApi['removeOrganiser'] = (caller, id, playerId) => leagues.removeOrganiser(this.ctx, caller, id, playerId);
+  listEntrants: GameServiceApi['listEntrants'] = (caller, id) => leagues.listEntrants(this.ctx, caller, id);
+  joinLeague: GameServiceApi['joinLeague'] = (caller, id) => leagues.joinLeague(this.ctx, caller, id);
+  withdrawFromLeague: GameServiceApi['withdrawFromLeague'] = (caller, id) => leagues.withdrawFromLeague(this.ctx, caller, id);
+  addEntrant: GameServiceApi['addEntrant'] = (caller, id, input) => leagues.addEntrant(this.ctx, caller, id, input);
+  updateEntrant: GameServiceApi['updateEntrant'] = (caller, id, playerId, input) => leagues.updateEntrant(this.ctx, caller, id, playerId, input);
+  removeEntrant: GameServiceApi['removeEntrant'] = (caller, id, playerId) => leagues.removeEntrant(this.ctx, caller, id, playerId);
+  startLeague: GameServiceApi['startLeague'] = (caller, id) => leagues.startLeague(this.ctx, caller, id);
+
+  listRounds: GameServiceApi['listRounds'] = (caller, id) => rounds.listRounds(this.ctx, caller, id);
+  getRound: GameServiceApi['getRound'] = (caller, id, n) => rounds.getRound(this.ctx, caller, id, n);
+  generateRound: GameServiceApi['generateRound'] = (caller, id) => rounds.generateRound(this.ctx, caller, id);
+  editPairings: GameServiceApi['editPairings'] = (caller, id, n, edits) => rounds.editPairings(this.ctx, caller, id, n, edits);
+  publishRound: GameServiceApi['publishRound'] = (caller, id, n) => rounds.publishRound(this.ctx, caller, id, n);
+  deleteDraftRound: GameServiceApi['deleteDraftRound'] = (caller, id, n) => rounds.deleteDraftRound(this.ctx, caller, id, n);
+
+  reportResult: GameServiceApi['reportResult'] = (caller, id, pairingId, input) => results.reportResult(this.ctx, caller, id, pairingId, input);
+  confirmResult: GameServiceApi['confirmResult'] = (caller, id, pairingId) => results.confirmResult(this.ctx, caller, id, pairingId);
+  setResult: GameServiceApi['setResult'] = (caller, id, pairingId, input) => results.setResult(this.ctx, caller, id, pairingId, input);
+  listResultChanges: GameServiceApi['listResultChanges'] = (caller, id, opts) => results.listResultChanges(this.ctx, caller, id, opts);
+  getStandings: GameServiceApi['getStandings'] = (caller, id, opts) => results.getStandings(this.ctx, caller, id, opts);
+  exportStandingsCsv: GameServiceApi['exportStandingsCsv'] = (caller, id, opts) => results.exportStandingsCsv(this.ctx, caller, id, opts);
+
+  getPlayerProfile: GameServiceApi['getPlayerProfile'] = (caller, playerId) => ratings.getPlayerProfile(this.ctx, caller, playerId);
+  getRatingHistory: GameServiceApi['getRatingHistory'] = (caller, playerId, gameType, page) => ratings.getRatingHistory(this.ctx, caller, playerId, gameType, page);
+  getLeaderboard: GameServiceApi['getLeaderboard'] = (gameType, opts) => ratings.getLeaderboard(this.ctx, gameType, opts);
 }
 
 export function createGameService(o: GameServiceOptions): GameService {

@@ -7,11 +7,14 @@ import type pg from 'pg';
 import { CommitGroup, type GroupCommitOptions } from './group-commit.ts';
 
 export type SeatRow = Seat & { player: Pick<Player, 'id' | 'name' | 'isBot'> | null };
-export type GameRow = Game & { seats: SeatRow[] };
+/** The league board a game is (league_pairings.game_id), if any. */
+export type PairingRef = { leagueId: string; round: number; board: number };
+export type GameRow = Game & { seats: SeatRow[]; pairing?: PairingRef | null };
 export type { Action as LogRow, IdempotencyRecord };
 
 const withSeats = {
   seats: { include: { player: { select: { id: true, name: true, isBot: true } } }, orderBy: { role: 'asc' as const } },
+  pairing: { select: { leagueId: true, round: true, board: true } },
 };
 
 type JsonIn = Prisma.InputJsonValue;
@@ -49,6 +52,9 @@ interface RawGame {
   created_by_id: string | null;
   created_at: Date;
   updated_at: Date;
+  rated: boolean;
+  settled_at: Date | null;
+  pairing: PairingRef | string | null;
   seats: SeatRow[] | string;
 }
 
@@ -58,7 +64,9 @@ export type Sql = Pick<pg.Pool, 'query'>;
 const FIND_GAME = `
   SELECT g.id::text AS id, g.game_type, g.scenario, g.status::text AS status, g.version, g.options, g.seed,
     g.visibility::text AS visibility, g.state, g.result, g.active_roles, g.auto_start, g.created_by_id::text AS created_by_id,
-    g.created_at, g.updated_at,
+    g.created_at, g.updated_at, g.rated, g.settled_at,
+    (SELECT json_build_object('leagueId', lp.league_id, 'round', lp.round, 'board', lp.board)
+      FROM league_pairings lp WHERE lp.game_id = g.id) AS pairing,
     COALESCE((SELECT json_agg(json_build_object(
         'gameId', s.game_id, 'role', s.role, 'playerId', s.player_id, 'inviteCodeHash', s.invite_code_hash,
         'player', CASE WHEN p.id IS NULL THEN NULL ELSE json_build_object('id', p.id, 'name', p.name, 'isBot', p.is_bot) END
@@ -91,6 +99,9 @@ export async function findGame(sql: Sql, id: string): Promise<GameRow | null> {
     createdById: r.created_by_id,
     createdAt: new Date(r.created_at),
     updatedAt: new Date(r.updated_at),
+    rated: r.rated,
+    settledAt: r.settled_at === null ? null : new Date(r.settled_at),
+    pairing: typeof r.pairing === 'string' ? (JSON.parse(r.pairing) as PairingRef) : r.pairing,
     seats: typeof r.seats === 'string' ? (JSON.parse(r.seats) as SeatRow[]) : r.seats,
   };
 }
