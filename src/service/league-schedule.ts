@@ -133,7 +133,9 @@ export function standingsOf(
   const counted = entrants.filter((e) => !annul || e.status === 'active');
   const upTo = opts.upToRound;
   const shown = upTo === undefined ? pairings : pairings.filter((p) => p.round <= upTo);
-  let records = recordsOf(league, counted, shown, opts);
+  // recordsOf gets every entrant: it needs the withdrawn ones to know whose boards to annul
+  // (given only the counted ones it annuls nothing, and the core throws on their records).
+  let records = recordsOf(league, entrants, shown, opts);
   if (upTo !== undefined) records = records.filter((r) => r.round <= upTo);
   const lastRound = Math.max(0, ...shown.filter((p) => p.result !== null).map((p) => p.round), ...records.map((r) => r.round));
   return computeStandings(coreEntrants(counted), records, {
