@@ -171,7 +171,20 @@ export async function advance(ctx: Ctx, tx: Prisma.TransactionClient, leagueId: 
       if (last && (await noMoreRounds(ctx, tx, row))) await tx.league.update({ where: { id: leagueId }, data: { status: 'finished' } });
       return;
     }
-    const n = await createNextRound(ctx, tx, row);
+    let n: number | null;
+    try {
+      n = await createNextRound(ctx, tx, row);
+    } catch (err) {
+      // The result (or withdrawal) that completed the round stands even when the next round has
+      // no pairing: failing here would refuse every result that completes such a round, and a
+      // league game's settlement would fail and be retried forever. The round stays complete;
+      // the organiser's generateRound answers no_pairing with the reason (as without autoPair).
+      if (last && err instanceof ServiceError && err.code === 'no_pairing') {
+        ctx.log.warn({ leagueId, err: err.message }, 'league: the next round cannot be paired');
+        return;
+      }
+      throw err;
+    }
     if (n === null) return;
     await publishTx(ctx, tx, row, n, after);
     // A round decided entirely without games (all byes or forfeits) is complete at once: loop.
