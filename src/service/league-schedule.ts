@@ -74,7 +74,11 @@ function recordOf(p: StoredPairing, harder: 'first' | 'second' | null): RoundRec
   if (r === null) return null;
   if (p.secondId === null) {
     const points = r === 'bye-full' ? 'full' : r === 'bye-half' ? 'half' : 'zero';
-    return { kind: 'bye', round: p.round, player: p.firstId, points, allocated: p.source === 'pairing' && points === 'full' };
+    // Every bye board is one the pairing gave (Swiss pairing, a draft edit, a knockout bracket;
+    // round-robin sit-outs never get here): an organiser rescoring it (bye-half, source
+    // 'organiser') does not make it a requested bye, so it still counts as the player's one bye
+    // for pairing and is no voluntarily unplayed round for tie-breaks (FIDE C.07 16.2).
+    return { kind: 'bye', round: p.round, player: p.firstId, points, allocated: true };
   }
   const base = { round: p.round, first: p.firstId, second: p.secondId };
   switch (r) {
