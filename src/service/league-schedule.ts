@@ -247,7 +247,10 @@ function knockoutBoards(league: LeagueShape, byId: Map<string, StoredEntrant>, r
 }
 
 function nextFromPreviousKnockout(league: LeagueShape, byId: Map<string, StoredEntrant>, prev: StoredPairing[], round: number, seedOf: (id: string) => number): PlannedBoard[] | 'finished' {
-  if (prev.length <= 1) return 'finished';
+  // Over when at most one player comes through (a final, or double forfeits / withdrawals
+  // leaving one): else that player would get a round of their own, a lone bye.
+  const through = prev.map((p) => winnerOf(p, seedOf)).filter((w) => w !== null && inLeague(byId.get(w), round));
+  if (through.length <= 1) return 'finished';
   const bySlot = new Map(prev.map((p) => [p.board, p]));
   const size = Math.max(...prev.map((p) => p.board));
   const slots: Array<[string | null, string | null]> = [];
