@@ -152,15 +152,19 @@ export function standingsOf(
   });
 }
 
-/** The coin for board `board` of round `round` under the random side policy. */
-function coin(league: LeagueShape, round: number, board: number): boolean {
-  const s = seedRng(`${league.seed}:sides:${round}:${board}`);
+/**
+ * The coin for a game between two players under the random side policy. It is the pair's coin,
+ * not the round's: a double round robin plays each pair twice with the sides swapped, and
+ * flipping both games alike keeps them swapped (a coin per game played some pairs twice on one side).
+ */
+function coin(league: LeagueShape, a: string, b: string): boolean {
+  const s = seedRng(`${league.seed}:sides:${a < b ? `${a}:${b}` : `${b}:${a}`}`);
   return (nextUint32(s) & 1) === 1;
 }
 
-function orient(league: LeagueShape, round: number, boards: PlannedBoard[]): PlannedBoard[] {
+function orient(league: LeagueShape, _round: number, boards: PlannedBoard[]): PlannedBoard[] {
   if (league.settings.sidePolicy !== 'random') return boards;
-  return boards.map((b, i) => (b.second !== null && b.result === null && coin(league, round, i + 1) ? { ...b, first: b.second, second: b.first } : b));
+  return boards.map((b) => (b.second !== null && b.result === null && coin(league, b.first, b.second) ? { ...b, first: b.second, second: b.first } : b));
 }
 
 /** A scheduled game between two entrants, or the forfeit it becomes when one has left. */
