@@ -92,6 +92,8 @@ export async function listLeagues(ctx: Ctx, caller: Caller | null, filterIn: Lea
   for (const k of ['playerId', 'organiserId'] as const) {
     if (filter[k] !== undefined && !isUuid(filter[k])) return { items: [], nextCursor: null };
   }
+  // Only a string reaches Prisma: an object would be read as a Prisma filter ({contains: …}), a number fails as a 500.
+  if (filter.gameType !== undefined && typeof filter.gameType !== 'string') throw new ServiceError('invalid_request', 'gameType must be a string.');
   if (filter.status !== undefined && !['registration', 'running', 'finished'].includes(filter.status)) {
     throw new ServiceError('invalid_request', 'status must be registration, running or finished.');
   }
