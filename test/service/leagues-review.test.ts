@@ -184,3 +184,48 @@ t.test("a league game's seed stays secret until the game is over", async (t) => 
   await svc.resign(byId(b.first.id), b.gameId!, {});
   t.type((await svc.getGame(null, b.gameId!)).seed, 'string', 'the seed once it is over');
 });
+
+t.test('who reads the audit log and who may act: co-organisers, players of the board, outsiders, an app as itself', async (t) => {
+  const co = players[7]!;
+  const l = await svc.createLeague(organiser, { name: 'Audit', gameType: 'richard-iii', format: 'swiss', rounds: 1, play: 'elsewhere' });
+  for (const p of players.slice(0, 4)) await svc.joinLeague(p, l.id);
+  await svc.addOrganiser(organiser, l.id, co.playerId);
+  await svc.startLeague(co, l.id);
+  const [b1, b2] = (await round(l as League, 1)).pairings;
+  const a = byId(b1!.first.id);
+  const other = byId(b2!.first.id);
+  await svc.reportResult(a, l.id, b1!.id, { result: 'first' });
+  await refused(t, svc.confirmResult(other, l.id, b1!.id), 'forbidden', 'a player of another board confirming');
+  await svc.confirmResult(co, l.id, b1!.id);
+  await svc.setResult(co, l.id, b1!.id, { result: 'draw', reason: 'arbiter ruling' });
+  const all = await svc.listResultChanges(co, l.id);
+  t.same(all.map((c) => [c.kind, c.before, c.after, c.by?.id]), [
+    ['report', null, 'first', a.playerId],
+    ['confirm', null, 'first', co.playerId],
+    ['correction', 'first', 'draw', co.playerId],
+  ], 'a co-organiser reads every change: who, before, after');
+  t.equal(all[2]!.reason, 'arbiter ruling');
+  t.equal((await svc.listResultChanges(a, l.id)).length, 3, 'a player of the board reads its changes');
+  t.equal((await svc.listResultChanges(other, l.id)).length, 0, 'another player reads none of them');
+  await refused(t, svc.listResultChanges(null as never, l.id), 'unauthorized', 'no key');
+  await svc.removeOrganiser(organiser, l.id, co.playerId);
+  await refused(t, svc.setResult(co, l.id, b2!.id, { result: 'first', reason: 'x' }), 'forbidden', 'a removed co-organiser');
+  const operator: Caller = { kind: 'admin', playerId: '', keyId: '' };
+  const app = await svc.authenticate((await svc.createApp(operator, { name: 'bot-app' })).key.key);
+  await refused(t, svc.joinLeague(app, l.id), 'forbidden', 'an application joining as itself');
+});
+
+t.test('reopening the final of a finished knockout: running again, the round open until a result comes', async (t) => {
+  const l = await league(2, { format: 'knockout' });
+  const final = (await round(l, 1)).pairings[0]!;
+  await svc.setResult(organiser, l.id, final.id, { result: 'first', reason: 'final' });
+  t.equal((await svc.getLeague(null, l.id)).status, 'finished');
+  await svc.setResult(organiser, l.id, final.id, { result: null, reason: 'the score sheet is disputed' });
+  t.equal((await svc.getLeague(null, l.id)).status, 'running');
+  t.equal((await round(l, 1)).status, 'published', 'not complete with an open board');
+  await svc.setResult(organiser, l.id, final.id, { result: 'second', reason: 'resolved' });
+  const done = await svc.getLeague(null, l.id);
+  t.equal(done.status, 'finished');
+  t.equal(done.roundCount, 1);
+  t.same((await svc.listResultChanges(organiser, l.id)).map((c) => [c.before, c.after]), [[null, 'first'], ['first', null], [null, 'second']], 'each change in the log');
+});
