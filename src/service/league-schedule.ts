@@ -3,7 +3,7 @@
 // the service loads the rows, calls these, and stores what they return.
 import { nextUint32, seedRng } from '../engine/rng.ts';
 import {
-  computeStandings, knockoutBracket, lateEntryByes, NoPairingError, pairSwissRound, poolsOfRoundRobins, poolsToKnockout,
+  bracketOrder, computeStandings, knockoutBracket, lateEntryByes, NoPairingError, pairSwissRound, poolsOfRoundRobins, poolsToKnockout,
   roundRobin, swissPlayers, type Entrant as CoreEntrant, type RoundRecord, type ScheduledRound, type StandingsResult,
 } from '../leagues/index.ts';
 import type { EntrantStatus, LeagueFormat, LeagueSettings, PairingResult, RoundStage } from './league-api.ts';
@@ -346,8 +346,34 @@ export function planNextRound(
         }
         return { number, stage: 'knockout', boards: orient(league, number, knockoutBoards(league, byId, number, slots, (id) => koSeed.get(id) ?? Infinity)) };
       }
-      const next = nextFromPreviousKnockout(league, byId, pairings.filter((p) => p.round === number - 1), number, seedOf);
+      const koSeedOf = knockoutSeedsOf(league, pairings.filter((p) => p.round === poolRounds + 1));
+      const next = nextFromPreviousKnockout(league, byId, pairings.filter((p) => p.round === number - 1), number, (id) => koSeedOf.get(id) ?? Infinity);
       return next === 'finished' ? next : { number, stage: 'knockout', boards: orient(league, number, next) };
     }
   }
+}
+
+/**
+ * Pools: the knockout seeds, read back from the knockout's first round, so that every later
+ * round decides draws and sides by them as the first did (the league's seeds are the pools'
+ * order, not the knockout's). Board k of that round is bracket slot k: seeds order[2k − 2] and
+ * order[2k − 1], the better on top (first), or the other way round where the random side
+ * policy's coin (the pair's, so it can be asked again) turned the board.
+ */
+function knockoutSeedsOf(league: LeagueShape, firstRound: readonly StoredPairing[]): Map<string, number> {
+  const seeds = new Map<string, number>();
+  if (firstRound.length === 0) return seeds;
+  const order = bracketOrder(2 * Math.max(...firstRound.map((p) => p.board)));
+  for (const p of firstRound) {
+    const [x, y] = [order[2 * p.board - 2]!, order[2 * p.board - 1]!];
+    const [hi, lo] = x < y ? [x, y] : [y, x];
+    if (p.secondId === null) {
+      seeds.set(p.firstId, hi);
+      continue;
+    }
+    const turned = league.settings.sidePolicy === 'random' && coin(league, p.firstId, p.secondId);
+    seeds.set(turned ? p.secondId : p.firstId, hi);
+    seeds.set(turned ? p.firstId : p.secondId, lo);
+  }
+  return seeds;
 }

@@ -229,3 +229,29 @@ t.test('reopening the final of a finished knockout: running again, the round ope
   t.equal(done.roundCount, 1);
   t.same((await svc.listResultChanges(organiser, l.id)).map((c) => [c.before, c.after]), [[null, 'first'], ['first', null], [null, 'second']], 'each change in the log');
 });
+
+t.test("pools: later knockout rounds go by the knockout's own seeds (a drawn semi-final sends the better knockout seed through)", async (t) => {
+  for (const sidePolicy of ['balanced', 'random'] as const) {
+    const l = await league(8, { format: 'pools', pools: { count: 2, qualifiers: 2 }, sidePolicy });
+    const seedOf = new Map((await svc.listEntrants(null, l.id)).map((e) => [e.seed!, e.player.id]));
+    const s = (k: number) => seedOf.get(k)!;
+    // Snake seeding: pool 1 holds seeds 1, 4, 5, 8 and pool 2 seeds 2, 3, 6, 7. Finishing orders:
+    const pref = [[s(1), s(4), s(5), s(8)], [s(7), s(2), s(3), s(6)]].flat();
+    const rank = (id: string) => pref.indexOf(id);
+    for (let r = 1; r <= 3; r++) {
+      for (const p of (await round(l, r)).pairings.filter((x) => x.second !== null)) {
+        await svc.setResult(organiser, l.id, p.id, { result: rank(p.first.id) < rank(p.second!.id) ? 'first' : 'second', reason: 'pool game' });
+      }
+    }
+    // Knockout seeds: 1 = s1, 2 = s7 (pool winners), 3 = s4, 4 = s2 (runners-up); semis 1–4 and 2–3.
+    const semis = await round(l, 4);
+    t.equal(semis.stage, 'knockout');
+    const semi23 = semis.pairings.find((p) => on(p, s(7)))!;
+    t.ok(on(semi23, s(4)), `${sidePolicy}: knockout seed 2 meets seed 3`);
+    if (sidePolicy === 'balanced') t.equal(semi23.first.id, s(7), 'the better knockout seed (league seed 7) plays first');
+    for (const p of semis.pairings) await svc.setResult(organiser, l.id, p.id, { result: 'draw', reason: 'drawn semi' });
+    const final = (await round(l, 5)).pairings[0]!;
+    t.same([final.first.id, final.second!.id].sort(), [s(1), s(7)].sort(), `${sidePolicy}: knockout seeds 1 and 2 go through`);
+    if (sidePolicy === 'balanced') t.equal(final.first.id, s(1), 'seed 1 plays first');
+  }
+});
