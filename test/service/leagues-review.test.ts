@@ -4,6 +4,8 @@
 import t, { type Test } from 'tap';
 import { createMemoryBus } from '../../src/bus/index.ts';
 import { createGameService, ServiceError, type Caller, type GameServiceApi, type League, type Round } from '../../src/service/api.ts';
+import type { Ctx } from '../../src/service/context.ts';
+import { settleLeagueGame } from '../../src/service/league-results.ts';
 import { openTestStore } from '../helpers/services.ts';
 
 const { store } = await openTestStore(t);
@@ -253,5 +255,30 @@ t.test("pools: later knockout rounds go by the knockout's own seeds (a drawn sem
     const final = (await round(l, 5)).pairings[0]!;
     t.same([final.first.id, final.second!.id].sort(), [s(1), s(7)].sort(), `${sidePolicy}: knockout seeds 1 and 2 go through`);
     if (sidePolicy === 'balanced') t.equal(final.first.id, s(1), 'seed 1 plays first');
+  }
+});
+
+t.test('a game ending while the organiser corrects its board: one order or the other, the log a chain', async (t) => {
+  // settle.ts (another branch) calls settleLeagueGame in the transaction that settles a game; here
+  // the test calls it the same way, at the same time as the organiser's correction.
+  const ctx = (svc as unknown as { ctx: Ctx }).ctx;
+  for (let k = 0; k < 4; k++) {
+    const l = await svc.createLeague(organiser, { name: `Race ${k}`, gameType: 'richard-iii', format: 'swiss', rounds: 1 });
+    for (const p of players.slice(0, 2)) await svc.joinLeague(p, l.id);
+    await svc.startLeague(organiser, l.id);
+    const b = (await round(l, 1)).pairings[0]!;
+    const game = await svc.resign(byId(b.second!.id), b.gameId!, {});
+    t.equal(game.status, 'finished');
+    const settle = store.prisma.$transaction((tx) => settleLeagueGame(ctx, tx, { id: game.id, status: game.status, result: game.result }));
+    const correct = svc.setResult(organiser, l.id, b.id, { result: 'draw', reason: 'both agreed to a draw before the resignation' });
+    await Promise.all([settle, correct]);
+    const board = (await round(l, 1)).pairings[0]!;
+    t.equal(board.result, 'draw', "the organiser's result stands either way");
+    const log = await svc.listResultChanges(organiser, l.id, { pairingId: b.id });
+    t.ok(log.length === 1 || log.length === 2, 'the game result (if it came first) and the correction');
+    t.equal(log[0]!.before, null);
+    for (let i = 1; i < log.length; i++) t.equal(log[i]!.before, log[i - 1]!.after, 'each change starts where the last ended');
+    t.equal(log[log.length - 1]!.after, 'draw');
+    t.equal((await svc.getLeague(null, l.id)).status, 'finished');
   }
 });
