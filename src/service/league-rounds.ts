@@ -328,6 +328,15 @@ export async function editPairings(ctx: Ctx, callerIn: Caller, leagueId: string,
     const fixed = current.filter((p) => p.source === 'withdrawal');
     const editable = current.filter((p) => p.source !== 'withdrawal').map((p) => ({ first: p.firstId, second: p.secondId, pool: p.pool }));
     const boards = applyEdits(editable, edits, eligible);
+    // A round robin's rounds follow its Berger table: later rounds are read from the table, not
+    // from what was played, so changing who meets whom here would make some pairs meet twice and
+    // others never. Only the sides of a board may change.
+    if (r.stage === 'round-robin' || r.stage === 'pool') {
+      const meetings = (bs: Board[]) => bs.map((b) => (b.second === null ? `-${b.first}` : [b.first, b.second].sort().join())).sort().join();
+      if (meetings(boards) !== meetings(editable)) {
+        throw new ServiceError('invalid_pairing', "A round robin's pairings follow its schedule: only the two sides of a board can be swapped.");
+      }
+    }
     if (row.format === 'pools') {
       const poolOf = new Map<string, number | null>();
       for (const p of current) {

@@ -282,3 +282,24 @@ t.test('a game ending while the organiser corrects its board: one order or the o
     t.equal((await svc.getLeague(null, l.id)).status, 'finished');
   }
 });
+
+t.test("a round robin's draft keeps its schedule: only a board's sides may be swapped", async (t) => {
+  const l = await league(4, { format: 'round-robin', autoPair: false });
+  const draft = await svc.generateRound(organiser, l.id);
+  const [b1, b2] = draft.pairings;
+  await refused(t, svc.editPairings(organiser, l.id, 1, [{ op: 'pair', first: b1!.first.id, second: b2!.first.id }]), 'invalid_pairing', 'pairing two players the schedule has elsewhere');
+  await refused(t, svc.editPairings(organiser, l.id, 1, [{ op: 'swap', a: b1!.second!.id, b: b2!.second!.id }]), 'invalid_pairing', 'exchanging opponents');
+  await refused(t, svc.editPairings(organiser, l.id, 1, [{ op: 'bye', player: b1!.first.id }]), 'invalid_pairing', 'a bye in a round robin');
+  const swapped = await svc.editPairings(organiser, l.id, 1, [{ op: 'swap', a: b1!.first.id, b: b1!.second!.id }]);
+  const now = swapped.pairings.find((p) => on(p, b1!.first.id))!;
+  t.same([now.first.id, now.second!.id], [b1!.second!.id, b1!.first.id], 'the sides of a board are swapped');
+  // Every pair still meets exactly once over the whole schedule.
+  await svc.publishRound(organiser, l.id, 1);
+  for (let r = 1; r <= 3; r++) {
+    if (r > 1) await svc.publishRound(organiser, l.id, (await svc.generateRound(organiser, l.id)).number);
+    for (const p of (await round(l, r)).pairings) await svc.setResult(organiser, l.id, p.id, { result: 'draw', reason: 'drawn' });
+  }
+  const pairs = (await svc.listRounds(null, l.id)).flatMap((r) => r.pairings).map((p) => [p.first.id, p.second!.id].sort().join());
+  t.equal(new Set(pairs).size, 6, 'six different pairs in six games');
+  t.equal((await svc.getLeague(null, l.id)).status, 'finished');
+});
