@@ -1012,10 +1012,13 @@ export interface paths {
         /**
          * Standings (JSON, or CSV)
          * @description Ranked by points, then the league's tie-breaks in order. CSV with
-         *     `?format=csv` or `Accept: text/csv` (one row per player, tie-breaks
-         *     as columns; a `Content-Disposition` attachment filename
-         *     `league-<id>-standings[-round-<n>].csv`). `round`: the standings
-         *     after that round.
+         *     `?format=csv` or `Accept: text/csv` (RFC 4180, CRLF line ends; one
+         *     row per player: rank, id, name, points, the tie-breaks by their FIDE
+         *     abbreviations (BH, BH-C1, BH-M1, SB, DE, WIN, WON, HSW, HSG, PS),
+         *     played/won/drawn/lost, forfeits and byes, then won-drawn-lost as each
+         *     role; pools leagues add a leading `pool` column), sent as an
+         *     attachment named `league-<id>-standings[-round-<n>].csv`. `round`:
+         *     the standings after that round.
          */
         get: operations["getLeagueStandings"];
         put?: never;
@@ -1486,7 +1489,7 @@ export interface components {
             rounds?: number;
             pools?: components["schemas"]["Pools"];
             points?: components["schemas"]["Points"];
-            /** @description In this order after points (default buchholz-cut1, buchholz, sonneborn-berger; round robins: sonneborn-berger, direct-encounter, wins). */
+            /** @description In this order after points (default: Swiss buchholz-cut1, buchholz, sonneborn-berger; every other format direct-encounter, sonneborn-berger, wins). */
             tieBreaks?: components["schemas"]["TieBreak"][];
             /**
              * @description balanced: the schedule's sides (Berger tables, Swiss side balancing, knockout: higher seed first); random: a coin from the league's seed per game.
@@ -4039,8 +4042,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LeagueStandings"];
                     /**
-                     * @example rank,player,playerId,status,points,sonneborn-berger,direct-encounter,wins,played,won,drawn,lost
-                     *     1,Ada,6f1c2d3e-0000-4000-8000-000000000001,active,2.5,3.25,0,2,3,2,1,0
+                     * @example rank,id,name,points,DE,SB,WIN,played,won,drawn,lost,forfeits_won,forfeits_lost,byes,as_York,as_Lancaster
+                     *     1,6f1c2d3e-0000-4000-8000-000000000001,Ada,2.5,0,3.25,2,3,2,1,0,0,0,0,1-1-0,1-0-0
                      */
                     "text/csv": string;
                 };

@@ -318,7 +318,9 @@ t.test('REST: a round-robin league from creation to standings and CSV', async (t
     t.equal(csv.headers['content-disposition'], `attachment; filename="league-${league.id}-standings.csv"`);
     const lines = csv.body.split(/\r?\n/).filter((l) => l !== '');
     t.equal(lines.length, 5, 'a header and a row per player');
-    t.equal(lines[0], 'rank,id,name,points,SB,DE,WIN,played,won,drawn,lost,forfeits_won,forfeits_lost,byes,as_York,as_Lancaster', 'the header: the league\'s tie-breaks as columns');
+    const header = lines[0]!.split(',');
+    t.same(header.slice(0, 4), ['rank', 'id', 'name', 'points']);
+    t.same(header.slice(4 + s.tieBreaks.length), ['played', 'won', 'drawn', 'lost', 'forfeits_won', 'forfeits_lost', 'byes', 'as_York', 'as_Lancaster'], 'a column per tie-break, then the records');
     t.match(lines[1], new RegExp(`^1,${s.standings[0].player.id},${s.standings[0].player.name},1,`), 'the leader first');
     for (const p of ['Ada', 'Bob', 'Cy', 'Dee']) t.ok(lines.some((l) => l.includes(p)), `${p} has a row`);
   }
