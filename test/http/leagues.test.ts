@@ -226,6 +226,8 @@ t.test('REST: a round-robin league from creation to standings and CSV', async (t
   t.equal(added.statusCode, 201, added.body);
   t.match(added.json(), { player: { id: dee.id }, seed: 1 });
   t.equal((await ada.req('POST', `/leagues/${league.id}/entrants`)).statusCode, 201, 'the organiser plays too');
+  t.equal((await ada.req('POST', `/leagues/${league.id}/entrants`, { playerId: eve.id })).statusCode, 201, 'Eve entered by the organiser');
+  t.equal((await ada.req('DELETE', `/leagues/${league.id}/entrants/${eve.id}`)).statusCode, 204, 'and removed again before the start');
   const seeded = await ada.req('PATCH', `/leagues/${league.id}/entrants/${dee.id}`, { seed: null });
   t.equal(seeded.statusCode, 200, seeded.body);
   t.equal(seeded.json().seed, null);
@@ -399,6 +401,9 @@ t.test('GraphQL: the same operations, enums with _ and maps as lists', async (t)
   t.same(reseeded.data?.updateLeagueEntrant, { seed: null }, JSON.stringify(reseeded.errors));
   t.notOk((await asAda(`mutation($l: ID!) { joinLeague(leagueId: $l) { status } }`, { l: league.id })).errors);
   gqlError(t, await gql(bob)(`mutation($l: ID!, $p: ID!) { removeLeagueEntrant(leagueId: $l, playerId: $p) }`, { l: league.id, p: cy.id }), 'forbidden', 'a player removes another');
+  t.notOk((await asAda(`mutation($l: ID!, $p: ID!) { addLeagueEntrant(leagueId: $l, playerId: $p) { status } }`, { l: league.id, p: eve.id })).errors);
+  const removedEve = await asAda(`mutation($l: ID!, $p: ID!) { removeLeagueEntrant(leagueId: $l, playerId: $p) }`, { l: league.id, p: eve.id });
+  t.same(removedEve.data, { removeLeagueEntrant: true }, JSON.stringify(removedEve.errors));
 
   gqlError(t, await gql(bob)(`mutation($l: ID!) { startLeague(leagueId: $l) { status } }`, { l: league.id }), 'forbidden', 'a player starts');
   const started = await asAda(`mutation($l: ID!) { startLeague(leagueId: $l) { status roundCount } }`, { l: league.id });
@@ -465,6 +470,36 @@ t.test('GraphQL: the same operations, enums with _ and maps as lists', async (t)
   t.notOk(nested.errors, JSON.stringify(nested.errors));
   t.equal(nested.data!.league.entrants.length, 4);
   t.equal(nested.data!.league.rounds.length, 1);
+  const second = await asAda(`mutation($l: ID!) { generateRound(leagueId: $l) { number status } }`, { l: league.id });
+  t.same(second.errors?.map((e) => e.extensions?.code), ['round_in_progress'], 'round 1 is still open');
+  const out = await gql(cy)(`mutation($l: ID!) { withdrawFromLeague(leagueId: $l) { status player { id } } }`, { l: league.id });
+  t.same(out.data, { withdrawFromLeague: { status: 'withdrawn', player: { id: cy.id } } }, JSON.stringify(out.errors));
   const listed = await gql(ada)(`{ leagues(filter: { organiserId: "${ada.id}", status: running }, first: 50) { nodes { id format } nextCursor } }`);
   t.ok(listed.data?.leagues.nodes.some((l: { id: string; format: string }) => l.id === league.id && l.format === 'round_robin'), JSON.stringify(listed));
+});
+
+t.test('GraphQL: a report confirmed by the opponent, and a draft round thrown away', async (t) => {
+  const asAda = gql(ada);
+  const created = await asAda(`mutation { createLeague(input: { name: "Pub league", gameType: "richard-iii", format: double_round_robin, play: elsewhere, autoPair: false }) { id } }`);
+  const id = created.data?.createLeague.id as string;
+  t.ok(id, JSON.stringify(created.errors));
+  for (const p of [bob, cy]) t.notOk((await gql(p)(`mutation($l: ID!) { joinLeague(leagueId: $l) { status } }`, { l: id })).errors);
+  t.notOk((await asAda(`mutation($l: ID!) { startLeague(leagueId: $l) { status } }`, { l: id })).errors);
+  const draft = await asAda(`mutation($l: ID!) { generateRound(leagueId: $l) { number status } }`, { l: id });
+  t.same(draft.data?.generateRound, { number: 1, status: 'draft' }, JSON.stringify(draft.errors));
+  gqlError(t, await gql(bob)(`mutation($l: ID!) { deleteDraftRound(leagueId: $l, round: 1) }`, { l: id }), 'forbidden', 'a player deletes a draft');
+  t.same((await asAda(`mutation($l: ID!) { deleteDraftRound(leagueId: $l, round: 1) }`, { l: id })).data, { deleteDraftRound: true });
+  t.same((await gql(null)(`query($l: ID!) { leagueRound(leagueId: $l, number: 1) { number } }`, { l: id })).data, { leagueRound: null }, 'gone');
+  t.notOk((await asAda(`mutation($l: ID!) { generateRound(leagueId: $l) { number } }`, { l: id })).errors, 'paired again');
+  const published = await asAda(`mutation($l: ID!) { publishRound(leagueId: $l, round: 1) { pairings { id gameId first { id } second { id } } } }`, { l: id });
+  const board = published.data?.publishRound.pairings[0];
+  t.equal(board?.gameId, null, JSON.stringify(published.errors));
+  const [reporter, opponent] = board.first.id === bob.id ? [bob, cy] : [cy, bob];
+  const reported = await gql(reporter)(`mutation($l: ID!, $p: ID!) { reportResult(leagueId: $l, pairingId: $p, result: second) { result report { by result } } }`, { l: id, p: board.id });
+  t.same(reported.data?.reportResult, { result: null, report: { by: reporter.id, result: 'second' } }, JSON.stringify(reported.errors));
+  const confirmed = await gql(opponent)(`mutation($l: ID!, $p: ID!) { confirmResult(leagueId: $l, pairingId: $p) { result source report { by } } }`, { l: id, p: board.id });
+  t.same(confirmed.data?.confirmResult, { result: 'second', source: 'reported', report: null }, JSON.stringify(confirmed.errors));
+  gqlError(t, await gql(reporter)(`mutation($l: ID!, $p: ID!) { reportResult(leagueId: $l, pairingId: $p, result: draw) { result } }`, { l: id, p: board.id }), 'result_recorded', 'reporting again');
+  const mine = await gql(opponent)(`query($l: ID!, $p: ID!) { leagueResultChanges(leagueId: $l, pairingId: $p) { kind after by { id } } }`, { l: id, p: board.id });
+  t.ok(mine.data?.leagueResultChanges.some((c: { after: string | null }) => c.after === 'second'), JSON.stringify(mine));
 });
