@@ -503,3 +503,12 @@ t.test('GraphQL: a report confirmed by the opponent, and a draft round thrown aw
   const mine = await gql(opponent)(`query($l: ID!, $p: ID!) { leagueResultChanges(leagueId: $l, pairingId: $p) { kind after by { id } } }`, { l: id, p: board.id });
   t.ok(mine.data?.leagueResultChanges.some((c: { after: string | null }) => c.after === 'second'), JSON.stringify(mine));
 });
+
+t.test('GraphQL: a page of 10 leagues with their entrants, rounds, pairings and standings fits the depth and cost limits', async (t) => {
+  const r = await gql(null)(`{ leagues(first: 10) { nodes { id entrants { player { name } } rounds { number pairings { board first { name } second { name } result } }
+    standings { standings { rank player { name } tieBreaks { name value } perSide { role won } } } } nextCursor } }`);
+  t.notOk(r.errors, JSON.stringify(r.errors));
+  t.ok(r.data!.leagues.nodes.length >= 2, 'public leagues of the tests above');
+  const deep = await gql(null)(`{ leagues(first: 100) { nodes { rounds { pairings { first { name } } } standings { standings { perSide { role won } } } } } }`);
+  t.match(deep.errors, [{ extensions: { code: 'query_too_complex', measure: 'complexity' } }], 'a page of 100 with every nested list is refused before it runs');
+});
