@@ -1012,7 +1012,7 @@ export interface paths {
         /**
          * Standings (JSON, or CSV)
          * @description Ranked by points, then the league's tie-breaks in order. CSV with
-         *     `?format=csv` or `Accept: text/csv` (RFC 4180, CRLF line ends; one
+         *     `?format=csv`, or an `Accept` that prefers `text/csv` to JSON (RFC 4180, CRLF line ends; one
          *     row per player: rank, id, name, points, the tie-breaks by their FIDE
          *     abbreviations (BH, BH-C1, BH-M1, SB, DE, WIN, WON, HSW, HSG, PS),
          *     played/won/drawn/lost, forfeits and byes, then won-drawn-lost as each

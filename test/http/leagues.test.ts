@@ -329,6 +329,11 @@ t.test('REST: a round-robin league from creation to standings and CSV', async (t
   const after1 = await anon.req('GET', `/leagues/${league.id}/standings?round=1&format=csv`);
   t.equal(after1.headers['content-disposition'], `attachment; filename="league-${league.id}-standings-round-1.csv"`);
   t.equal((await anon.req('GET', `/leagues/${league.id}/standings?format=json`, undefined, { accept: 'text/csv' })).headers['content-type']?.toString().startsWith('application/json'), true, '?format wins over Accept');
+  const typeFor = async (accept: string) => String((await anon.req('GET', `/leagues/${league.id}/standings`, undefined, { accept })).headers['content-type']).split(';')[0];
+  t.equal(await typeFor('text/csv;q=0, application/json'), 'application/json', 'q=0 refuses CSV');
+  t.equal(await typeFor('application/json, text/csv'), 'application/json', 'JSON listed first');
+  t.equal(await typeFor('application/json;q=0.5, text/csv'), 'text/csv', 'CSV preferred by q');
+  t.equal(await typeFor('*/*'), 'application/json', 'anything: JSON');
 
   // Round 2 as a draft, thrown away; withdrawing after the start keeps the entrant.
   const r2 = await ada.req('POST', `/leagues/${league.id}/rounds`);

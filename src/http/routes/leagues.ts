@@ -43,12 +43,27 @@ type LP = { Params: { leagueId: string; playerId: string } };
 type LR = { Params: { leagueId: string; round: string } };
 type LPair = { Params: { leagueId: string; pairingId: string } };
 
-/** CSV when asked for with ?format=csv, or an Accept header naming text/csv (and no ?format=json). */
-function wantsCsv(request: FastifyRequest): boolean {
+/**
+ * CSV when asked for with ?format=csv, or when Accept prefers text/csv to
+ * JSON (a higher q, or the same q and listed first); ?format wins over Accept.
+ */
+export function wantsCsv(request: FastifyRequest): boolean {
   const format = oneOf(str(query(request), 'format'), ['json', 'csv'] as const, 'format');
   if (format !== undefined) return format === 'csv';
   const accept = request.headers.accept;
-  return typeof accept === 'string' && /(^|,)\s*text\/csv\s*(;|,|$)/i.test(accept);
+  if (typeof accept !== 'string') return false;
+  let csv = 0;
+  let json = 0;
+  for (const [i, part] of accept.split(',').entries()) {
+    const [type = '', ...params] = part.split(';').map((x) => x.trim().toLowerCase());
+    const qParam = params.find((p) => p.startsWith('q='));
+    const q = qParam === undefined ? 1 : Number(qParam.slice(2));
+    if (!(q > 0)) continue;
+    const rank = q * 1000 - i; // earlier wins a tie
+    if (type === 'text/csv') csv = Math.max(csv, rank);
+    else if (type === 'application/json' || type === 'application/*') json = Math.max(json, rank);
+  }
+  return csv > json;
 }
 
 export function standingsFilename(leagueId: string, round: number | undefined): string {
