@@ -109,6 +109,8 @@ export async function setResult(ctx: Ctx, callerIn: Caller, leagueId: string, pa
   return changeLeague(ctx, leagueId, async (tx, row, after) => {
     if (!isOrganiser(row, caller)) throw new ServiceError('forbidden', "Only the league's organisers may set or correct a result.");
     const p = await loadPairing(tx, leagueId, pairingId);
+    // An organiser who also plays may set their own board's result (a club's only organiser
+    // must be able to record an opponent's no-show); the audit log shows who did it.
     const r = input.result;
     const isBye = p.secondId === null;
     if (r !== null && isBye !== r.startsWith('bye-')) {

@@ -12,7 +12,7 @@ import { resolveOptions } from './game-types.ts';
 import { isPlainObject } from './json.ts';
 import { planNextRound, type PlannedBoard } from './league-schedule.ts';
 import { changeLeague, type AfterCommit } from './league-tx.ts';
-import { loadLeague, requireOrganiser, rolesOf, roundsOf, shapeOf, storedEntrant, storedPairing, storedRound } from './league-views.ts';
+import { isOrganiser, loadLeague, requireOrganiser, rolesOf, roundsOf, shapeOf, storedEntrant, storedPairing, storedRound } from './league-views.ts';
 import { endLeagueGame } from './lifecycle.ts';
 import { newSeed } from './secrets.ts';
 
@@ -23,15 +23,17 @@ function parseRound(n: unknown): number {
   return n;
 }
 
-export async function listRounds(ctx: Ctx, _caller: Caller | null, leagueId: string): Promise<Round[]> {
-  await loadLeague(ctx.db, leagueId);
-  return roundsOf(ctx.db, leagueId);
+/** A draft's pairings are the organisers' working copy: players see a round once it is published. */
+export async function listRounds(ctx: Ctx, caller: Caller | null, leagueId: string): Promise<Round[]> {
+  const row = await loadLeague(ctx.db, leagueId);
+  const rounds = await roundsOf(ctx.db, leagueId);
+  return isOrganiser(row, caller) ? rounds : rounds.filter((r) => r.status !== 'draft');
 }
 
-export async function getRound(ctx: Ctx, _caller: Caller | null, leagueId: string, round: number): Promise<Round> {
-  await loadLeague(ctx.db, leagueId);
+export async function getRound(ctx: Ctx, caller: Caller | null, leagueId: string, round: number): Promise<Round> {
+  const row = await loadLeague(ctx.db, leagueId);
   const [r] = await roundsOf(ctx.db, leagueId, parseRound(round));
-  if (!r) throw new ServiceError('not_found', `The league has no round ${round}.`);
+  if (!r || (r.status === 'draft' && !isOrganiser(row, caller))) throw new ServiceError('not_found', `The league has no published round ${round}.`);
   return r;
 }
 
@@ -116,9 +118,11 @@ async function publishTx(ctx: Ctx, tx: Prisma.TransactionClient, row: LeagueRow,
       });
     }
   }
+  // A forfeit decided at pairing time (a player who left) is a result change; a bye is part of
+  // the pairing itself and is shown by the round.
   for (const b of boards) {
-    if (b.result !== null) {
-      await tx.leagueResultChange.create({ data: { leagueId: row.id, pairingId: b.id, byId: null, kind: b.source === 'withdrawal' ? 'withdrawal' : 'forfeit', before: null, after: b.result, reason: b.secondId === null ? 'bye' : 'opponent left the league' } });
+    if (b.result !== null && b.secondId !== null) {
+      await tx.leagueResultChange.create({ data: { leagueId: row.id, pairingId: b.id, byId: null, kind: 'withdrawal', before: null, after: b.result, reason: 'a player had left the league' } });
     }
   }
   await tx.leagueRound.update({ where: { leagueId_number: { leagueId: row.id, number } }, data: { status: 'published', publishedAt: at } });
@@ -180,6 +184,15 @@ export async function advance(ctx: Ctx, tx: Prisma.TransactionClient, leagueId: 
       // league game's settlement would fail and be retried forever. The round stays complete;
       // the organiser's generateRound answers no_pairing with the reason (as without autoPair).
       if (last && err instanceof ServiceError && err.code === 'no_pairing') {
+        // A Swiss that no one can join any more and whose remaining players have all met ends
+        // here: no later result can make a pairing possible. (Pools short of qualifiers wait
+        // for the organiser, who can still change results of the pool stage.)
+        const s = shapeOf(row).settings;
+        if (row.format === 'swiss' && s.lateEntry === 'closed') {
+          ctx.log.warn({ leagueId, err: err.message }, 'league: no pairing is possible for the next round; the Swiss ends early');
+          await tx.league.update({ where: { id: leagueId }, data: { status: 'finished' } });
+          return;
+        }
         ctx.log.warn({ leagueId, err: err.message }, 'league: the next round cannot be paired');
         return;
       }

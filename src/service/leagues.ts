@@ -220,9 +220,10 @@ async function lastPublishedRound(tx: Prisma.TransactionClient, leagueId: string
 async function leave(ctx: Ctx, tx: Prisma.TransactionClient, row: LeagueRow, playerId: string, status: 'withdrawn' | 'disqualified', reason: string | null, by: string, after: AfterCommit) {
   const last = await lastPublishedRound(tx, row.id);
   await tx.leagueEntrant.update({ where: { leagueId_playerId: { leagueId: row.id, playerId } }, data: { status, leftAfterRound: last, reason } });
-  // A draft round that pairs them is paired again without them.
+  // A draft round that pairs them is thrown away (the organiser pairs again without them).
   const draft = await tx.leagueRound.findFirst({ where: { leagueId: row.id, status: 'draft' } });
-  if (draft) {
+  const inDraft = draft ? await tx.leaguePairing.count({ where: { leagueId: row.id, round: draft.number, OR: [{ firstId: playerId }, { secondId: playerId }] } }) : 0;
+  if (draft && inDraft > 0) {
     await tx.leaguePairing.deleteMany({ where: { leagueId: row.id, round: draft.number } });
     await tx.leagueRound.delete({ where: { leagueId_number: { leagueId: row.id, number: draft.number } } });
   }

@@ -97,6 +97,17 @@ t.test('a result that completes a round is recorded even when the next Swiss rou
   const done = await svc.setResult(organiser, l.id, b1!.id, { result: 'first', reason: 'score sheet' });
   t.equal(done.result, 'first', 'the result is recorded');
   t.equal((await round(l, 1)).status, 'complete', 'the round is complete');
+  t.equal((await svc.getLeague(null, l.id)).status, 'finished', 'no later result can make round 2 possible (late entry closed): the Swiss ends early');
+});
+
+t.test('without autoPair the organiser asking for an impossible round gets no_pairing', async (t) => {
+  const l = await league(4, { format: 'swiss', rounds: 3, autoPair: false });
+  const r1 = await svc.generateRound(organiser, l.id);
+  await svc.publishRound(organiser, l.id, 1);
+  const [b1, b2] = r1.pairings;
+  await svc.updateEntrant(organiser, l.id, b2!.first.id, { status: 'withdrawn', reason: 'moved away' });
+  await svc.updateEntrant(organiser, l.id, b2!.second!.id, { status: 'withdrawn', reason: 'moved away' });
+  await svc.setResult(organiser, l.id, b1!.id, { result: 'first', reason: 'score sheet' });
   const err = await refused(t, svc.generateRound(organiser, l.id), 'no_pairing', 'the organiser asking for round 2');
   t.match(err.message, /Round 2 cannot be paired/);
 });
