@@ -71,13 +71,23 @@ if (missing.length > 0) {
     t.equal(run.stderr, '', 'nothing on stderr');
     t.match(run.stdout, /"status":"active"/, 'the game started when Bob joined');
 
-    const games = await store.prisma.game.findMany({ include: { seats: { include: { player: true } } } });
-    t.equal(games.length, 1, 'the tour made one game');
+    const games = await store.prisma.game.findMany({ where: { pairing: null }, include: { seats: { include: { player: true } } } });
+    t.equal(games.length, 1, 'the tour made one game outside leagues');
     const game = games[0]!;
     t.same(game.seats.map((s) => [s.role, s.player?.name]).sort(), [['Lancaster', 'Bob'], ['York', 'Ada']]);
     const moves = await store.prisma.action.findMany({ where: { gameId: game.id, kind: 'action' }, orderBy: { seq: 'asc' } });
     t.same([...new Set(moves.map((m) => m.role))].sort(), ['Lancaster', 'York'], 'a move by each seat');
     t.equal(game.status, 'active');
     t.match(run.stdout, /Game Turn 1/, 'the log was printed');
+
+    // The organiser's walk-through: a Swiss whose round 1 was played and corrected.
+    const league = await store.prisma.league.findFirstOrThrow({ where: { name: 'Winter Swiss' }, include: { rounds: { orderBy: { number: 'asc' } } } });
+    t.same(league.rounds.map((r) => [r.number, r.status]), [[1, 'complete'], [2, 'published']], 'round 1 played, round 2 published');
+    const changes = await store.prisma.leagueResultChange.findMany({ where: { leagueId: league.id }, orderBy: { at: 'asc' } });
+    t.same(changes.map((c) => c.kind), ['game', 'game', 'correction'], 'two game results and the correction');
+    t.equal(changes[2]!.reason, 'score sheet: Lancaster won on time');
+    t.match(run.stdout, /^rank,id,name,points,BH-C1,BH,SB,/m, 'the standings CSV was printed');
+    t.match(run.stdout, /"rank":1,"player":\{"name":"[A-Za-z]+"\},"points":1/, 'the GraphQL standings were printed');
+    t.ok(await store.prisma.league.findFirst({ where: { name: 'Spring cup' } }), 'the GraphQL league was created');
   });
 }
