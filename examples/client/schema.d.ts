@@ -918,11 +918,8 @@ export interface components {
             roles?: string[];
             /** @default true */
             autoStart: boolean;
-            /**
-             * @description Update both players' Glicko-2 ratings when the game finishes (two different players on the two seats).
-             * @default false
-             */
-            rated: boolean;
+            /** @description Update both players' Glicko-2 ratings when the game finishes (two different players on the two seats). Default false. */
+            rated?: boolean;
         };
         PlayerRef: {
             /** Format: uuid */
