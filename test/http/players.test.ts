@@ -156,16 +156,27 @@ t.test('the app settles, when it starts, a game a crash left unsettled', async (
   const before = await games();
   // Finished, but never settled: as if the process died right after the commit.
   await db.query(`UPDATE games SET status = 'finished', active_roles = '{}', result = '{"winner": "York", "reason": "test"}' WHERE id = $1`, [created.id]);
+  // A league board, so that the sweep takes the full path (league result hook included).
+  const league = randomUUID();
+  await db.query(`INSERT INTO leagues (id, name, game_type, format, settings, seed, created_by_id, updated_at) VALUES ($1, 'Ladder', $2, 'swiss', '{}', 's', $3, now())`, [league, GT, A.id]);
+  await db.query(`INSERT INTO league_pairings (id, league_id, round, board, first_id, second_id, game_id) VALUES ($1, $2, 3, 7, $3, $4, $5)`, [randomUUID(), league, A.id, B.id, created.id]);
   const second = await buildApp(testConfig({ databaseUrl }), { store });
+  t.teardown(() => second.close());
   let settled: Date | null = null;
   for (let i = 0; i < 200 && settled === null; i++) {
     settled = (await db.query('SELECT settled_at FROM games WHERE id = $1', [created.id])).rows[0].settled_at;
     if (settled === null) await new Promise((r) => setTimeout(r, 25));
   }
-  await second.close();
   t.ok(settled, 'settled by the start-up sweep');
   t.equal(await games(), before + 1);
   const p = (await anon.req('GET', `/players/${A.id}`)).json();
-  t.match(p.recentResults[0], { gameId: created.id, outcome: 'win', rated: true });
+  t.match(p.recentResults[0], { gameId: created.id, outcome: 'win', rated: true, leagueId: league });
   t.ok(p.recentResults[0].ratingChange > 0);
+  // The game's board, as REST and GraphQL show it (read on the second app: its game cache is fresh).
+  t.match((await restClient(second, null).req('GET', `/games/${created.id}`)).json(), { rated: true, league: { id: league, round: 3, board: 7 } });
+  const g = await ok(gqlClient(second, null)(`query($id: ID!) { game(id: $id) { rated league { leagueId round board } } }`, { id: created.id }));
+  t.same(g.game, { rated: true, league: { leagueId: league, round: 3, board: 7 } });
+  await db.query(`INSERT INTO league_entrants (league_id, player_id) VALUES ($1, $2)`, [league, A.id]);
+  const leagues = (await ok(gqlClient(second, null)(`query($id: ID!) { player(id: $id) { leagues { leagueId name gameType format leagueStatus status organiser } } }`, { id: A.id }))).player.leagues;
+  t.same(leagues, [{ leagueId: league, name: 'Ladder', gameType: GT, format: 'swiss', leagueStatus: 'registration', status: 'active', organiser: false }]);
 });
