@@ -53,7 +53,7 @@ export interface LeagueSettingsInput {
   pools?: { count: number; qualifiers: number };
   /** Default 1 / ½ / 0; multiples of ½. */
   points?: { win: number; draw: number; loss: number };
-  /** In this order after points (default buchholz-cut1, buchholz, sonneborn-berger; round robins: sonneborn-berger, direct-encounter, wins). */
+  /** In this order after points (default: Swiss buchholz-cut1, buchholz, sonneborn-berger; every other format direct-encounter, sonneborn-berger, wins). */
   tieBreaks?: TieBreak[];
   sidePolicy?: SidePolicy;
   /** The side that is harder to win with, for the harder-side tie-breaks. */

@@ -14,6 +14,7 @@ import type { Prisma } from '../generated/prisma/client.ts';
 import { ageRating, newRating, rateGame, type Rating, type Score } from '../leagues/ratings.ts';
 import { findModule, type Ctx } from './context.ts';
 import { settleLeagueGame } from './league-results.ts';
+import { runAfterCommit } from './league-tx.ts';
 
 interface ClaimedGame {
   id: string;
@@ -33,7 +34,8 @@ interface RatingRow {
   updated_at: Date;
 }
 
-const TX_OPTIONS = { maxWait: 10_000, timeout: 30_000 };
+// As long as a league change may take: the last game of a round may publish the next one (league-tx.ts).
+const TX_OPTIONS = { maxWait: 30_000, timeout: 120_000 };
 
 /**
  * A float parameter as its shortest exact decimal text: Prisma's driver adapter sends a JS
@@ -58,13 +60,8 @@ export async function settleGame(ctx: Ctx, gameId: string): Promise<boolean> {
     return settleLeagueGame(ctx, tx, { id: game.id, status: game.status, result: game.result });
   }, TX_OPTIONS);
   if (afterCommit === null) return false;
-  for (const run of afterCommit) {
-    try {
-      run();
-    } catch (err) {
-      ctx.log.warn({ err, gameId }, 'a step after settling a game failed');
-    }
-  }
+  // Publishing, the league's next round…: after the commit, never failing the settlement.
+  await runAfterCommit(ctx, afterCommit);
   return true;
 }
 
