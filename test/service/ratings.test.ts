@@ -356,3 +356,31 @@ t.test('profiles: provisional flag, leagues (unlisted ones only for oneself), pr
   }, 'a new player: an empty profile');
   t.same(await svc.getRatingHistory(null, nobody.playerId, GT), { items: [], nextCursor: null });
 });
+
+t.test('a rated league game: the end settles the ratings and the league result in one go', async (t) => {
+  const org = await player('Org');
+  const y = await player('Yves');
+  const l = await player('Lea');
+  const league = await svc.createLeague(org, { name: 'Rated RR', gameType: GT, format: 'round-robin', rated: true });
+  await svc.joinLeague(y, league.id);
+  await svc.joinLeague(l, league.id);
+  await svc.startLeague(org, league.id);
+  const [round] = await svc.listRounds(null, league.id);
+  t.equal(round!.status, 'published', 'round 1 published at the start');
+  const board = round!.pairings.find((p) => p.second !== null)!;
+  const g = await svc.getGame(null, board.gameId!);
+  t.match(g, { rated: true, league: { id: league.id, round: 1, board: board.board }, status: 'active' });
+  // The second seat resigns: the first seat's player wins.
+  const loser = board.second!.id === y.playerId ? y : l;
+  const winner = loser === y ? l : y;
+  await svc.resign(loser, g.id, {});
+  const after = await svc.getRound(null, league.id, 1);
+  t.match(after.pairings.find((p) => p.id === board.id), { result: 'first', source: 'game' }, 'the league result, recorded before the answer');
+  t.match(await ratingRow(winner.playerId), { games: 1, wins: 1 });
+  t.match(await ratingRow(loser.playerId), { games: 1, losses: 1 });
+  const profile = await svc.getPlayerProfile(null, winner.playerId);
+  t.match(profile.recentResults[0], { gameId: g.id, outcome: 'win', rated: true, leagueId: league.id });
+  t.same(profile.leagues.map((x) => [x.league.id, x.status, x.organiser]), [[league.id, 'active', false]]);
+  t.match((await svc.getPlayerProfile(null, org.playerId)).leagues, [{ league: { id: league.id }, status: null, organiser: true }]);
+  t.equal(await svc.settleGame(g.id), false, 'settled once');
+});
