@@ -51,7 +51,7 @@ export interface LeagueSettingsInput {
   rounds?: number;
   /** Pools: how many pools (2–64) and how many of each go to the knockout (1–8). */
   pools?: { count: number; qualifiers: number };
-  /** Default 1 / ½ / 0; multiples of ½. */
+  /** Default 1 / ½ / 0; multiples of ½ from 0 to 100, win > draw ≥ loss. */
   points?: { win: number; draw: number; loss: number };
   /** In this order after points (default: Swiss buchholz-cut1, buchholz, sonneborn-berger; every other format direct-encounter, sonneborn-berger, wins). */
   tieBreaks?: TieBreak[];

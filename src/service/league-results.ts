@@ -117,9 +117,11 @@ export async function setResult(ctx: Ctx, callerIn: Caller, leagueId: string, pa
     if ((await roundStatus(tx, leagueId, p.round)) === 'draft') throw new ServiceError('invalid_state', 'The round is not published yet.');
     const later = await tx.leagueRound.count({ where: { leagueId, number: { gt: p.round } } });
     if (r === null && later > 0) throw new ServiceError('invalid_state', 'Only a board of the last round can be reopened: later rounds were paired on its result.');
+    // A knockout round is paired on every result before it: a knockout board's winner, and in
+    // pools the pool tables that chose the qualifiers. Once one exists, those results are fixed.
     if (later > 0 && (row.format === 'knockout' || row.format === 'pools')) {
-      const stage = (await tx.leagueRound.findUnique({ where: { leagueId_number: { leagueId, number: p.round } } }))?.stage;
-      if (stage === 'knockout') throw new ServiceError('invalid_state', 'The next knockout round was paired on this result: it cannot be changed now.');
+      const koLater = await tx.leagueRound.count({ where: { leagueId, number: { gt: p.round }, stage: 'knockout' } });
+      if (koLater > 0) throw new ServiceError('invalid_state', 'A later knockout round was paired on this result: it cannot be changed now.');
     }
     if (r === p.result) return pairingAnswer(tx, p.id);
     const kind = r !== null && (r.startsWith('forfeit') || r === 'double-forfeit') ? 'forfeit' : 'correction';

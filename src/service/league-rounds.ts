@@ -171,7 +171,20 @@ export async function advance(ctx: Ctx, tx: Prisma.TransactionClient, leagueId: 
       if (last && (await noMoreRounds(ctx, tx, row))) await tx.league.update({ where: { id: leagueId }, data: { status: 'finished' } });
       return;
     }
-    const n = await createNextRound(ctx, tx, row);
+    let n: number | null;
+    try {
+      n = await createNextRound(ctx, tx, row);
+    } catch (err) {
+      // The result (or withdrawal) that completed the round stands even when the next round has
+      // no pairing: failing here would refuse every result that completes such a round, and a
+      // league game's settlement would fail and be retried forever. The round stays complete;
+      // the organiser's generateRound answers no_pairing with the reason (as without autoPair).
+      if (last && err instanceof ServiceError && err.code === 'no_pairing') {
+        ctx.log.warn({ leagueId, err: err.message }, 'league: the next round cannot be paired');
+        return;
+      }
+      throw err;
+    }
     if (n === null) return;
     await publishTx(ctx, tx, row, n, after);
     // A round decided entirely without games (all byes or forfeits) is complete at once: loop.
@@ -315,6 +328,15 @@ export async function editPairings(ctx: Ctx, callerIn: Caller, leagueId: string,
     const fixed = current.filter((p) => p.source === 'withdrawal');
     const editable = current.filter((p) => p.source !== 'withdrawal').map((p) => ({ first: p.firstId, second: p.secondId, pool: p.pool }));
     const boards = applyEdits(editable, edits, eligible);
+    // A round robin's rounds follow its Berger table: later rounds are read from the table, not
+    // from what was played, so changing who meets whom here would make some pairs meet twice and
+    // others never. Only the sides of a board may change.
+    if (r.stage === 'round-robin' || r.stage === 'pool') {
+      const meetings = (bs: Board[]) => bs.map((b) => (b.second === null ? `-${b.first}` : [b.first, b.second].sort().join())).sort().join();
+      if (meetings(boards) !== meetings(editable)) {
+        throw new ServiceError('invalid_pairing', "A round robin's pairings follow its schedule: only the two sides of a board can be swapped.");
+      }
+    }
     if (row.format === 'pools') {
       const poolOf = new Map<string, number | null>();
       for (const p of current) {

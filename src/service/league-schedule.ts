@@ -3,7 +3,7 @@
 // the service loads the rows, calls these, and stores what they return.
 import { nextUint32, seedRng } from '../engine/rng.ts';
 import {
-  computeStandings, knockoutBracket, lateEntryByes, NoPairingError, pairSwissRound, poolsOfRoundRobins, poolsToKnockout,
+  bracketOrder, computeStandings, knockoutBracket, lateEntryByes, NoPairingError, pairSwissRound, poolsOfRoundRobins, poolsToKnockout,
   roundRobin, swissPlayers, type Entrant as CoreEntrant, type RoundRecord, type ScheduledRound, type StandingsResult,
 } from '../leagues/index.ts';
 import type { EntrantStatus, LeagueFormat, LeagueSettings, PairingResult, RoundStage } from './league-api.ts';
@@ -74,7 +74,11 @@ function recordOf(p: StoredPairing, harder: 'first' | 'second' | null): RoundRec
   if (r === null) return null;
   if (p.secondId === null) {
     const points = r === 'bye-full' ? 'full' : r === 'bye-half' ? 'half' : 'zero';
-    return { kind: 'bye', round: p.round, player: p.firstId, points, allocated: p.source === 'pairing' && points === 'full' };
+    // Every bye board is one the pairing gave (Swiss pairing, a draft edit, a knockout bracket;
+    // round-robin sit-outs never get here): an organiser rescoring it (bye-half, source
+    // 'organiser') does not make it a requested bye, so it still counts as the player's one bye
+    // for pairing and is no voluntarily unplayed round for tie-breaks (FIDE C.07 16.2).
+    return { kind: 'bye', round: p.round, player: p.firstId, points, allocated: true };
   }
   const base = { round: p.round, first: p.firstId, second: p.secondId };
   switch (r) {
@@ -133,7 +137,9 @@ export function standingsOf(
   const counted = entrants.filter((e) => !annul || e.status === 'active');
   const upTo = opts.upToRound;
   const shown = upTo === undefined ? pairings : pairings.filter((p) => p.round <= upTo);
-  let records = recordsOf(league, counted, shown, opts);
+  // recordsOf gets every entrant: it needs the withdrawn ones to know whose boards to annul
+  // (given only the counted ones it annuls nothing, and the core throws on their records).
+  let records = recordsOf(league, entrants, shown, opts);
   if (upTo !== undefined) records = records.filter((r) => r.round <= upTo);
   const lastRound = Math.max(0, ...shown.filter((p) => p.result !== null).map((p) => p.round), ...records.map((r) => r.round));
   return computeStandings(coreEntrants(counted), records, {
@@ -146,15 +152,19 @@ export function standingsOf(
   });
 }
 
-/** The coin for board `board` of round `round` under the random side policy. */
-function coin(league: LeagueShape, round: number, board: number): boolean {
-  const s = seedRng(`${league.seed}:sides:${round}:${board}`);
+/**
+ * The coin for a game between two players under the random side policy. It is the pair's coin,
+ * not the round's: a double round robin plays each pair twice with the sides swapped, and
+ * flipping both games alike keeps them swapped (a coin per game played some pairs twice on one side).
+ */
+function coin(league: LeagueShape, a: string, b: string): boolean {
+  const s = seedRng(`${league.seed}:sides:${a < b ? `${a}:${b}` : `${b}:${a}`}`);
   return (nextUint32(s) & 1) === 1;
 }
 
-function orient(league: LeagueShape, round: number, boards: PlannedBoard[]): PlannedBoard[] {
+function orient(league: LeagueShape, _round: number, boards: PlannedBoard[]): PlannedBoard[] {
   if (league.settings.sidePolicy !== 'random') return boards;
-  return boards.map((b, i) => (b.second !== null && b.result === null && coin(league, round, i + 1) ? { ...b, first: b.second, second: b.first } : b));
+  return boards.map((b) => (b.second !== null && b.result === null && coin(league, b.first, b.second) ? { ...b, first: b.second, second: b.first } : b));
 }
 
 /** A scheduled game between two entrants, or the forfeit it becomes when one has left. */
@@ -241,7 +251,10 @@ function knockoutBoards(league: LeagueShape, byId: Map<string, StoredEntrant>, r
 }
 
 function nextFromPreviousKnockout(league: LeagueShape, byId: Map<string, StoredEntrant>, prev: StoredPairing[], round: number, seedOf: (id: string) => number): PlannedBoard[] | 'finished' {
-  if (prev.length <= 1) return 'finished';
+  // Over when at most one player comes through (a final, or double forfeits / withdrawals
+  // leaving one): else that player would get a round of their own, a lone bye.
+  const through = prev.map((p) => winnerOf(p, seedOf)).filter((w) => w !== null && inLeague(byId.get(w), round));
+  if (through.length <= 1) return 'finished';
   const bySlot = new Map(prev.map((p) => [p.board, p]));
   const size = Math.max(...prev.map((p) => p.board));
   const slots: Array<[string | null, string | null]> = [];
@@ -333,8 +346,34 @@ export function planNextRound(
         }
         return { number, stage: 'knockout', boards: orient(league, number, knockoutBoards(league, byId, number, slots, (id) => koSeed.get(id) ?? Infinity)) };
       }
-      const next = nextFromPreviousKnockout(league, byId, pairings.filter((p) => p.round === number - 1), number, seedOf);
+      const koSeedOf = knockoutSeedsOf(league, pairings.filter((p) => p.round === poolRounds + 1));
+      const next = nextFromPreviousKnockout(league, byId, pairings.filter((p) => p.round === number - 1), number, (id) => koSeedOf.get(id) ?? Infinity);
       return next === 'finished' ? next : { number, stage: 'knockout', boards: orient(league, number, next) };
     }
   }
+}
+
+/**
+ * Pools: the knockout seeds, read back from the knockout's first round, so that every later
+ * round decides draws and sides by them as the first did (the league's seeds are the pools'
+ * order, not the knockout's). Board k of that round is bracket slot k: seeds order[2k − 2] and
+ * order[2k − 1], the better on top (first), or the other way round where the random side
+ * policy's coin (the pair's, so it can be asked again) turned the board.
+ */
+function knockoutSeedsOf(league: LeagueShape, firstRound: readonly StoredPairing[]): Map<string, number> {
+  const seeds = new Map<string, number>();
+  if (firstRound.length === 0) return seeds;
+  const order = bracketOrder(2 * Math.max(...firstRound.map((p) => p.board)));
+  for (const p of firstRound) {
+    const [x, y] = [order[2 * p.board - 2]!, order[2 * p.board - 1]!];
+    const [hi, lo] = x < y ? [x, y] : [y, x];
+    if (p.secondId === null) {
+      seeds.set(p.firstId, hi);
+      continue;
+    }
+    const turned = league.settings.sidePolicy === 'random' && coin(league, p.firstId, p.secondId);
+    seeds.set(turned ? p.secondId : p.firstId, hi);
+    seeds.set(turned ? p.firstId : p.secondId, lo);
+  }
+  return seeds;
 }

@@ -71,7 +71,9 @@ function pointsOf(v: unknown): LeagueSettings['points'] {
     }
   }
   const { win, draw, loss } = out as LeagueSettings['points'];
-  if (!(win > loss) || draw > win || draw < loss) throw bad('points', 'points must order win > loss and loss ≤ draw ≤ win.');
+  // draw < win strictly: the standings and pairing core (leagues/results.ts pointUnits) refuses a
+  // draw worth a win, so such a league could be created but every standings read would fail.
+  if (!(win > draw) || draw < loss) throw bad('points', 'points must order win > draw ≥ loss.');
   return { win, draw, loss };
 }
 

@@ -49,6 +49,15 @@ export async function updateLeague(ctx: Ctx, callerIn: Caller, leagueId: string,
     if (row.status === 'finished') throw new ServiceError('invalid_state', 'The league is finished.');
     const shape = shapeOf(row);
     const v = resolveUpdate(ctx, { gameType: row.gameType, format: shape.format, settings: shape.settings, name: row.name, description: row.description, visibility: row.visibility as 'public' | 'unlisted' }, input, row.status !== 'registration');
+    // The missed rounds of late entrants are scored from the current lateEntry (league-schedule.ts
+    // recordsOf): changing it under entrants who joined late would rescore rounds already paired
+    // on it ('half' → 'closed' takes their half points away). Closing entry is registrationClosesAt.
+    if (row.status !== 'registration' && v.settings.lateEntry !== shape.settings.lateEntry) {
+      const late = await tx.leagueEntrant.count({ where: { leagueId, firstRound: { gt: 1 } } });
+      if (late > 0) {
+        throw new ServiceError('invalid_state', `${late} player(s) entered late under lateEntry ${shape.settings.lateEntry}: it can no longer change (set registrationClosesAt to close entry).`, { setting: 'lateEntry' });
+      }
+    }
     if (v.settings.maxEntrants !== null && row.status === 'registration') {
       const active = await tx.leagueEntrant.count({ where: { leagueId, status: 'active' } });
       if (active > v.settings.maxEntrants) throw bad('maxEntrants', `${active} players have entered already: maxEntrants cannot be below that.`);
@@ -83,6 +92,8 @@ export async function listLeagues(ctx: Ctx, caller: Caller | null, filterIn: Lea
   for (const k of ['playerId', 'organiserId'] as const) {
     if (filter[k] !== undefined && !isUuid(filter[k])) return { items: [], nextCursor: null };
   }
+  // Only a string reaches Prisma: an object would be read as a Prisma filter ({contains: …}), a number fails as a 500.
+  if (filter.gameType !== undefined && typeof filter.gameType !== 'string') throw new ServiceError('invalid_request', 'gameType must be a string.');
   if (filter.status !== undefined && !['registration', 'running', 'finished'].includes(filter.status)) {
     throw new ServiceError('invalid_request', 'status must be registration, running or finished.');
   }

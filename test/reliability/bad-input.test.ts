@@ -90,6 +90,17 @@ const LEGAL_A = (await inj('GET', `/games/${G1}/actions`, A.key)).json().actions
 if ((await inj('POST', `/games/${G1}/actions`, A.key, { action: LEGAL_A[0] })).statusCode !== 200) throw new Error('fixture: action refused');
 // G2: C's private game in set-up (Lancaster open).
 const G2 = (await inj('POST', '/games', C.key, { gameType: 'richard-iii', scenario: 'richard-iii', roles: ['York'], visibility: 'private' })).json().id as string;
+// L1: a running league of D and E (players the fuzzer never acts as), round 1 published with its
+// games: A, B, C and the application are outsiders, so every league write they send is refused.
+const D = await signup('Dora');
+const E = await signup('Ed');
+const L1 = (await inj('POST', '/leagues', D.key, { name: 'Fuzz league', gameType: 'richard-iii', format: 'round-robin', autoPair: false })).json().id as string;
+for (const p of [D, E]) if ((await inj('POST', `/leagues/${L1}/entrants`, p.key)).statusCode !== 201) throw new Error('fixture: entry refused');
+if ((await inj('POST', `/leagues/${L1}/start`, D.key)).statusCode !== 200) throw new Error('fixture: league not started');
+if ((await inj('POST', `/leagues/${L1}/rounds`, D.key)).statusCode !== 201) throw new Error('fixture: no round');
+const L1_ROUND = await inj('POST', `/leagues/${L1}/rounds/1/publish`, D.key);
+if (L1_ROUND.statusCode !== 200) throw new Error(`fixture: round not published: ${L1_ROUND.body}`);
+const P1 = L1_ROUND.json().pairings[0].id as string;
 const G1_VIEW = (await inj('GET', `/games/${G1}/actions`, B.key)).json();
 const G1_VERSION = G1_VIEW.version as number;
 const LEGAL_B = G1_VIEW.actions as unknown[];
@@ -203,6 +214,15 @@ function invalidBodyFor(route: string): { payload: string; cls: string } {
     'POST /games/{gameId}/resign': [() => ({ role: pick(HOSTILE) }), () => ({ role: 42 }), () => ({ role: ['York'] })],
     'POST /games/{gameId}/invites': [() => ({}), () => ({ role: pick(HOSTILE) }), () => ({ role: 42 })],
     'POST /games/{gameId}/join': [() => ({ role: pick(HOSTILE) }), () => ({ role: 7 }), () => ({ code: pick(HOSTILE) })],
+    'POST /leagues': [
+      () => ({}), () => ({ name: 42, gameType: 'richard-iii', format: 'swiss' }), () => ({ name: 'x', gameType: pick(HOSTILE), format: 'swiss' }),
+      () => ({ name: 'x', gameType: 'richard-iii', format: 'ladder' }), () => ({ name: 'x', gameType: 'richard-iii', format: 'swiss', rounds: w() === null ? 0 : -3 }),
+      () => ({ name: 'x', gameType: 'richard-iii', format: 'swiss', tieBreaks: ['coin'] }), () => ({ name: 'x', gameType: 'richard-iii', format: 'swiss', points: { win: 0.3, draw: 0, loss: 0 } }),
+      () => ({ name: 'x', gameType: 'richard-iii', format: 'swiss', maxEntrants: -1 }), () => ({ name: 'x', gameType: 'richard-iii', format: 'swiss', registrationOpensAt: 'yesterday' }),
+      () => ({ name: 'x', gameType: 'richard-iii', format: 'swiss', timeControl: '5+3' }), () => ({ name: 'x', gameType: 'richard-iii', format: 'swiss', options: { endCampaign: 99 } }),
+      () => ({ name: 'x', gameType: 'richard-iii', format: 'swiss', scenarios: [pick(HOSTILE)] }), () => ({ name: LONG, gameType: 'richard-iii', format: 'swiss' }),
+      () => ({ name: 'x', gameType: 'richard-iii', format: 'round-robin', pools: w() }), () => ({ name: 'x', gameType: 'richard-iii', format: 'swiss', colour: 'red' }),
+    ],
   };
   const list = choices[route] ?? [() => w()];
   return { payload: JSON.stringify(pick(list)()), cls: 'invalid-fields' };
@@ -241,6 +261,15 @@ function genRest(): Req {
     if (g.cls !== 'wrong-game-or-bad-request') cls = g.cls;
     if (route === 'GET /games/{gameId}/events' && id === G2 && auth.actor === 'C') url = `/games/${fakeUuid()}/events`;
   }
+  const segment = (id: string) => enc(id).replace(/%25/g, '%');
+  if (p.includes('{leagueId}')) {
+    const l = pick([() => ({ id: pick(NOT_UUIDS), cls: 'non-uuid-param' }), () => ({ id: fakeUuid(), cls: 'unknown-league' }), () => ({ id: L1, cls: 'other-players-league' }), () => ({ id: L1, cls: 'other-players-league' })])();
+    url = url.replace('{leagueId}', segment(l.id));
+    cls = l.cls;
+  }
+  if (p.includes('{pairingId}')) url = url.replace('{pairingId}', pick([() => segment(pick(NOT_UUIDS)), () => fakeUuid(), () => P1, () => P1])());
+  if (p.includes('{round}')) url = url.replace('{round}', pick(['1', '1', '2', '0', '-1', '1.5', 'x', '99999999999', '%00']));
+  if (p.includes('{playerId}')) url = url.replace('{playerId}', pick([() => segment(pick(NOT_UUIDS)), () => fakeUuid(), () => D.id, () => E.id, () => A.id])());
   if (p.includes('{keyId}')) {
     const k = pick([() => pick(NOT_UUIDS), () => fakeUuid(), () => B.keyId, () => C.keyId, () => revokedRes.id as string])();
     url = url.replace('{keyId}', k);
@@ -265,8 +294,10 @@ function genRest(): Req {
       payload = b.payload;
       cls = b.cls;
     } else {
-      // An authorised caller's wrong-type body could be a valid one ({} creates a key): only unparseable ones.
-      const b = bodyFor(pick(auth.actor ? ['badjson', 'huge', 'ctype'] : ['badjson', 'huge', 'ctype', 'wrong', 'wrong', 'badjson']));
+      // An authorised caller's wrong-type body could be a valid one ({} creates a key): only unparseable ones
+      // (and not the JSON text null, which the routes take for "no body").
+      let b = bodyFor(pick(auth.actor ? ['badjson', 'huge', 'ctype'] : ['badjson', 'huge', 'ctype', 'wrong', 'wrong', 'badjson']));
+      while (auth.actor && b.payload === 'null') b = bodyFor('badjson');
       payload = b.payload;
       headers['content-type'] = b.ct;
       cls = auth.actor ? b.cls : `${cls}+${b.cls}`;
@@ -299,6 +330,7 @@ function gqlValue(arg: string): string {
   const bad = pick<() => string>([
     () => '42', () => 'null', () => '[1,2]', () => '{a: 1}', () => JSON.stringify(pick(HOSTILE.filter((s) => s.length < 6000))), () => 'true', () => '-1',
     () => `"${pick(NOT_UUIDS).replace(/"/g, '')}"`, () => `"${fakeUuid()}"`, () => `"${G2}"`, () => `"${G1}"`, () => '$undeclared',
+    () => `"${L1}"`, () => `"${P1}"`, () => `"${D.id}"`,
   ]);
   if (arg === 'action' || arg === 'record' || arg === 'input') return pick([bad, () => '{type: "win_the_game"}', () => `{type: ${JSON.stringify(pick(HOSTILE.slice(0, 10)))}}`])();
   return bad();

@@ -76,6 +76,14 @@ const LEGAL = (await call('GET', `/games/${G1}/actions`, A.key)).json().actions 
 const VERSION = (await call('GET', `/games/${G1}`, A.key)).json().version as number;
 const RECORD = (await call('GET', `/games/${G1}/export`, A.key)).json();
 const FAKE_GAME = '00000000-0000-4000-8000-00000000f022';
+// L: A's running league (A and B entered), round 1 a draft: league values reach the service.
+const L = (await call('POST', '/leagues', A.key, { name: 'Fuzz league', gameType: 'richard-iii', format: 'round-robin', autoPair: false })).json().id as string;
+for (const p of [A, B]) await call('POST', `/leagues/${L}/entrants`, p.key);
+await call('POST', `/leagues/${L}/start`, A.key);
+const LEAGUE_ROUND = (await call('POST', `/leagues/${L}/rounds`, A.key)).json();
+const P = LEAGUE_ROUND.pairings?.[0]?.id as string;
+if (typeof P !== 'string') throw new Error(`fixture: no draft round: ${JSON.stringify(LEAGUE_ROUND)}`);
+const LEAGUE_SETTINGS = { name: 'Fuzzed league', gameType: 'richard-iii', format: 'swiss', rounds: 3, description: 'd', visibility: 'public', rated: false, autoPair: true, maxEntrants: 16 };
 
 const snapshot = () => tableSnapshot(db);
 
@@ -217,6 +225,14 @@ const BASE_BODY: Record<string, Json> = {
   'POST /games/:gameId/resign': { role: 'York' },
   'POST /games/:gameId/invites': { role: 'Lancaster' },
   'POST /games/:gameId/actions': { action: LEGAL[0], expectedVersion: VERSION, idempotencyKey: 'fuzz-key', role: 'York' },
+  'POST /leagues': LEAGUE_SETTINGS,
+  'PATCH /leagues/:leagueId': { name: 'Renamed', description: 'fuzzed' },
+  'POST /leagues/:leagueId/organisers': { playerId: B.id },
+  'POST /leagues/:leagueId/entrants': { playerId: B.id, seed: 2 },
+  'PATCH /leagues/:leagueId/entrants/:playerId': { seed: 1, reason: 'fuzz' },
+  'PATCH /leagues/:leagueId/rounds/:round/pairings': { edits: [{ op: 'swap', a: A.id, b: B.id }] },
+  'POST /leagues/:leagueId/pairings/:pairingId/report': { result: 'first' },
+  'PUT /leagues/:leagueId/pairings/:pairingId/result': { result: 'first', reason: 'fuzz' },
 };
 /** Routes that end or change G1 as a whole go last in phase 2 (they may succeed there). */
 const ENDS_GAME = /\/(resign|abort|leave) | (resign|abort|leaveGame)\(/;
@@ -246,7 +262,7 @@ const kindMatches = (type: string, kind: Kind) => (type === 'string' ? kind === 
 function baseRequest(r: Route): { url: string; params: Record<string, string>; headers: Record<string, string>; body: Json | undefined; key: string } {
   const key = `${r.method} ${r.url}`;
   const sse = r.url.endsWith('/events');
-  const params: Record<string, string> = { gameId: sse ? FAKE_GAME : G1, keyId: SPARE_KEY };
+  const params: Record<string, string> = { gameId: sse ? FAKE_GAME : G1, keyId: SPARE_KEY, leagueId: L, pairingId: P, round: '1', playerId: B.id };
   const url = r.url.replace(/:(\w+)/g, (_, p: string) => params[p] ?? 'x');
   const headers: Record<string, string> = {};
   // A stream that opened would never end: the event routes get a caller or game that is refused first.
@@ -337,6 +353,16 @@ const GQL_BASE: Record<string, unknown> = {
   'startGame.gameId': G1, 'resign.gameId': G1, 'abort.gameId': G1,
   'submitAction.gameId': G1, 'submitAction.action': LEGAL[0], 'submitAction.expectedVersion': VERSION, 'submitAction.idempotencyKey': 'fuzz-key',
   'importGame.record': RECORD,
+  'league.id': L, 'leagues.first': 5, 'leagueRound.leagueId': L, 'leagueRound.number': 1, 'leagueStandings.leagueId': L, 'leagueResultChanges.leagueId': L,
+  'createLeague.input': LEAGUE_SETTINGS, 'updateLeague.id': L, 'updateLeague.input': { description: 'fuzzed' },
+  'addLeagueOrganiser.leagueId': L, 'addLeagueOrganiser.playerId': B.id, 'removeLeagueOrganiser.leagueId': L, 'removeLeagueOrganiser.playerId': B.id,
+  'joinLeague.leagueId': L, 'withdrawFromLeague.leagueId': L, 'addLeagueEntrant.leagueId': L, 'addLeagueEntrant.playerId': B.id,
+  'updateLeagueEntrant.leagueId': L, 'updateLeagueEntrant.playerId': B.id, 'updateLeagueEntrant.seed': 1,
+  'removeLeagueEntrant.leagueId': L, 'removeLeagueEntrant.playerId': B.id, 'startLeague.leagueId': L, 'generateRound.leagueId': L,
+  'editPairings.leagueId': L, 'editPairings.round': 1, 'editPairings.edits': [{ op: 'swap', a: A.id, b: B.id }],
+  'publishRound.leagueId': L, 'publishRound.round': 1, 'deleteDraftRound.leagueId': L, 'deleteDraftRound.round': 1,
+  'reportResult.leagueId': L, 'reportResult.pairingId': P, 'reportResult.result': 'first', 'confirmResult.leagueId': L, 'confirmResult.pairingId': P,
+  'setResult.leagueId': L, 'setResult.pairingId': P, 'setResult.result': 'first', 'setResult.reason': 'fuzz',
 };
 function baseArg(field: string, arg: GraphQLArgument): unknown {
   const v = GQL_BASE[`${field}.${arg.name}`];

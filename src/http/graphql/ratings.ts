@@ -4,6 +4,7 @@
 import type { IResolvers } from 'mercurius';
 import { ServiceError, type GameServiceApi, type GameSummary, type PlayerProfile } from '../../service/api.ts';
 import type { HeraldContext } from './context.ts';
+import { toEnum } from './leagues.ts';
 
 type Ctx = HeraldContext;
 
@@ -26,7 +27,7 @@ function flatProfile(p: PlayerProfile) {
       leagueId: l.league.id,
       name: l.league.name,
       gameType: l.league.gameType,
-      format: l.league.format,
+      format: toEnum(l.league.format),
       leagueStatus: l.league.status,
       status: l.status,
       organiser: l.organiser,
