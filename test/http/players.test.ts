@@ -179,4 +179,11 @@ t.test('the app settles, when it starts, a game a crash left unsettled', async (
   await db.query(`INSERT INTO league_entrants (league_id, player_id) VALUES ($1, $2)`, [league, A.id]);
   const leagues = (await ok(gqlClient(second, null)(`query($id: ID!) { player(id: $id) { leagues { leagueId name gameType format leagueStatus status organiser } } }`, { id: A.id }))).player.leagues;
   t.same(leagues, [{ leagueId: league, name: 'Ladder', gameType: GT, format: 'swiss', leagueStatus: 'registration', status: 'active', organiser: false }]);
+  // A league A organises, made by the service: its format as the GraphQL enum spells it.
+  const organised = await app.gameService.createLeague(await app.gameService.authenticate(A.key!), { name: 'Double', gameType: GT, format: 'double-round-robin' });
+  const again = (await ok(gqlClient(app, A.key)(`query($id: ID!) { player(id: $id) { leagues { leagueId format status organiser } } }`, { id: A.id }))).player.leagues;
+  t.same(again, [
+    { leagueId: organised.id, format: 'double_round_robin', status: null, organiser: true },
+    { leagueId: league, format: 'swiss', status: 'active', organiser: false },
+  ], 'newest first');
 });
