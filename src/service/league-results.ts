@@ -258,3 +258,4 @@ export async function exportStandingsCsv(ctx: Ctx, _caller: Caller | null, leagu
     })
     .join('\r\n') + '\r\n';
 }
+

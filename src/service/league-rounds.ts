@@ -265,7 +265,9 @@ function applyEdits(boards: Board[], edits: PairingEdit[], eligible: Set<string>
   };
   const need = (id: unknown, field: string): string => {
     if (typeof id !== 'string' || !eligible.has(id)) {
-      throw new ServiceError('invalid_pairing', `${field}: ${JSON.stringify(id)} is not an active entrant of this round (withdrawn, disqualified, not yet entered, or not in the league).`, { player: id });
+      // Only a string is echoed back: a deep array would overflow the stack when stringified (a 500).
+      const echo = typeof id === 'string' ? id.slice(0, 100) : null;
+      throw new ServiceError('invalid_pairing', `${field}: ${echo === null ? 'not a player id' : JSON.stringify(echo)} is not an active entrant of this round (withdrawn, disqualified, not yet entered, or not in the league).`, { player: echo });
     }
     if (!where(id)) throw new ServiceError('invalid_pairing', `${field}: that player is not on any board of the draft.`, { player: id });
     return id;

@@ -79,7 +79,11 @@ function pointsOf(v: unknown): LeagueSettings['points'] {
 
 function tieBreaksOf(v: unknown): TieBreak[] {
   if (!Array.isArray(v) || v.length > TIE_BREAKS.length) throw bad('tieBreaks', `tieBreaks must be a list of at most ${TIE_BREAKS.length} of ${TIE_BREAKS.join(', ')}.`);
-  for (const t of v) if (!TIE_BREAKS.includes(t as TieBreak)) throw bad('tieBreaks', `Unknown tie-break ${JSON.stringify(t)}: use ${TIE_BREAKS.join(', ')}.`);
+  for (const t of v) {
+    // Named only when it is a string: JSON.stringify of a 10,000-deep array overflows the stack (a 500).
+    const named = typeof t === 'string' ? JSON.stringify(t.slice(0, 100)) : `of type ${Array.isArray(t) ? 'array' : t === null ? 'null' : typeof t}`;
+    if (!TIE_BREAKS.includes(t as TieBreak)) throw bad('tieBreaks', `Unknown tie-break ${named}: use ${TIE_BREAKS.join(', ')}.`);
+  }
   if (new Set(v).size !== v.length) throw bad('tieBreaks', 'A tie-break is listed twice.');
   return v as TieBreak[];
 }

@@ -16,6 +16,7 @@ import {
   type Visibility,
 } from '../../service/api.ts';
 import type { HeraldContext } from './context.ts';
+import { ratingQueries, ratingTypes } from './ratings.ts';
 
 /** The JSON scalar: any JSON value in and out (literals are converted as written). */
 export const jsonScalar = {
@@ -42,6 +43,7 @@ type Ctx = HeraldContext;
 export function queryResolvers(service: GameServiceApi, info: { version: string }): IResolvers {
   const game = (summary: GameSummary) => summary; // Game's own fields resolve from the summary
   return {
+    ...ratingTypes,
     JSON: jsonScalar as never,
     Game: {
       seed: (g: GameSummary) => g.seed ?? null,
@@ -101,6 +103,7 @@ export function queryResolvers(service: GameServiceApi, info: { version: string 
       log: async (_root, args: { gameId: string; role?: string | null }, ctx: Ctx) =>
         service.getLog(await ctx.auth.optional(), args.gameId, { role: opt(args.role) }),
       export: async (_root, args: { gameId: string }, ctx: Ctx) => service.exportGame(await ctx.auth.required(), args.gameId),
+      ...ratingQueries(service),
     },
     Mutation: {
       createPlayer: async (_root, args: { name: string; isBot?: boolean | null; externalId?: string | null }, ctx: Ctx) =>
@@ -125,6 +128,7 @@ export function queryResolvers(service: GameServiceApi, info: { version: string 
             visibility?: Visibility | null;
             roles?: string[] | null;
             autoStart?: boolean | null;
+            rated?: boolean | null;
           };
         },
         ctx: Ctx,
@@ -139,6 +143,7 @@ export function queryResolvers(service: GameServiceApi, info: { version: string 
           visibility: opt(i.visibility),
           roles: opt(i.roles),
           autoStart: opt(i.autoStart),
+          rated: opt(i.rated),
         });
       },
       joinGame: async (_root, args: { gameId: string; role?: string | null }, ctx: Ctx) =>
