@@ -79,12 +79,19 @@ export async function checkStandings(
   t.same(header.slice(0, 4), ['rank', 'id', 'name', 'points'], 'CSV header');
   t.same(lines.slice(1).map((l) => [Number(l[0]), l[1], Number(l[3])]), rows.map((r) => [r.rank, r.player.id, r.points]), 'CSV rows = JSON rows');
 
-  // GraphQL: the same standings.
-  const d = await gql(o.viewer, `query($id: ID!) { leagueStandings(leagueId: $id) { rounds standings { rank player { id } points won drawn lost decidedByFinalOrder } } }`, { id: o.leagueId });
+  // GraphQL: the same standings, tie-breaks named as its enum does (_ for -).
+  const d = await gql(o.viewer, `query($id: ID!) { leagueStandings(leagueId: $id) {
+    rounds standings { rank player { id } points won drawn lost decidedByFinalOrder tieBreaks { name value } perSide { role played won } }
+  } }`, { id: o.leagueId });
   t.equal(d.leagueStandings.rounds, o.rounds);
   t.same(
     d.leagueStandings.standings,
-    rows.map((r) => ({ rank: r.rank, player: { id: r.player.id }, points: r.points, won: r.won, drawn: r.drawn, lost: r.lost, decidedByFinalOrder: r.decidedByFinalOrder })),
+    rows.map((r) => ({
+      rank: r.rank, player: { id: r.player.id }, points: r.points, won: r.won, drawn: r.drawn, lost: r.lost,
+      decidedByFinalOrder: r.decidedByFinalOrder,
+      tieBreaks: o.tieBreaks.map((tb) => ({ name: tb.replace(/-/g, '_'), value: r.tieBreaks[tb] })),
+      perSide: [o.roles.first, o.roles.second].map((role) => ({ role, played: r.perSide[role].played, won: r.perSide[role].won })),
+    })),
     'GraphQL standings = REST standings',
   );
 }
