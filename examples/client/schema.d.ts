@@ -635,11 +635,389 @@ export interface paths {
          *     since; games that ended drop out. The id grows by about 40 bytes per
          *     game in progress.
          *
+         *     League games. When an organiser publishes a league round, each player
+         *     of a board gets `event: seated` (data: `SeatedEvent`: the new game,
+         *     the player's role, the league, round and board), carrying the
+         *     stream's current id. It is a live notice only: a connection that was
+         *     down misses it, but resuming delivers that game's `your_turn` events
+         *     all the same (the new game is one of the caller's games in progress).
+         *
          *     Heartbeats, authentication (`Authorization`, `X-Act-As`, or
          *     `?access_token=`) and shutdown as for `/games/{gameId}/events`; a key
          *     is required (the operator token holds no seats: 403).
          */
         get: operations["streamMyTurns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/leagues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List leagues, newest first (cursor pagination)
+         * @description Public leagues; with `playerId` or `organiserId`, also the unlisted leagues that player is in.
+         */
+        get: operations["listLeagues"];
+        put?: never;
+        /**
+         * Create a league (the caller becomes its owner)
+         * @description Settings left out take their defaults (`League.settings` shows them
+         *     all). Values out of range or inconsistent are 422 `invalid_settings`
+         *     with `setting` naming the one at fault; nothing is stored. An unknown
+         *     field is 400 `invalid_request`.
+         */
+        post: operations["createLeague"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/leagues/{leagueId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A league (public ones to anyone, unlisted ones to anyone with the id) */
+        get: operations["getLeague"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a league's settings (organisers)
+         * @description Any field of the create body but `gameType` and `format` (fixed);
+         *     most settings only before the start (else 409 `invalid_state`). Fields
+         *     left out keep their value.
+         */
+        patch: operations["updateLeague"];
+        trace?: never;
+    };
+    "/leagues/{leagueId}/organisers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make a player a co-organiser (organisers) */
+        post: operations["addLeagueOrganiser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/leagues/{leagueId}/organisers/{playerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a co-organiser (organisers; the owner stays) */
+        delete: operations["removeLeagueOrganiser"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/leagues/{leagueId}/entrants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The league's entrants */
+        get: operations["listLeagueEntrants"];
+        put?: never;
+        /**
+         * Join a league, or (organisers) enter a player
+         * @description Without a body (or with `{}`) the caller joins: while registration is
+         *     open, or late into a running Swiss league that allows it; otherwise
+         *     409 `registration_closed` (`reason` says why: not open yet, closed,
+         *     full). With `playerId` an organiser enters that player (the entry
+         *     limit aside), optionally with a `seed`.
+         */
+        post: operations["enterLeague"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/leagues/{leagueId}/entrants/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw from a league (the caller)
+         * @description Before the start the entry is removed (204). After it the caller is
+         *     never paired again and stays in the standings as withdrawn (200, the
+         *     entrant); unplayed games follow the league's `withdrawal` setting.
+         */
+        delete: operations["withdrawFromLeague"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/leagues/{leagueId}/entrants/{playerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an entrant before the start (organisers)
+         * @description After the start, withdraw or disqualify instead (PATCH).
+         */
+        delete: operations["removeLeagueEntrant"];
+        options?: never;
+        head?: never;
+        /** Seed, withdraw or disqualify an entrant (organisers) */
+        patch: operations["updateLeagueEntrant"];
+        trace?: never;
+    };
+    "/leagues/{leagueId}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close registration and start (organisers)
+         * @description Seeds the entrants (given seeds first, then by rating) and, with
+         *     `autoPair`, generates and publishes round 1.
+         */
+        post: operations["startLeague"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/leagues/{leagueId}/rounds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The league's rounds with their pairings
+         * @description Draft rounds are shown to organisers only.
+         */
+        get: operations["listLeagueRounds"];
+        put?: never;
+        /**
+         * Pair the next round as a draft (organisers)
+         * @description 409 `round_in_progress` while a round is open (a draft, or published
+         *     and not complete); 422 `no_pairing` when no pairing of the remaining
+         *     players satisfies the rules. The draft can be edited, published or
+         *     deleted.
+         */
+        post: operations["generateLeagueRound"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/leagues/{leagueId}/rounds/{round}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One round with its pairings */
+        get: operations["getLeagueRound"];
+        put?: never;
+        post?: never;
+        /**
+         * Throw away a draft round (organisers)
+         * @description A published round cannot be deleted (409 `round_published`).
+         */
+        delete: operations["deleteDraftLeagueRound"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/leagues/{leagueId}/rounds/{round}/pairings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Edit a draft round's pairings (organisers)
+         * @description The edits apply in order, all or none: 422 `invalid_pairing` for an
+         *     edit that breaks the league's rules (a withdrawn player, a player
+         *     twice, not an entrant); 409 `round_published` once the round is
+         *     published.
+         */
+        patch: operations["editLeaguePairings"];
+        trace?: never;
+    };
+    "/leagues/{leagueId}/rounds/{round}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a draft round (organisers)
+         * @description With `play: herald` the round's games are created with seats and sides
+         *     assigned, and both players of each board receive a `seated` event on
+         *     their player channel (`GET /me/events`, GraphQL `mySeats`).
+         */
+        post: operations["publishLeagueRound"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/leagues/{leagueId}/pairings/{pairingId}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report the result of a board played elsewhere (its players)
+         * @description The opponent's matching report, or an organiser's confirmation, makes
+         *     it final. 409 `result_recorded` when the board already has a final
+         *     result (corrections: PUT …/result, organisers).
+         */
+        post: operations["reportLeagueResult"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/leagues/{leagueId}/pairings/{pairingId}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirm a pending report (the opponent, or an organiser) */
+        post: operations["confirmLeagueResult"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/leagues/{leagueId}/pairings/{pairingId}/result": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set or correct a board's result (organisers)
+         * @description Any result, forfeits and double forfeits included; `null` clears it.
+         *     A `reason` is required and goes to the audit log
+         *     (`GET /leagues/{leagueId}/results/changes`).
+         */
+        put: operations["setLeagueResult"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/leagues/{leagueId}/results/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log of results
+         * @description Organisers see every change; a player sees the changes to their own boards.
+         */
+        get: operations["listLeagueResultChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/leagues/{leagueId}/standings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Standings (JSON, or CSV)
+         * @description Ranked by points, then the league's tie-breaks in order. CSV with
+         *     `?format=csv` or `Accept: text/csv` (one row per player, tie-breaks
+         *     as columns; a `Content-Disposition` attachment filename
+         *     `league-<id>-standings[-round-<n>].csv`). `round`: the standings
+         *     after that round.
+         */
+        get: operations["getLeagueStandings"];
         put?: never;
         post?: never;
         delete?: never;
@@ -960,7 +1338,7 @@ export interface components {
             status: number;
             /** @description What went wrong, for a person. */
             detail: string;
-            /** @description Stable machine-readable code, e.g. not_found, invalid_request, illegal_action. */
+            /** @description Stable machine-readable code, e.g. not_found, invalid_request, illegal_action; for leagues invalid_settings, registration_closed, round_in_progress, round_published, result_recorded, invalid_pairing, no_pairing. */
             code: string;
             /** @description The game's version (version_conflict, not_your_turn, illegal_action). */
             currentVersion?: number;
@@ -989,6 +1367,10 @@ export interface components {
             declaration?: components["schemas"]["GameOption"];
             /** @description The field at fault (invalid_options; invalid_record names the record's field). */
             field?: string;
+            /** @description The league setting at fault (invalid_settings). */
+            setting?: string;
+            /** @description Why registration is closed (registration_closed). */
+            reason?: string;
         };
         Check: {
             /** @enum {unknown} */
@@ -1041,6 +1423,450 @@ export interface components {
             version: number;
             /** @description The caller's seats that are active after this version. */
             roles: string[];
+        };
+        /** @enum {unknown} */
+        LeagueFormat: "round-robin" | "double-round-robin" | "swiss" | "knockout" | "pools";
+        /** @enum {unknown} */
+        LeagueStatus: "registration" | "running" | "finished";
+        /**
+         * @description public: listed; unlisted: seen by anyone with the id, listed only for its players and organisers.
+         * @enum {unknown}
+         */
+        LeagueVisibility: "public" | "unlisted";
+        /**
+         * @description FIDE-style tie-breaks: buchholz, buchholz-cut1 and median-buchholz
+         *     (opponents' scores, without the lowest / lowest and highest),
+         *     sonneborn-berger, direct-encounter, wins (forfeits and full byes
+         *     count), wins-played (over the board), harder-side-wins and
+         *     harder-side-games (on settings.harderSide), progressive (cumulative
+         *     score).
+         * @enum {unknown}
+         */
+        TieBreak: "buchholz" | "buchholz-cut1" | "median-buchholz" | "sonneborn-berger" | "direct-encounter" | "wins" | "wins-played" | "harder-side-wins" | "harder-side-games" | "progressive";
+        /**
+         * @description first / second: that seat's player won; forfeit-*: not played (forfeit-first: the first seat wins by forfeit); bye-*: a bye worth a win, a draw or nothing.
+         * @enum {unknown}
+         */
+        PairingResult: "first" | "second" | "draw" | "forfeit-first" | "forfeit-second" | "double-forfeit" | "bye-full" | "bye-half" | "bye-zero";
+        /**
+         * @description A board's result as one of its players reports it.
+         * @enum {unknown}
+         */
+        ReportableResult: "first" | "second" | "draw";
+        PlayerRef: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            isBot: boolean;
+        };
+        /** @description Points per result, multiples of ½ (default 1 / ½ / 0). */
+        Points: {
+            win: number;
+            draw: number;
+            loss: number;
+        };
+        Pools: {
+            /** @description How many pools. */
+            count: number;
+            /** @description How many of each pool go on to the knockout. */
+            qualifiers: number;
+        };
+        /** @description Settings that may change; those left out keep their value. */
+        LeagueUpdateInput: {
+            name?: string;
+            description?: string;
+            visibility?: components["schemas"]["LeagueVisibility"];
+            /** @description Scenario ids; round r plays scenarios[(r − 1) mod length]. Default: the game type's first. */
+            scenarios?: string[];
+            /** @description Game options for every league game (checked against each scenario's declaration). */
+            options?: {
+                [key: string]: components["schemas"]["OptionValue"];
+            };
+            /** @description Swiss: the number of rounds (fewer than the entrants). */
+            rounds?: number;
+            pools?: components["schemas"]["Pools"];
+            points?: components["schemas"]["Points"];
+            /** @description In this order after points (default buchholz-cut1, buchholz, sonneborn-berger; round robins: sonneborn-berger, direct-encounter, wins). */
+            tieBreaks?: components["schemas"]["TieBreak"][];
+            /**
+             * @description balanced: the schedule's sides (Berger tables, Swiss side balancing, knockout: higher seed first); random: a coin from the league's seed per game.
+             * @enum {unknown}
+             */
+            sidePolicy?: "balanced" | "random";
+            /**
+             * @description The side that is harder to win with (harder-side tie-breaks).
+             * @enum {unknown}
+             */
+            harderSide?: "first" | "second" | null;
+            /** @description League games update the players' ratings. */
+            rated?: boolean;
+            /** @description None until clocks land. */
+            timeControl?: null;
+            maxEntrants?: number | null;
+            /** Format: date-time */
+            registrationOpensAt?: string | null;
+            /** Format: date-time */
+            registrationClosesAt?: string | null;
+            /**
+             * @description Swiss: may players join after round 1, and what the rounds they missed score.
+             * @enum {unknown}
+             */
+            lateEntry?: "closed" | "zero" | "half";
+            /**
+             * @description A withdrawn or disqualified player's unplayed games: forfeit wins for the opponents, or annulled.
+             * @enum {unknown}
+             */
+            withdrawal?: "forfeit" | "annul";
+            /** @description Generate and publish the next round as soon as the previous one is complete (default true). */
+            autoPair?: boolean;
+            /**
+             * @description herald: publishing a round creates the games here; elsewhere: played off Herald, results reported.
+             * @enum {unknown}
+             */
+            play?: "herald" | "elsewhere";
+        };
+        /** @description A new league; every field of LeagueUpdateInput, and the game type and format (fixed once created). */
+        LeagueSettingsInput: {
+            name: string;
+            description?: string;
+            visibility?: components["schemas"]["LeagueVisibility"];
+            /** @example richard-iii */
+            gameType: string;
+            format: components["schemas"]["LeagueFormat"];
+            scenarios?: string[];
+            options?: {
+                [key: string]: components["schemas"]["OptionValue"];
+            };
+            rounds?: number;
+            pools?: components["schemas"]["Pools"];
+            points?: components["schemas"]["Points"];
+            tieBreaks?: components["schemas"]["TieBreak"][];
+            /** @enum {unknown} */
+            sidePolicy?: "balanced" | "random";
+            /** @enum {unknown} */
+            harderSide?: "first" | "second" | null;
+            rated?: boolean;
+            timeControl?: null;
+            maxEntrants?: number | null;
+            /** Format: date-time */
+            registrationOpensAt?: string | null;
+            /** Format: date-time */
+            registrationClosesAt?: string | null;
+            /** @enum {unknown} */
+            lateEntry?: "closed" | "zero" | "half";
+            /** @enum {unknown} */
+            withdrawal?: "forfeit" | "annul";
+            autoPair?: boolean;
+            /** @enum {unknown} */
+            play?: "herald" | "elsewhere";
+        };
+        /** @description Every setting, defaults filled in. */
+        LeagueSettings: {
+            scenarios: string[];
+            options: {
+                [key: string]: components["schemas"]["OptionValue"];
+            };
+            rounds: number | null;
+            pools: null | components["schemas"]["Pools"];
+            points: components["schemas"]["Points"];
+            tieBreaks: components["schemas"]["TieBreak"][];
+            /** @enum {unknown} */
+            sidePolicy: "balanced" | "random";
+            /** @enum {unknown} */
+            harderSide: "first" | "second" | null;
+            rated: boolean;
+            timeControl: null;
+            maxEntrants: number | null;
+            /** Format: date-time */
+            registrationOpensAt: string | null;
+            /** Format: date-time */
+            registrationClosesAt: string | null;
+            /** @enum {unknown} */
+            lateEntry: "closed" | "zero" | "half";
+            /** @enum {unknown} */
+            withdrawal: "forfeit" | "annul";
+            autoPair: boolean;
+            /** @enum {unknown} */
+            play: "herald" | "elsewhere";
+        };
+        /**
+         * @example {
+         *       "id": "7a0b1c2d-0000-4000-8000-000000000010",
+         *       "name": "Winter Swiss",
+         *       "description": "",
+         *       "visibility": "public",
+         *       "gameType": "richard-iii",
+         *       "format": "swiss",
+         *       "status": "registration",
+         *       "roles": {
+         *         "first": "York",
+         *         "second": "Lancaster"
+         *       },
+         *       "settings": {
+         *         "scenarios": [
+         *           "richard-iii"
+         *         ],
+         *         "options": {},
+         *         "rounds": 5,
+         *         "pools": null,
+         *         "points": {
+         *           "win": 1,
+         *           "draw": 0.5,
+         *           "loss": 0
+         *         },
+         *         "tieBreaks": [
+         *           "buchholz-cut1",
+         *           "buchholz",
+         *           "sonneborn-berger"
+         *         ],
+         *         "sidePolicy": "balanced",
+         *         "harderSide": null,
+         *         "rated": true,
+         *         "timeControl": null,
+         *         "maxEntrants": null,
+         *         "registrationOpensAt": null,
+         *         "registrationClosesAt": null,
+         *         "lateEntry": "closed",
+         *         "withdrawal": "forfeit",
+         *         "autoPair": true,
+         *         "play": "herald"
+         *       },
+         *       "organisers": [
+         *         {
+         *           "player": {
+         *             "id": "6f1c2d3e-0000-4000-8000-000000000001",
+         *             "name": "Ada",
+         *             "isBot": false
+         *           },
+         *           "role": "owner"
+         *         }
+         *       ],
+         *       "entrantCount": 0,
+         *       "roundCount": 0,
+         *       "plannedRounds": 5,
+         *       "version": 0,
+         *       "createdAt": "2026-11-25T16:00:00.000Z",
+         *       "updatedAt": "2026-11-25T16:00:00.000Z"
+         *     }
+         */
+        League: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            description: string;
+            visibility: components["schemas"]["LeagueVisibility"];
+            gameType: string;
+            format: components["schemas"]["LeagueFormat"];
+            status: components["schemas"]["LeagueStatus"];
+            /** @description The game type's two roles in seat order; `first`/`second` in pairings and results mean these seats. */
+            roles: {
+                first: string;
+                second: string;
+            };
+            settings: components["schemas"]["LeagueSettings"];
+            organisers: {
+                player: components["schemas"]["PlayerRef"];
+                /** @enum {unknown} */
+                role: "owner" | "co";
+            }[];
+            entrantCount: number;
+            /** @description Rounds that exist (draft, published or complete). */
+            roundCount: number;
+            /** @description The rounds the format will have, once known. */
+            plannedRounds: number | null;
+            /** @description Bumped by every change to the league. */
+            version: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        Entrant: {
+            player: components["schemas"]["PlayerRef"];
+            seed: number | null;
+            /** @description The player's current rating in the league's game type (null while unrated). */
+            rating: number | null;
+            status: components["schemas"]["EntrantStatus"];
+            /** @description The first round the player is paired in (late entries later than 1). */
+            firstRound: number;
+            leftAfterRound: number | null;
+            /** @description Why the player was withdrawn or disqualified. */
+            reason: string | null;
+            /** Format: date-time */
+            joinedAt: string;
+        };
+        /** @enum {unknown} */
+        EntrantStatus: "active" | "withdrawn" | "disqualified";
+        Pairing: {
+            /** Format: uuid */
+            id: string;
+            round: number;
+            board: number;
+            pool: number | null;
+            first: components["schemas"]["PlayerRef"];
+            /** @description Null for a bye. */
+            second: null | components["schemas"]["PlayerRef"];
+            /**
+             * Format: uuid
+             * @description The board's game once the round is published (play herald).
+             */
+            gameId: string | null;
+            result: null | components["schemas"]["PairingResult"];
+            /**
+             * @description Where the result came from.
+             * @enum {unknown}
+             */
+            source: "game" | "reported" | "organiser" | "withdrawal" | "pairing" | null;
+            /** @description A reported result waiting for the opponent's (or an organiser's) confirmation. */
+            report: null | {
+                /** Format: uuid */
+                by: string;
+                result: components["schemas"]["ReportableResult"];
+                /** Format: date-time */
+                at: string;
+            };
+        };
+        /**
+         * @example {
+         *       "leagueId": "7a0b1c2d-0000-4000-8000-000000000010",
+         *       "number": 1,
+         *       "stage": "swiss",
+         *       "status": "published",
+         *       "pairings": [
+         *         {
+         *           "id": "7a0b1c2d-0000-4000-8000-000000000020",
+         *           "round": 1,
+         *           "board": 1,
+         *           "pool": null,
+         *           "first": {
+         *             "id": "6f1c2d3e-0000-4000-8000-000000000001",
+         *             "name": "Ada",
+         *             "isBot": false
+         *           },
+         *           "second": {
+         *             "id": "6f1c2d3e-0000-4000-8000-000000000003",
+         *             "name": "Bob",
+         *             "isBot": true
+         *           },
+         *           "gameId": "6f1c2d3e-0000-4000-8000-000000000002",
+         *           "result": null,
+         *           "source": null,
+         *           "report": null
+         *         }
+         *       ],
+         *       "createdAt": "2026-11-25T16:00:00.000Z",
+         *       "publishedAt": "2026-11-25T16:05:00.000Z",
+         *       "completedAt": null
+         *     }
+         */
+        Round: {
+            /** Format: uuid */
+            leagueId: string;
+            number: number;
+            /** @enum {unknown} */
+            stage: "swiss" | "round-robin" | "pool" | "knockout";
+            /** @enum {unknown} */
+            status: "draft" | "published" | "complete";
+            pairings: components["schemas"]["Pairing"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            publishedAt: string | null;
+            /** Format: date-time */
+            completedAt: string | null;
+        };
+        /** @description One edit of a draft round's pairings (player ids). */
+        PairingEdit: {
+            /** @constant */
+            op: "swap";
+            /** Format: uuid */
+            a: string;
+            /** Format: uuid */
+            b: string;
+        } | {
+            /** @constant */
+            op: "bye";
+            /** Format: uuid */
+            player: string;
+        } | {
+            /** @constant */
+            op: "pair";
+            /** Format: uuid */
+            first: string;
+            /** Format: uuid */
+            second: string;
+        };
+        ResultChange: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            pairingId: string;
+            round: number;
+            /** @description Who made the change (null for the server, e.g. a game's end). */
+            by: null | components["schemas"]["PlayerRef"];
+            /** @enum {unknown} */
+            kind: "game" | "report" | "confirm" | "correction" | "forfeit" | "withdrawal";
+            before: null | components["schemas"]["PairingResult"];
+            after: null | components["schemas"]["PairingResult"];
+            reason: string | null;
+            /** Format: date-time */
+            at: string;
+        };
+        SideRecord: {
+            played: number;
+            won: number;
+            drawn: number;
+            lost: number;
+        };
+        StandingRow: {
+            rank: number;
+            player: components["schemas"]["PlayerRef"];
+            status: components["schemas"]["EntrantStatus"];
+            points: number;
+            /** @description The value of each of the league's tie-breaks, by name. */
+            tieBreaks: {
+                [key: string]: number;
+            };
+            played: number;
+            won: number;
+            drawn: number;
+            lost: number;
+            forfeitsWon: number;
+            forfeitsLost: number;
+            byes: number;
+            /** @description The record per role name (e.g. York, Lancaster). */
+            perSide: {
+                [key: string]: components["schemas"]["SideRecord"];
+            };
+            /** @description Still tied after every tie-break; ordered by the final (seeded) order. */
+            decidedByFinalOrder: boolean;
+            pool: number | null;
+        };
+        LeagueStandings: {
+            /** Format: uuid */
+            leagueId: string;
+            /** @description Rounds counted. */
+            rounds: number;
+            roles: {
+                first: string;
+                second: string;
+            };
+            points: components["schemas"]["Points"];
+            tieBreaks: components["schemas"]["TieBreak"][];
+            standings: components["schemas"]["StandingRow"][];
+        };
+        /** @description The data of a `seated` event of `GET /me/events`: a published league round gave the caller a seat in a new game. */
+        SeatedEvent: {
+            /** @constant */
+            type: "seated";
+            /** Format: uuid */
+            gameId: string;
+            /** @description The caller's seat. */
+            role: string;
+            /** Format: uuid */
+            leagueId: string;
+            round: number;
+            board: number;
         };
     };
     responses: {
@@ -1227,6 +2053,106 @@ export interface components {
                 };
             };
         };
+        /** @description The league. */
+        League: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["League"];
+            };
+        };
+        /** @description The round. */
+        Round: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Round"];
+            };
+        };
+        /** @description The board. */
+        Pairing: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Pairing"];
+            };
+        };
+        /** @description No such league, round, board or player (an id that is not a UUID names nothing either). */
+        LeagueNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:herald:problem:not-found",
+                 *       "title": "Not Found",
+                 *       "status": 404,
+                 *       "detail": "No league 7a0b1c2d-0000-4000-8000-000000000099.",
+                 *       "code": "not_found"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The league's state does not allow this now: invalid_state, registration_closed (with `reason`), round_in_progress, round_published or result_recorded. */
+        LeagueConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:herald:problem:round-in-progress",
+                 *       "title": "Conflict",
+                 *       "status": 409,
+                 *       "detail": "Round 2 is still open.",
+                 *       "code": "round_in_progress"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description invalid_settings — a league setting out of range or inconsistent (`setting` names it); nothing is stored. */
+        InvalidSettings: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:herald:problem:invalid-settings",
+                 *       "title": "Unprocessable Content",
+                 *       "status": 422,
+                 *       "detail": "rounds must be from 1 to 64.",
+                 *       "code": "invalid_settings",
+                 *       "setting": "rounds"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description invalid_pairing (an edit or pairing that breaks the league's rules) or no_pairing (no pairing of the remaining players satisfies the rules). */
+        PairingProblem: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:herald:problem:invalid-pairing",
+                 *       "title": "Unprocessable Content",
+                 *       "status": 422,
+                 *       "detail": "Player 6f1c2d3e-0000-4000-8000-000000000005 has withdrawn.",
+                 *       "code": "invalid_pairing"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
     };
     parameters: {
         GameId: string;
@@ -1238,6 +2164,11 @@ export interface components {
         LastEventIdQuery: string;
         /** @description An API key, for clients that cannot send `Authorization` (EventSource). Used only when there is no Authorization header. */
         AccessTokenQuery: string;
+        LeagueId: string;
+        PlayerIdPath: string;
+        /** @description The round's number, from 1 (anything else is 400 invalid_request). */
+        RoundNumber: number;
+        PairingId: string;
     };
     requestBodies: never;
     headers: {
@@ -2370,6 +3301,753 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listLeagues: {
+        parameters: {
+            query?: {
+                /** @example richard-iii */
+                gameType?: string;
+                status?: components["schemas"]["LeagueStatus"];
+                /** @description Leagues this player has entered (any entrant status); `me` for the caller. */
+                playerId?: string;
+                /** @description Leagues this player organises; `me` for the caller. */
+                organiserId?: string;
+                /** @description `nextCursor` of the previous page. */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: {
+                /** @description With an application key, act as this player (one the application created). */
+                "X-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["League"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createLeague: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With an application key, act as this player (one the application created). */
+                "X-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Winter Swiss",
+                 *       "gameType": "richard-iii",
+                 *       "format": "swiss",
+                 *       "rounds": 5,
+                 *       "rated": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["LeagueSettingsInput"];
+            };
+        };
+        responses: {
+            /** @description The league, in registration. */
+            201: {
+                headers: {
+                    /** @description The league, /leagues/{id}. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["League"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["InvalidSettings"];
+        };
+    };
+    getLeague: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With an application key, act as this player (one the application created). */
+                "X-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                leagueId: components["parameters"]["LeagueId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["League"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["LeagueNotFound"];
+        };
+    };
+    updateLeague: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With an application key, act as this player (one the application created). */
+                "X-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                leagueId: components["parameters"]["LeagueId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "description": "Five rounds, one a week.",
+                 *       "maxEntrants": 32
+                 *     }
+                 */
+                "application/json": components["schemas"]["LeagueUpdateInput"];
+            };
+        };
+        responses: {
+            200: components["responses"]["League"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["LeagueNotFound"];
+            409: components["responses"]["LeagueConflict"];
+            422: components["responses"]["InvalidSettings"];
+        };
+    };
+    addLeagueOrganiser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With an application key, act as this player (one the application created). */
+                "X-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                leagueId: components["parameters"]["LeagueId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "playerId": "6f1c2d3e-0000-4000-8000-000000000003"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: uuid */
+                    playerId: string;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["League"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["LeagueNotFound"];
+            409: components["responses"]["LeagueConflict"];
+        };
+    };
+    removeLeagueOrganiser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With an application key, act as this player (one the application created). */
+                "X-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                leagueId: components["parameters"]["LeagueId"];
+                playerId: components["parameters"]["PlayerIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["League"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["LeagueNotFound"];
+            409: components["responses"]["LeagueConflict"];
+        };
+    };
+    listLeagueEntrants: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With an application key, act as this player (one the application created). */
+                "X-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                leagueId: components["parameters"]["LeagueId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every entrant (withdrawn and disqualified ones too). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entrants: components["schemas"]["Entrant"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["LeagueNotFound"];
+        };
+    };
+    enterLeague: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With an application key, act as this player (one the application created). */
+                "X-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                leagueId: components["parameters"]["LeagueId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Organisers: the player to enter (leave out to join yourself).
+                     */
+                    playerId?: string;
+                    /** @description With playerId: the seed (default: by rating at the start). */
+                    seed?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The entrant. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Entrant"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["LeagueNotFound"];
+            409: components["responses"]["LeagueConflict"];
+        };
+    };
+    withdrawFromLeague: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With an application key, act as this player (one the application created). */
+                "X-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                leagueId: components["parameters"]["LeagueId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Withdrawn after the start. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Entrant"];
+                };
+            };
+            /** @description The entry was removed (before the start). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["LeagueNotFound"];
+            409: components["responses"]["LeagueConflict"];
+        };
+    };
+    removeLeagueEntrant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With an application key, act as this player (one the application created). */
+                "X-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                leagueId: components["parameters"]["LeagueId"];
+                playerId: components["parameters"]["PlayerIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["LeagueNotFound"];
+            409: components["responses"]["LeagueConflict"];
+        };
+    };
+    updateLeagueEntrant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With an application key, act as this player (one the application created). */
+                "X-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                leagueId: components["parameters"]["LeagueId"];
+                playerId: components["parameters"]["PlayerIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "disqualified",
+                 *       "reason": "Did not play two rounds."
+                 *     }
+                 */
+                "application/json": {
+                    /** @description null clears the seed. */
+                    seed?: number | null;
+                    /** @enum {unknown} */
+                    status?: "withdrawn" | "disqualified";
+                    /** @description Why (shown with the entrant). */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The entrant. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Entrant"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["LeagueNotFound"];
+            409: components["responses"]["LeagueConflict"];
+        };
+    };
+    startLeague: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With an application key, act as this player (one the application created). */
+                "X-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                leagueId: components["parameters"]["LeagueId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["League"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["LeagueNotFound"];
+            409: components["responses"]["LeagueConflict"];
+            422: components["responses"]["PairingProblem"];
+        };
+    };
+    listLeagueRounds: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With an application key, act as this player (one the application created). */
+                "X-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                leagueId: components["parameters"]["LeagueId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rounds, in order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        rounds: components["schemas"]["Round"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["LeagueNotFound"];
+        };
+    };
+    generateLeagueRound: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With an application key, act as this player (one the application created). */
+                "X-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                leagueId: components["parameters"]["LeagueId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The draft round. */
+            201: {
+                headers: {
+                    /** @description The round, /leagues/{leagueId}/rounds/{round}. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Round"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["LeagueNotFound"];
+            409: components["responses"]["LeagueConflict"];
+            422: components["responses"]["PairingProblem"];
+        };
+    };
+    getLeagueRound: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With an application key, act as this player (one the application created). */
+                "X-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                leagueId: components["parameters"]["LeagueId"];
+                /** @description The round's number, from 1 (anything else is 400 invalid_request). */
+                round: components["parameters"]["RoundNumber"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Round"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["LeagueNotFound"];
+        };
+    };
+    deleteDraftLeagueRound: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With an application key, act as this player (one the application created). */
+                "X-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                leagueId: components["parameters"]["LeagueId"];
+                /** @description The round's number, from 1 (anything else is 400 invalid_request). */
+                round: components["parameters"]["RoundNumber"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["LeagueNotFound"];
+            409: components["responses"]["LeagueConflict"];
+        };
+    };
+    editLeaguePairings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With an application key, act as this player (one the application created). */
+                "X-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                leagueId: components["parameters"]["LeagueId"];
+                /** @description The round's number, from 1 (anything else is 400 invalid_request). */
+                round: components["parameters"]["RoundNumber"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "edits": [
+                 *         {
+                 *           "op": "swap",
+                 *           "a": "6f1c2d3e-0000-4000-8000-000000000001",
+                 *           "b": "6f1c2d3e-0000-4000-8000-000000000003"
+                 *         },
+                 *         {
+                 *           "op": "bye",
+                 *           "player": "6f1c2d3e-0000-4000-8000-000000000005"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    edits: components["schemas"]["PairingEdit"][];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["Round"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["LeagueNotFound"];
+            409: components["responses"]["LeagueConflict"];
+            422: components["responses"]["PairingProblem"];
+        };
+    };
+    publishLeagueRound: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With an application key, act as this player (one the application created). */
+                "X-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                leagueId: components["parameters"]["LeagueId"];
+                /** @description The round's number, from 1 (anything else is 400 invalid_request). */
+                round: components["parameters"]["RoundNumber"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Round"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["LeagueNotFound"];
+            409: components["responses"]["LeagueConflict"];
+            422: components["responses"]["PairingProblem"];
+        };
+    };
+    reportLeagueResult: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With an application key, act as this player (one the application created). */
+                "X-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                leagueId: components["parameters"]["LeagueId"];
+                pairingId: components["parameters"]["PairingId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "result": "first"
+                 *     }
+                 */
+                "application/json": {
+                    result: components["schemas"]["ReportableResult"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["Pairing"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["LeagueNotFound"];
+            409: components["responses"]["LeagueConflict"];
+        };
+    };
+    confirmLeagueResult: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With an application key, act as this player (one the application created). */
+                "X-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                leagueId: components["parameters"]["LeagueId"];
+                pairingId: components["parameters"]["PairingId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Pairing"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["LeagueNotFound"];
+            409: components["responses"]["LeagueConflict"];
+        };
+    };
+    setLeagueResult: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With an application key, act as this player (one the application created). */
+                "X-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                leagueId: components["parameters"]["LeagueId"];
+                pairingId: components["parameters"]["PairingId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "result": "forfeit-second",
+                 *       "reason": "Lancaster did not show up."
+                 *     }
+                 */
+                "application/json": {
+                    result: components["schemas"]["PairingResult"] | null;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["Pairing"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["LeagueNotFound"];
+            409: components["responses"]["LeagueConflict"];
+        };
+    };
+    listLeagueResultChanges: {
+        parameters: {
+            query?: {
+                /** @description Only this board's changes. */
+                pairingId?: string;
+            };
+            header?: {
+                /** @description With an application key, act as this player (one the application created). */
+                "X-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                leagueId: components["parameters"]["LeagueId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The changes, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        changes: components["schemas"]["ResultChange"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["LeagueNotFound"];
+        };
+    };
+    getLeagueStandings: {
+        parameters: {
+            query?: {
+                /** @description After this round (default the latest). */
+                round?: number;
+                /** @description Wins over Accept. */
+                format?: "json" | "csv";
+            };
+            header?: {
+                /** @description With an application key, act as this player (one the application created). */
+                "X-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                leagueId: components["parameters"]["LeagueId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The standings. */
+            200: {
+                headers: {
+                    /** @description CSV only. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeagueStandings"];
+                    /**
+                     * @example rank,player,playerId,status,points,sonneborn-berger,direct-encounter,wins,played,won,drawn,lost
+                     *     1,Ada,6f1c2d3e-0000-4000-8000-000000000001,active,2.5,3.25,0,2,3,2,1,0
+                     */
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["LeagueNotFound"];
         };
     };
     getMetrics: {

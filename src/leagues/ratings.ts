@@ -50,8 +50,9 @@ export const DEFAULT_GLICKO: GlickoConfig = {
 };
 
 const DAY_MS = 86_400_000;
-/** Glicko-2 scale factor (step 2 of the paper). */
-const SCALE = 173.7178;
+/** Glicko-2 scale factor (step 2 of the paper). Exported for SQL that ages RD the same way (leaderboards). */
+export const GLICKO2_SCALE = 173.7178;
+const SCALE = GLICKO2_SCALE;
 
 export type Score = 0 | 0.5 | 1;
 

@@ -10,8 +10,14 @@
 //
 // Without a cursor (a first connection) the feed starts from the present: a
 // your_turn for each game where it is the player's turn now.
+//
+// `seated` messages (a published league round gave the player a seat) are
+// passed on as they arrive, with the current cursor as their id: no log holds
+// them, so they are live notices only. Each also makes the feed learn the
+// player's games again, so the new game's turns are found in its log (and a
+// feed resuming later finds them too: the game is not in its cursor yet).
 import type { Json } from '../bus/bus.ts';
-import { playerChannel, type GameEvent, type PlayerGame, type YourTurnEvent } from '../service/api.ts';
+import { isSeatedEvent, playerChannel, type GameEvent, type PlayerGame, type SeatedEvent, type YourTurnEvent } from '../service/api.ts';
 import type { Fanout } from './fanout.ts';
 import { isFatal, isOverStatus } from './game-feed.ts';
 import { SerialJob } from './serial.ts';
@@ -33,6 +39,8 @@ export interface TurnFeedOptions {
   pollMs: number;
   /** `id` is the cursor after this event (the SSE event id). */
   deliver(event: YourTurnEvent, id: string): void;
+  /** A `seated` message as it arrived (`id`: the cursor then); left out: ignored (the game's turns are still found). */
+  seated?(event: SeatedEvent, id: string): void;
   error(err: unknown, fatal: boolean): void;
 }
 
@@ -86,6 +94,13 @@ export class TurnFeed {
   }
 
   private onMessage(message: Json): void {
+    if (isSeatedEvent(message)) {
+      const { type, gameId, role, leagueId, round, board } = message;
+      this.o.seated?.({ type, gameId, role, leagueId, round, board }, this.id);
+      this.refresh = true; // a new game: learn its roles, examine its log
+      void this.job.request();
+      return;
+    }
     const m = message as unknown as YourTurnEvent;
     if (typeof m?.gameId !== 'string' || typeof m.version !== 'number') return;
     const seen = this.cursor.get(m.gameId);

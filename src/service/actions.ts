@@ -13,6 +13,7 @@ import { actingRole, isOver, loadGame, moduleOf, requirePlayer, summarize, type 
 import { MAX_ATTEMPTS } from './commit.ts';
 import { ServiceError } from './errors.ts';
 import { publishCommitted } from './events.ts';
+import { settleEnded } from './settle.ts';
 import { canonicalJson, hashJson, isPlainObject } from './json.ts';
 
 const MAX_IDEMPOTENCY_KEY = 200;
@@ -172,6 +173,8 @@ export async function submitAction(ctx: Ctx, callerIn: Caller, gameId: string, i
       }
     }
     void publishCommitted(ctx, after, version, [entry], at);
+    // The last move: ratings and the league result are settled before the answer (settle.ts).
+    if (status === 'finished') await settleEnded(ctx, game.id);
     return response;
   }
 }

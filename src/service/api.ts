@@ -304,6 +304,34 @@ export interface YourTurnEvent {
   roles: string[];
 }
 
+/**
+ * On `player:<playerId>` for both players of each board when a league round is
+ * published (after its commit): the new game and the seat the player holds.
+ * A live notice only (no log replays it); the game itself is found again by
+ * playerGames, so a feed that missed the message still reports its turns.
+ */
+export interface SeatedEvent {
+  type: 'seated';
+  gameId: string;
+  role: string;
+  leagueId: string;
+  round: number;
+  board: number;
+}
+
+/** The messages of `player:<playerId>`. */
+export type PlayerEvent = YourTurnEvent | SeatedEvent;
+
+/** A message of `player:<id>` that is a well-formed SeatedEvent (the bus carries any JSON). */
+export function isSeatedEvent(m: unknown): m is SeatedEvent {
+  if (m === null || typeof m !== 'object' || Array.isArray(m)) return false;
+  const e = m as Record<string, unknown>;
+  return (
+    e.type === 'seated' && typeof e.gameId === 'string' && typeof e.role === 'string' && typeof e.leagueId === 'string' &&
+    Number.isInteger(e.round) && Number.isInteger(e.board)
+  );
+}
+
 /** Hooks for metrics (DELIVERY): called synchronously, must not throw. */
 export interface ServiceObserver {
   publishFailed?(channel: string, err: unknown): void;

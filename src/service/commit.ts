@@ -2,12 +2,14 @@
 // decide the change from what was read, commit it with `WHERE version =
 // read version`; when another request committed first, decide again from the
 // new state (a bounded number of times), so no decision is ever based on a
-// stale read. After the commit: re-read and publish.
+// stale read. After the commit: re-read and publish; a commit that ended the game settles it
+// (ratings, league result: settle.ts) before the request is answered.
 import { commitChange, findGame, VersionConflict, type Change, type GameRow } from '../store/games.ts';
 import type { Caller } from './api.ts';
-import { loadGame, orderSeats, type Ctx } from './context.ts';
+import { isOver, loadGame, orderSeats, type Ctx } from './context.ts';
 import { ServiceError } from './errors.ts';
 import { publishCommitted } from './events.ts';
+import { settleEnded } from './settle.ts';
 
 export const MAX_ATTEMPTS = 8;
 
@@ -38,6 +40,7 @@ export async function mutate(
     orderSeats(ctx, after);
     ctx.cache.put(after);
     void publishCommitted(ctx, after, game.version + 1, d.entries, at);
+    if (isOver(after.status) && !isOver(game.status)) await settleEnded(ctx, after.id);
     return after;
   }
 }

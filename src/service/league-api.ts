@@ -289,6 +289,7 @@ export interface PlayerResult {
 export interface PlayerProfile {
   player: PlayerRef & { createdAt: string };
   ratings: RatingInfo[];
-  leagues: { league: Pick<League, 'id' | 'name' | 'gameType' | 'format' | 'status'>; status: EntrantStatus; organiser: boolean }[];
+  /** Leagues the player entered or organises (unlisted ones only on one's own profile); status null: organiser, not an entrant. */
+  leagues: { league: Pick<League, 'id' | 'name' | 'gameType' | 'format' | 'status'>; status: EntrantStatus | null; organiser: boolean }[];
   recentResults: PlayerResult[];
 }

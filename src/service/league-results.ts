@@ -1,4 +1,5 @@
 // TO BE WRITTEN (issue 14).
+import type { Prisma } from '../generated/prisma/client.ts';
 import type * as A from './api.ts';
 import type { Ctx } from './context.ts';
 type Caller = A.Caller;
@@ -20,4 +21,13 @@ export async function getStandings(_ctx: Ctx, _caller: Caller | null, _leagueId:
 }
 export async function exportStandingsCsv(_ctx: Ctx, _caller: Caller | null, _leagueId: string, _opts?: { round?: number }): Promise<string> {
   throw new Error('not written yet');
+}
+
+// written by the coordinator
+/**
+ * Records a league game's result, inside settleGame's transaction (service/settle.ts), which
+ * calls it exactly once per game that is over. Returns what to do after the commit (publish).
+ */
+export async function settleLeagueGame(_ctx: Ctx, _tx: Prisma.TransactionClient, _game: { id: string; status: string; result: unknown }): Promise<Array<() => void>> {
+  return [];
 }

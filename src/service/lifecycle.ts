@@ -59,6 +59,8 @@ export async function createGame(ctx: Ctx, callerIn: Caller, input: CreateGameIn
   }
   if (input.autoStart !== undefined && typeof input.autoStart !== 'boolean') throw new ServiceError('invalid_request', 'autoStart must be a boolean.');
   const autoStart = input.autoStart ?? true;
+  if (input.rated !== undefined && typeof input.rated !== 'boolean') throw new ServiceError('invalid_request', 'rated must be a boolean.');
+  const rated = input.rated ?? false;
   const seed = input.seed ?? newSeed();
   // Check the options and scenario with the engine before storing anything.
   try {
@@ -73,6 +75,7 @@ export async function createGame(ctx: Ctx, callerIn: Caller, input: CreateGameIn
     seed,
     visibility,
     autoStart,
+    rated,
     createdById: caller.playerId,
     seats: m.roles.map((role) => ({ role, playerId: roles.includes(role) ? caller.playerId : null })),
   });

@@ -9,6 +9,7 @@ import { findModule, heldRoles, isOver, loadGame, moduleOf, orderSeats, requireP
 import { ServiceError } from './errors.ts';
 import { resolveOptions } from './game-types.ts';
 import { resignationResult } from './lifecycle.ts';
+import { settleEnded } from './settle.ts';
 import { isPlainObject, sameJson } from './json.ts';
 
 const MAX_RECORD_ACTIONS = 100_000;
@@ -164,6 +165,8 @@ export async function importGame(ctx: Ctx, callerIn: Caller, input: ImportInput)
     },
     entries,
   });
+  // Over from the start: nothing to rate (no seat holders, not rated), but settled all the same.
+  await settleEnded(ctx, game.id);
   const after = await findGame(ctx.sql, game.id);
   return summarize(orderSeats(ctx, after!));
 }

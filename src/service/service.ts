@@ -20,6 +20,7 @@ import * as leagues from './leagues.ts';
 import * as rounds from './league-rounds.ts';
 import * as results from './league-results.ts';
 import * as ratings from './ratings.ts';
+import * as settle from './settle.ts';
 
 export interface GameServiceOptions {
   store: Pick<Store, 'prisma' | 'pool'>;
@@ -132,6 +133,12 @@ export class GameService implements GameServiceApi {
   getPlayerProfile: GameServiceApi['getPlayerProfile'] = (caller, playerId) => ratings.getPlayerProfile(this.ctx, caller, playerId);
   getRatingHistory: GameServiceApi['getRatingHistory'] = (caller, playerId, gameType, page) => ratings.getRatingHistory(this.ctx, caller, playerId, gameType, page);
   getLeaderboard: GameServiceApi['getLeaderboard'] = (gameType, opts) => ratings.getLeaderboard(this.ctx, gameType, opts);
+
+  // Not requests: for the scheduled sweep (src/jobs/settle-sweep.ts) and tests.
+  /** Settles a game that is over, once (settle.ts): true when this call settled it. */
+  settleGame = (gameId: string): Promise<boolean> => settle.settleGame(this.ctx, gameId);
+  /** Settles every game that is over and not settled yet; how many it settled. */
+  sweepUnsettled = (): Promise<number> => settle.sweepUnsettled(this.ctx);
 }
 
 export function createGameService(o: GameServiceOptions): GameService {

@@ -26,6 +26,8 @@ export interface NewGame {
   seed: string;
   visibility: 'public' | 'private';
   autoStart: boolean;
+  /** Rate the game (Glicko-2) when it finishes (default false). */
+  rated?: boolean;
   createdById: string;
   /** One per role, in the module's role order. */
   seats: { role: string; playerId: string | null }[];

@@ -10,6 +10,14 @@ const TABLES = [
   ['seats', 'game_id, role'],
   ['actions', 'game_id, seq'],
   ['idempotency_records', 'game_id, player_id, key'],
+  ['ratings', 'player_id, game_type'],
+  ['rating_changes', 'game_id, player_id'],
+  ['leagues', 'id'],
+  ['league_organisers', 'league_id, player_id'],
+  ['league_entrants', 'league_id, player_id'],
+  ['league_rounds', 'league_id, number'],
+  ['league_pairings', 'id'],
+  ['league_result_changes', 'id'],
 ] as const;
 
 export async function tableSnapshot(db: pg.Pool): Promise<Record<string, string>> {

@@ -16,17 +16,23 @@
 // the caller's turn at subscription time (playerGames), so a reconnecting
 // client misses no turn; the player's games are read again every `pollMs`, so
 // a turn whose message was lost (Redis down) is announced all the same.
+//
+// mySeats: `seated` messages of `player:<id>` (a published league round gave
+// the caller a seat in a new game), live only: nothing stores them to replay,
+// and the game shows up in myGames and myTurn anyway.
 import { checkArguments } from './input.ts';
 import type { Bus, Json, Unsubscribe } from '../../bus/bus.ts';
 import {
   ServiceError,
   gameChannel,
+  isSeatedEvent,
   playerChannel,
   type Caller,
   type GameEvent,
   type GameServiceApi,
   type GameViewResult,
   type PlayerGame,
+  type SeatedEvent,
   type YourTurnEvent,
 } from '../../service/api.ts';
 import type { HeraldContext } from './context.ts';
@@ -195,6 +201,17 @@ export function subscriptionResolvers(service: GameServiceApi, bus: Bus, log: Fa
     return stream;
   }
 
+  async function mySeats(ctx: HeraldContext) {
+    const caller = await ctx.auth.required();
+    const stream = new EventStream<{ mySeats: Omit<SeatedEvent, 'type'> }>((err) => publicError(err, log));
+    await attach(bus, playerChannel(caller.playerId), stream, (m) => {
+      if (!isSeatedEvent(m)) return;
+      const { gameId, role, leagueId, round, board } = m;
+      stream.serial(async () => stream.push({ mySeats: { gameId, role, leagueId, round, board } }));
+    });
+    return stream;
+  }
+
   // A subscription document sent over plain HTTP is executed like a query, with
   // no event as the root value: refuse it as a client error (not a null for a
   // non-null field, which would be an internal error).
@@ -211,6 +228,10 @@ export function subscriptionResolvers(service: GameServiceApi, bus: Bus, log: Fa
     myTurn: {
       subscribe: (_root: unknown, _args: unknown, ctx: HeraldContext) => guard(myTurn(ctx)),
       resolve: resolveEvent('myTurn'),
+    },
+    mySeats: {
+      subscribe: (_root: unknown, _args: unknown, ctx: HeraldContext) => guard(mySeats(ctx)),
+      resolve: resolveEvent('mySeats'),
     },
   };
 }

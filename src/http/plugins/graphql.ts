@@ -18,6 +18,7 @@ import { DEFAULT_LIMITS, limitsRule, type QueryLimits } from '../graphql/limits.
 import { checkDocument, checkSource } from '../graphql/size.ts';
 import { isParsedDocument, storableLiteralsRule, syntaxErrorOf } from '../graphql/input.ts';
 import { queryResolvers } from '../graphql/resolvers.ts';
+import { leagueResolvers } from '../graphql/leagues.ts';
 import { WebSocketSourceGuard, type GuardedSocket } from '../graphql/ws-guard.ts';
 import { subscriptionResolvers } from '../graphql/subscriptions.ts';
 
@@ -46,8 +47,13 @@ export default async function graphql(app: FastifyInstance, opts: GraphqlOptions
   const service = app.gameService;
   const limits = opts.limits ?? DEFAULT_LIMITS;
   const rules = [limitsRule(limits), storableLiteralsRule];
+  const games = queryResolvers(service, { version: opts.version });
+  const leagues = leagueResolvers(service);
   const resolvers = {
-    ...queryResolvers(service, { version: opts.version }),
+    ...games,
+    ...leagues,
+    Query: { ...games.Query, ...leagues.Query },
+    Mutation: { ...games.Mutation, ...leagues.Mutation },
     Subscription: subscriptionResolvers(service, app.bus, app.log, { pollMs: opts.pollMs }),
   } as IResolvers;
 
