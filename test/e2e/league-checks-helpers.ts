@@ -102,7 +102,8 @@ export async function checkRatings(
   t: Checker,
   o: { viewer: Client; players: readonly string[]; ref: Map<string, RefRating & { games: number }>; gameType: string; games: number },
 ): Promise<void> {
-  // Answers round rating and RD to one decimal (league-api.ts RatingInfo).
+  // Answers round rating and RD to one decimal and give the volatility as stored (league-api.ts
+  // RatingInfo, service/ratings.ts).
   const TOL = 0.05 + 1e-9;
   for (const id of o.players) {
     const want = o.ref.get(id)!;
@@ -114,7 +115,7 @@ export async function checkRatings(
     t.equal(r.games, o.games, `${id.slice(0, 8)}: ${o.games} rated games`);
     t.ok(close(r.rating, want.rating, TOL), `${id.slice(0, 8)}: rating ${r.rating} = reference ${want.rating.toFixed(3)}`);
     t.ok(close(r.rd, want.rd, TOL), `${id.slice(0, 8)}: RD ${r.rd} = reference ${want.rd.toFixed(3)}`);
-    t.ok(close(r.vol, want.vol, 1e-4), `${id.slice(0, 8)}: volatility ${r.vol} = reference ${want.vol.toFixed(6)}`);
+    t.ok(close(r.vol, want.vol, 1e-9), `${id.slice(0, 8)}: volatility ${r.vol} = reference ${want.vol.toFixed(6)}`);
   }
   // The leaderboard (provisional ratings included: five games leave RD above 110).
   const board = await expectOk<{ items: { rank: number; player: { id: string }; rating: number; rd: number; games: number }[] }>(
