@@ -1,23 +1,356 @@
-// TO BE WRITTEN (issue 14).
-import type * as A from './api.ts';
-import type { Ctx } from './context.ts';
-type Caller = A.Caller;
+// League rounds: pairing the next round (a draft), the organiser's edits, publishing (the
+// games are created with both seats taken and started, in the same transaction), and the
+// advance from one round to the next when the last result comes in.
+import { Prisma } from '../generated/prisma/client.ts';
+import type { GameRow, LogEntryInput } from '../store/games.ts';
+import { findLeague, listEntrantRows, listPairingRows, listRoundRows, type LeagueRow, type PairingRow } from '../store/leagues.ts';
+import { playerChannel, type Caller, type PairingEdit, type PairingResult, type Round } from './api.ts';
+import { moduleOf, requirePlayer, type Ctx } from './context.ts';
+import { ServiceError } from './errors.ts';
+import { publishCommitted } from './events.ts';
+import { resolveOptions } from './game-types.ts';
+import { isPlainObject } from './json.ts';
+import { planNextRound, type PlannedBoard } from './league-schedule.ts';
+import { changeLeague, type AfterCommit } from './league-tx.ts';
+import { loadLeague, requireOrganiser, rolesOf, roundsOf, shapeOf, storedEntrant, storedPairing, storedRound } from './league-views.ts';
+import { endLeagueGame } from './lifecycle.ts';
+import { newSeed } from './secrets.ts';
 
-export async function listRounds(_ctx: Ctx, _caller: Caller | null, _leagueId: string): Promise<A.Round[]> {
-  throw new Error('not written yet');
+const MAX_EDITS = 500;
+
+function parseRound(n: unknown): number {
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 100_000) throw new ServiceError('invalid_request', 'The round number must be a positive integer.');
+  return n;
 }
-export async function getRound(_ctx: Ctx, _caller: Caller | null, _leagueId: string, _round: number): Promise<A.Round> {
-  throw new Error('not written yet');
+
+export async function listRounds(ctx: Ctx, _caller: Caller | null, leagueId: string): Promise<Round[]> {
+  await loadLeague(ctx.db, leagueId);
+  return roundsOf(ctx.db, leagueId);
 }
-export async function generateRound(_ctx: Ctx, _caller: Caller, _leagueId: string): Promise<A.Round> {
-  throw new Error('not written yet');
+
+export async function getRound(ctx: Ctx, _caller: Caller | null, leagueId: string, round: number): Promise<Round> {
+  await loadLeague(ctx.db, leagueId);
+  const [r] = await roundsOf(ctx.db, leagueId, parseRound(round));
+  if (!r) throw new ServiceError('not_found', `The league has no round ${round}.`);
+  return r;
 }
-export async function editPairings(_ctx: Ctx, _caller: Caller, _leagueId: string, _round: number, _edits: A.PairingEdit[]): Promise<A.Round> {
-  throw new Error('not written yet');
+
+/** The bye result a pairing gives in this format (round robins: sitting out scores nothing). */
+function byeResult(row: Pick<LeagueRow, 'format'>): PairingResult {
+  return row.format === 'round-robin' || row.format === 'double-round-robin' || (row.format === 'pools') ? 'bye-zero' : 'bye-full';
 }
-export async function publishRound(_ctx: Ctx, _caller: Caller, _leagueId: string, _round: number): Promise<A.Round> {
-  throw new Error('not written yet');
+
+async function insertBoards(tx: Prisma.TransactionClient, leagueId: string, round: number, boards: PlannedBoard[]): Promise<void> {
+  await tx.leaguePairing.createMany({
+    data: boards.map((b, i) => ({
+      leagueId,
+      round,
+      board: b.board ?? i + 1,
+      pool: b.pool,
+      firstId: b.first,
+      secondId: b.second,
+      result: b.result,
+      source: b.result === null ? null : b.source,
+    })),
+  });
 }
-export async function deleteDraftRound(_ctx: Ctx, _caller: Caller, _leagueId: string, _round: number): Promise<void> {
-  throw new Error('not written yet');
+
+/** Plans and stores the next round as a draft; false when the format has no more rounds (the league is then finished). */
+async function createNextRound(ctx: Ctx, tx: Prisma.TransactionClient, row: LeagueRow): Promise<number | null> {
+  const [entrants, rounds, pairings] = await Promise.all([listEntrantRows(tx, row.id), listRoundRows(tx, row.id), listPairingRows(tx, row.id)]);
+  const plan = planNextRound(shapeOf(row), rolesOf(ctx, row.gameType), entrants.map(storedEntrant), rounds.map(storedRound), pairings.map(storedPairing));
+  if (plan === 'finished') {
+    await tx.league.update({ where: { id: row.id }, data: { status: 'finished' } });
+    return null;
+  }
+  await tx.leagueRound.create({ data: { leagueId: row.id, number: plan.number, stage: plan.stage, status: 'draft' } });
+  await insertBoards(tx, row.id, plan.number, plan.boards);
+  return plan.number;
+}
+
+/**
+ * Publishes a draft round: every board between two players gets its game, created started
+ * with both seats taken (the one write path's start entry, version 1); boards decided without
+ * a game (byes, forfeits) are final at once. After the commit both players hear of the game.
+ */
+async function publishTx(ctx: Ctx, tx: Prisma.TransactionClient, row: LeagueRow, number: number, after: AfterCommit): Promise<void> {
+  const s = shapeOf(row).settings;
+  const m = moduleOf(ctx, row.gameType);
+  const [firstRole, secondRole] = m.roles as [string, string];
+  const scenario = s.scenarios[(number - 1) % s.scenarios.length]!;
+  const options = resolveOptions(m, scenario, s.options, 'invalid_options');
+  const boards = await tx.leaguePairing.findMany({ where: { leagueId: row.id, round: number }, orderBy: { board: 'asc' } });
+  const at = new Date();
+  const started: Array<{ game: Pick<GameRow, 'id' | 'seats'>; entry: LogEntryInput; board: PairingRow }> = [];
+  if (s.play === 'herald') {
+    for (const b of boards) {
+      if (b.secondId === null || b.result !== null) continue;
+      const seed = newSeed();
+      const state = m.setup({ scenario, seed, options });
+      const activeRoles = m.activeRoles(state);
+      const entry: LogEntryInput = { kind: 'start', role: null, playerId: null, status: 'active', activeRoles, log: m.logChange(state) as unknown as Prisma.InputJsonValue };
+      const game = await tx.game.create({
+        data: {
+          gameType: m.id,
+          scenario,
+          options: options as Prisma.InputJsonValue,
+          seed,
+          visibility: row.visibility === 'public' ? 'public' : 'private',
+          autoStart: true,
+          rated: s.rated,
+          createdById: row.createdById,
+          status: 'active',
+          version: 1,
+          state: state as Prisma.InputJsonValue,
+          activeRoles,
+          seats: { create: [{ role: firstRole, playerId: b.firstId }, { role: secondRole, playerId: b.secondId }] },
+          actions: { create: [{ seq: 1, kind: 'start', role: null, playerId: null, status: 'active', activeRoles, log: entry.log ?? undefined, createdAt: at }] },
+        },
+        select: { id: true },
+      });
+      await tx.leaguePairing.update({ where: { id: b.id }, data: { gameId: game.id } });
+      started.push({
+        game: { id: game.id, seats: [{ role: firstRole, playerId: b.firstId }, { role: secondRole, playerId: b.secondId }] as GameRow['seats'] },
+        entry,
+        board: b,
+      });
+    }
+  }
+  for (const b of boards) {
+    if (b.result !== null) {
+      await tx.leagueResultChange.create({ data: { leagueId: row.id, pairingId: b.id, byId: null, kind: b.source === 'withdrawal' ? 'withdrawal' : 'forfeit', before: null, after: b.result, reason: b.secondId === null ? 'bye' : 'opponent left the league' } });
+    }
+  }
+  await tx.leagueRound.update({ where: { leagueId_number: { leagueId: row.id, number } }, data: { status: 'published', publishedAt: at } });
+  after.push(async () => {
+    for (const s0 of started) {
+      await publishCommitted(ctx, s0.game as GameRow, 1, [s0.entry], at);
+      for (const seat of s0.game.seats) {
+        await ctx.bus
+          .publish(playerChannel(seat.playerId!), { type: 'seated', gameId: s0.game.id, role: seat.role, leagueId: row.id, round: number, board: s0.board.board })
+          .catch((err: unknown) => ctx.log.warn({ err: String(err) }, 'bus publish failed (the round is published)'));
+      }
+    }
+  });
+}
+
+/** Whether the format has no round after the last complete one (cheap for a Swiss: no pairing is run). */
+async function noMoreRounds(ctx: Ctx, tx: Prisma.TransactionClient, row: LeagueRow): Promise<boolean> {
+  const shape = shapeOf(row);
+  const rounds = await listRoundRows(tx, row.id);
+  if (row.format === 'swiss') return rounds.length >= shape.settings.rounds!;
+  const [entrants, pairings] = await Promise.all([listEntrantRows(tx, row.id), listPairingRows(tx, row.id)]);
+  try {
+    return planNextRound(shape, rolesOf(ctx, row.gameType), entrants.map(storedEntrant), rounds.map(storedRound), pairings.map(storedPairing)) === 'finished';
+  } catch {
+    return false;
+  }
+}
+
+function isComplete(pairings: readonly { result: string | null }[]): boolean {
+  return pairings.every((p) => p.result !== null);
+}
+
+/**
+ * After any result or entrant change: completes the open round when its last board has a
+ * result, and with autoPair pairs and publishes the next one — or finishes the league.
+ */
+export async function advance(ctx: Ctx, tx: Prisma.TransactionClient, leagueId: string, after: AfterCommit): Promise<void> {
+  for (let guard = 0; guard < 1000; guard++) {
+    const row = (await findLeague(tx, leagueId))!;
+    if (row.status !== 'running') return;
+    const last = await tx.leagueRound.findFirst({ where: { leagueId }, orderBy: { number: 'desc' } });
+    if (last && last.status === 'draft') return;
+    if (last && last.status === 'published') {
+      const boards = await tx.leaguePairing.findMany({ where: { leagueId, round: last.number }, select: { result: true } });
+      if (!isComplete(boards)) return;
+      await tx.leagueRound.update({ where: { leagueId_number: { leagueId, number: last.number } }, data: { status: 'complete', completedAt: new Date() } });
+    }
+    if (!shapeOf(row).settings.autoPair) {
+      // Without autoPair the organiser pairs each round; the league still ends by itself.
+      if (last && (await noMoreRounds(ctx, tx, row))) await tx.league.update({ where: { id: leagueId }, data: { status: 'finished' } });
+      return;
+    }
+    const n = await createNextRound(ctx, tx, row);
+    if (n === null) return;
+    await publishTx(ctx, tx, row, n, after);
+    // A round decided entirely without games (all byes or forfeits) is complete at once: loop.
+  }
+}
+
+export async function generateRound(ctx: Ctx, callerIn: Caller, leagueId: string): Promise<Round> {
+  const caller = requirePlayer(callerIn);
+  const n = await changeLeague(ctx, leagueId, async (tx, row) => {
+    requireOrganiser(row, caller);
+    if (row.status !== 'running') throw new ServiceError('invalid_state', row.status === 'registration' ? 'Start the league first.' : 'The league is finished.');
+    const last = await tx.leagueRound.findFirst({ where: { leagueId }, orderBy: { number: 'desc' } });
+    if (last && last.status !== 'complete') {
+      throw new ServiceError('round_in_progress', `Round ${last.number} is ${last.status === 'draft' ? 'a draft (publish or delete it)' : 'still being played'}.`, { round: last.number });
+    }
+    const number = await createNextRound(ctx, tx, row);
+    if (number === null) throw new ServiceError('invalid_state', 'The league has no more rounds: it is finished now.');
+    return number;
+  });
+  return getRound(ctx, caller, leagueId, n);
+}
+
+export async function publishRound(ctx: Ctx, callerIn: Caller, leagueId: string, round: number): Promise<Round> {
+  const caller = requirePlayer(callerIn);
+  const n = parseRound(round);
+  await changeLeague(ctx, leagueId, async (tx, row, after) => {
+    requireOrganiser(row, caller);
+    const r = await tx.leagueRound.findUnique({ where: { leagueId_number: { leagueId, number: n } } });
+    if (!r) throw new ServiceError('not_found', `The league has no round ${n}.`);
+    if (r.status !== 'draft') throw new ServiceError('round_published', `Round ${n} is published already.`, { round: n });
+    await publishTx(ctx, tx, row, n, after);
+    await advance(ctx, tx, leagueId, after);
+  });
+  return getRound(ctx, caller, leagueId, n);
+}
+
+export async function deleteDraftRound(ctx: Ctx, callerIn: Caller, leagueId: string, round: number): Promise<void> {
+  const caller = requirePlayer(callerIn);
+  const n = parseRound(round);
+  await changeLeague(ctx, leagueId, async (tx, row) => {
+    requireOrganiser(row, caller);
+    const r = await tx.leagueRound.findUnique({ where: { leagueId_number: { leagueId, number: n } } });
+    if (!r) throw new ServiceError('not_found', `The league has no round ${n}.`);
+    if (r.status !== 'draft') throw new ServiceError('round_published', `Round ${n} is published: it cannot be deleted.`, { round: n });
+    await tx.leaguePairing.deleteMany({ where: { leagueId, round: n } });
+    await tx.leagueRound.delete({ where: { leagueId_number: { leagueId, number: n } } });
+  });
+}
+
+interface Board {
+  first: string;
+  second: string | null;
+  pool: number | null;
+}
+
+/** Applies the organiser's edits to a draft's boards (in memory). */
+function applyEdits(boards: Board[], edits: PairingEdit[], eligible: Set<string>): Board[] {
+  const out = boards.map((b) => ({ ...b }));
+  const where = (id: string) => {
+    for (const [i, b] of out.entries()) {
+      if (b.first === id) return { i, side: 'first' as const };
+      if (b.second === id) return { i, side: 'second' as const };
+    }
+    return null;
+  };
+  const need = (id: unknown, field: string): string => {
+    if (typeof id !== 'string' || !eligible.has(id)) {
+      throw new ServiceError('invalid_pairing', `${field}: ${JSON.stringify(id)} is not an active entrant of this round (withdrawn, disqualified, not yet entered, or not in the league).`, { player: id });
+    }
+    if (!where(id)) throw new ServiceError('invalid_pairing', `${field}: that player is not on any board of the draft.`, { player: id });
+    return id;
+  };
+  for (const [k, e] of edits.entries()) {
+    if (!isPlainObject(e)) throw new ServiceError('invalid_request', `edits[${k}] must be an object.`);
+    const keys = Object.keys(e);
+    if (e.op === 'swap') {
+      if (keys.some((x) => !['op', 'a', 'b'].includes(x))) throw new ServiceError('invalid_request', `edits[${k}]: swap takes a and b.`);
+      const a = need(e.a, `edits[${k}].a`);
+      const b = need(e.b, `edits[${k}].b`);
+      if (a === b) throw new ServiceError('invalid_pairing', `edits[${k}]: a and b are the same player.`);
+      const pa = where(a)!;
+      const pb = where(b)!;
+      out[pa.i]![pa.side] = b;
+      out[pb.i]![pb.side] = a;
+    } else if (e.op === 'bye') {
+      if (keys.some((x) => !['op', 'player'].includes(x))) throw new ServiceError('invalid_request', `edits[${k}]: bye takes player.`);
+      const p = need(e.player, `edits[${k}].player`);
+      const at = where(p)!;
+      const board = out[at.i]!;
+      if (board.second === null) continue;
+      const opponent = at.side === 'first' ? board.second : board.first;
+      const byeBoard = out.findIndex((b) => b.second === null);
+      out.splice(at.i, 1);
+      if (byeBoard >= 0) {
+        const prev = out.find((b) => b.second === null)!;
+        const other = prev.first;
+        prev.first = p;
+        out.unshift({ first: opponent, second: other, pool: board.pool });
+      } else {
+        out.push({ first: p, second: null, pool: board.pool }, { first: opponent, second: null, pool: board.pool });
+      }
+    } else if (e.op === 'pair') {
+      if (keys.some((x) => !['op', 'first', 'second'].includes(x))) throw new ServiceError('invalid_request', `edits[${k}]: pair takes first and second.`);
+      const a = need(e.first, `edits[${k}].first`);
+      const b = need(e.second, `edits[${k}].second`);
+      if (a === b) throw new ServiceError('invalid_pairing', `edits[${k}]: a player cannot play themselves.`);
+      const ba = out[where(a)!.i]!;
+      const bb = out[where(b)!.i]!;
+      const partner = (board: Board, id: string) => (board.first === id ? board.second : board.first);
+      const x = partner(ba, a);
+      const y = ba === bb ? null : partner(bb, b);
+      const pool = ba.pool;
+      const rest = out.filter((bd) => bd !== ba && bd !== bb);
+      rest.unshift({ first: a, second: b, pool });
+      const left = [x, y].filter((v): v is string => v !== null && v !== a && v !== b);
+      if (left.length === 2) rest.push({ first: left[0]!, second: left[1]!, pool });
+      else if (left.length === 1) rest.push({ first: left[0]!, second: null, pool });
+      out.length = 0;
+      out.push(...rest);
+    } else {
+      throw new ServiceError('invalid_request', `edits[${k}].op must be swap, bye or pair.`);
+    }
+  }
+  return out;
+}
+
+export async function editPairings(ctx: Ctx, callerIn: Caller, leagueId: string, round: number, edits: PairingEdit[]): Promise<Round> {
+  const caller = requirePlayer(callerIn);
+  const n = parseRound(round);
+  if (!Array.isArray(edits) || edits.length === 0 || edits.length > MAX_EDITS) throw new ServiceError('invalid_request', `edits must be a list of 1 to ${MAX_EDITS} edits.`);
+  await changeLeague(ctx, leagueId, async (tx, row) => {
+    requireOrganiser(row, caller);
+    const r = await tx.leagueRound.findUnique({ where: { leagueId_number: { leagueId, number: n } } });
+    if (!r) throw new ServiceError('not_found', `The league has no round ${n}.`);
+    if (r.status !== 'draft') throw new ServiceError('round_published', `Round ${n} is published: its pairings can no longer be edited.`, { round: n });
+    if (r.stage === 'knockout') throw new ServiceError('invalid_pairing', 'Knockout brackets follow the seeds and results; change seeds before the start, or results, instead.');
+    const current = await tx.leaguePairing.findMany({ where: { leagueId, round: n }, orderBy: { board: 'asc' } });
+    const entrants = await listEntrantRows(tx, leagueId);
+    const eligible = new Set(entrants.filter((e) => e.status === 'active' && e.firstRound <= n).map((e) => e.playerId));
+    // Boards already decided without a game (forfeits of players who left) are not edited.
+    const fixed = current.filter((p) => p.source === 'withdrawal');
+    const editable = current.filter((p) => p.source !== 'withdrawal').map((p) => ({ first: p.firstId, second: p.secondId, pool: p.pool }));
+    const boards = applyEdits(editable, edits, eligible);
+    if (row.format === 'pools') {
+      const poolOf = new Map<string, number | null>();
+      for (const p of current) {
+        poolOf.set(p.firstId, p.pool);
+        if (p.secondId) poolOf.set(p.secondId, p.pool);
+      }
+      for (const b of boards) {
+        if (b.second !== null && poolOf.get(b.first) !== poolOf.get(b.second)) throw new ServiceError('invalid_pairing', 'Pool games pair two players of the same pool.');
+      }
+    }
+    await tx.leaguePairing.deleteMany({ where: { leagueId, round: n } });
+    const planned: PlannedBoard[] = [
+      ...boards.filter((b) => b.second !== null).map((b) => ({ ...b, result: null, source: null })),
+      ...fixed.map((p) => ({ first: p.firstId, second: p.secondId, pool: p.pool, result: p.result as PairingResult, source: 'withdrawal' as const })),
+      ...boards.filter((b) => b.second === null).map((b) => ({ ...b, result: byeResult(row), source: 'pairing' as const })),
+    ];
+    await insertBoards(tx, leagueId, n, planned);
+  });
+  return getRound(ctx, caller, leagueId, n);
+}
+
+/**
+ * A player leaves a running league: each of their boards still open in a published round
+ * becomes a forfeit (a double forfeit if the opponent has left too), per the league's
+ * withdrawal policy — with 'annul' the board is simply closed as a double forfeit, which
+ * the standings then leave out with everything else of that player. Their games end.
+ */
+export async function forfeitOpenBoards(ctx: Ctx, tx: Prisma.TransactionClient, row: LeagueRow, playerId: string, by: string, reason: string, after: AfterCommit): Promise<void> {
+  const open = await tx.leaguePairing.findMany({ where: { leagueId: row.id, result: null, OR: [{ firstId: playerId }, { secondId: playerId }] } });
+  for (const p of open) {
+    const result: PairingResult = p.secondId === null ? 'bye-zero' : p.firstId === playerId ? 'forfeit-second' : 'forfeit-first';
+    await tx.leaguePairing.update({ where: { id: p.id }, data: { result, source: 'withdrawal', report: Prisma.DbNull } });
+    await tx.leagueResultChange.create({ data: { leagueId: row.id, pairingId: p.id, byId: by, kind: 'withdrawal', before: null, after: result, reason } });
+    if (p.gameId) {
+      const gameId = p.gameId;
+      after.push(() => endLeagueGame(ctx, gameId, `league: ${reason}`));
+    }
+  }
 }

@@ -215,6 +215,7 @@ export async function abort(ctx: Ctx, callerIn: Caller, gameId: string): Promise
       throw new ServiceError('forbidden', 'Only the creator or a seat holder aborts the game.');
     }
     if (isOver(game.status)) throw new ServiceError('game_over', `Cannot abort: the game is ${game.status}.`);
+    if (game.pairing) throw new ServiceError('forbidden', "A league game cannot be aborted (it would leave the pairing unplayed): resign, or ask the league's organiser to set the result.");
     // The version check of the commit makes this count current: an action committed meanwhile conflicts.
     if ((await countActions(ctx.db, game.id)) > 0) {
       throw new ServiceError('invalid_state', 'Cannot abort after the first action; resign instead.');
@@ -225,4 +226,29 @@ export async function abort(ctx: Ctx, callerIn: Caller, gameId: string): Promise
     };
   });
   return summarize(after);
+}
+
+/**
+ * Ends a league game that the league no longer needs (its board was decided otherwise: a
+ * forfeit, a confirmed report, an organiser's result): abandoned, no winner, through the one
+ * write path so that spectators and players see it end. A game already over is left alone.
+ */
+export async function endLeagueGame(ctx: Ctx, gameId: string, reason: string): Promise<void> {
+  const load = async (id: string): Promise<GameRow> => {
+    const g = await findGame(ctx.sql, id);
+    if (!g) throw new ServiceError('not_found', 'No such game.');
+    return orderSeats(ctx, g);
+  };
+  try {
+    await mutate(ctx, null, gameId, (game) => {
+      if (isOver(game.status)) throw new ServiceError('game_over', 'The game is over already.');
+      return {
+        game: { status: 'abandoned', activeRoles: [], result: { winner: null, reason } },
+        entries: [{ kind: 'abort', role: null, playerId: null, status: 'abandoned', activeRoles: [] }],
+      };
+    }, load);
+  } catch (err) {
+    if (err instanceof ServiceError && err.code === 'game_over') return;
+    throw err;
+  }
 }
