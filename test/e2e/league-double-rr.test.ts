@@ -25,8 +25,9 @@ const players = await signupMany(app, 'DRR player', 6);
 const clients = byId(players);
 const ROUNDS = 10;
 const POINTS = { win: 2, draw: 1, loss: 0 };
-// The contract's default for round robins (league-api.ts): SB, direct encounter, wins.
-const TIE_BREAKS: RefTieBreak[] = ['sonneborn-berger', 'direct-encounter', 'wins'];
+// Direct encounter first (FIDE's recommendation for round robins), so that it decides among
+// groups of several tied players, where its recursive application matters.
+const TIE_BREAKS: RefTieBreak[] = ['direct-encounter', 'sonneborn-berger', 'wins'];
 /** The round whose first board is played elsewhere and reported. */
 const ELSEWHERE_ROUND = 4;
 /** After this round completes, the organiser corrects a result of round 1. */
@@ -37,13 +38,14 @@ const league = await expectOk<LeagueJson>(organiser.req('POST', '/leagues', {
   gameType: 'richard-iii',
   format: 'double-round-robin',
   points: POINTS,
+  tieBreaks: TIE_BREAKS,
   rated: false,
 }), 'create league');
 const leagueId = league.id;
 
 t.test('registration and start', async (t) => {
   t.same(league.settings.points, POINTS);
-  t.same(league.settings.tieBreaks, TIE_BREAKS, 'the round-robin default tie-breaks');
+  t.same(league.settings.tieBreaks, TIE_BREAKS);
   t.equal(league.settings.rated, false);
   for (const p of players.slice(0, 4)) await expectOk(p.req('POST', `/leagues/${leagueId}/entrants`), 'join (REST)');
   for (const p of players.slice(4)) {
