@@ -169,6 +169,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/players/{playerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's profile (ratings, leagues, recent results)
+         * @description Name, ratings per game type, league memberships and the last 20
+         *     finished games against another player, newest first, with the
+         *     outcome from this player's side and the rating change of rated
+         *     games. Anyone may read it; private games and unlisted leagues show
+         *     only to the players who may see them (unlisted leagues: on one's own
+         *     profile). Unknown ids, ids that are not UUIDs and application
+         *     accounts are 404 `not_found`.
+         */
+        get: operations["getPlayerProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/players/{playerId}/ratings/{gameType}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's rating after each rated game of a game type, newest first
+         * @description One entry per rated game: the opponent, the score (1 win, 0.5 draw,
+         *     0 loss), the rating before and after and the RD after. Games the
+         *     caller may not see (other players' private games) are left out.
+         *     Cursor pagination: pass `nextCursor` as `cursor`. An unknown player
+         *     or game type is 404 `not_found`; a bad `limit` or `cursor` is 400.
+         */
+        get: operations["getRatingHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/me": {
         parameters: {
             query?: never;
@@ -276,6 +326,30 @@ export interface paths {
          *     `POST /games/import` accept exactly these (422 otherwise).
          */
         get: operations["listGameTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/game-types/{gameType}/leaderboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Players of a game type by rating
+         * @description Highest rating first (ties: by player id), ranked 1, 2, … among the
+         *     players listed. Provisional ratings (RD aged to now above 110) are
+         *     left out unless `includeProvisional=true`. Cursor pagination: pass
+         *     `nextCursor` as `cursor`. An unknown game type is 404 `not_found`; a
+         *     bad `limit`, `cursor` or `includeProvisional` is 400.
+         */
+        get: operations["getLeaderboard"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1162,6 +1236,8 @@ export interface components {
          *       "result": null,
          *       "createdBy": "6f1c2d3e-0000-4000-8000-000000000001",
          *       "autoStart": true,
+         *       "rated": true,
+         *       "league": null,
          *       "createdAt": "2026-11-22T04:00:00.000Z",
          *       "updatedAt": "2026-11-22T04:01:00.000Z"
          *     }
@@ -1186,12 +1262,25 @@ export interface components {
             result: null | components["schemas"]["GameResult"];
             createdBy: string;
             autoStart: boolean;
+            /** @description Finishing it updates both players' Glicko-2 ratings. */
+            rated: boolean;
+            /** @description The league board this game is, if any. */
+            league: null | components["schemas"]["LeagueBoard"];
             /** @description Only once the game is over. */
             seed?: string;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        LeagueBoard: {
+            /**
+             * Format: uuid
+             * @description The league.
+             */
+            id: string;
+            round: number;
+            board: number;
         };
         CreateGame: {
             gameType: string;
@@ -1207,6 +1296,239 @@ export interface components {
             roles?: string[];
             /** @default true */
             autoStart: boolean;
+            /**
+             * @description Update both players' Glicko-2 ratings when the game finishes (two different players on the two seats).
+             * @default false
+             */
+            rated: boolean;
+        };
+        PlayerRef: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            isBot: boolean;
+        };
+        RatingInfo: {
+            /** @example richard-iii */
+            gameType: string;
+            /** @description Glicko-2 rating (1500 to start), one decimal. */
+            rating: number;
+            /** @description Rating deviation aged to now (grows with inactivity, at most 350), one decimal. */
+            rd: number;
+            /** @description Glicko-2 volatility. */
+            vol: number;
+            /** @description Rated games played. */
+            games: number;
+            wins: number;
+            draws: number;
+            losses: number;
+            /** @description RD above 110. */
+            provisional: boolean;
+            /**
+             * Format: date-time
+             * @description The last rated game.
+             */
+            updatedAt: string;
+        };
+        PlayerResult: {
+            /** Format: uuid */
+            gameId: string;
+            gameType: string;
+            /** @description This player's seat. */
+            role: string;
+            /** @description The other seat's player (null when nobody holds it). */
+            opponent: null | components["schemas"]["PlayerRef"];
+            /**
+             * @description From this player's side.
+             * @enum {unknown}
+             */
+            outcome: "win" | "draw" | "loss" | null;
+            /** @description How the game ended, e.g. "Lancaster resigned". */
+            reason: string;
+            rated: boolean;
+            /** @description This player's rating change (rated games). */
+            ratingChange: number | null;
+            /**
+             * Format: uuid
+             * @description The league the game was a board of.
+             */
+            leagueId: string | null;
+            /** Format: date-time */
+            endedAt: string;
+        };
+        PlayerLeague: {
+            league: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                gameType: string;
+                /** @enum {unknown} */
+                format: "round-robin" | "double-round-robin" | "swiss" | "knockout" | "pools";
+                /** @enum {unknown} */
+                status: "registration" | "running" | "finished";
+            };
+            /**
+             * @description The player's entry; null when they only organise the league.
+             * @enum {unknown}
+             */
+            status: "active" | "withdrawn" | "disqualified" | null;
+            organiser: boolean;
+        };
+        /**
+         * @example {
+         *       "player": {
+         *         "id": "6f1c2d3e-0000-4000-8000-000000000001",
+         *         "name": "Ada",
+         *         "isBot": false,
+         *         "createdAt": "2026-11-22T04:00:00.000Z"
+         *       },
+         *       "ratings": [
+         *         {
+         *           "gameType": "richard-iii",
+         *           "rating": 1662.3,
+         *           "rd": 290.3,
+         *           "vol": 0.06,
+         *           "games": 1,
+         *           "wins": 1,
+         *           "draws": 0,
+         *           "losses": 0,
+         *           "provisional": true,
+         *           "updatedAt": "2026-11-22T05:00:00.000Z"
+         *         }
+         *       ],
+         *       "leagues": [
+         *         {
+         *           "league": {
+         *             "id": "6f1c2d3e-0000-4000-8000-0000000000c1",
+         *             "name": "Autumn Swiss",
+         *             "gameType": "richard-iii",
+         *             "format": "swiss",
+         *             "status": "running"
+         *           },
+         *           "status": "active",
+         *           "organiser": false
+         *         }
+         *       ],
+         *       "recentResults": [
+         *         {
+         *           "gameId": "6f1c2d3e-0000-4000-8000-000000000002",
+         *           "gameType": "richard-iii",
+         *           "role": "York",
+         *           "opponent": {
+         *             "id": "6f1c2d3e-0000-4000-8000-000000000003",
+         *             "name": "Bob",
+         *             "isBot": true
+         *           },
+         *           "outcome": "win",
+         *           "reason": "Lancaster resigned",
+         *           "rated": true,
+         *           "ratingChange": 162.3,
+         *           "leagueId": "6f1c2d3e-0000-4000-8000-0000000000c1",
+         *           "endedAt": "2026-11-22T05:00:00.000Z"
+         *         }
+         *       ]
+         *     }
+         */
+        PlayerProfile: {
+            player: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                isBot: boolean;
+                /** Format: date-time */
+                createdAt: string;
+            };
+            ratings: components["schemas"]["RatingInfo"][];
+            leagues: components["schemas"]["PlayerLeague"][];
+            /** @description The last 20 finished games against another player, newest first. */
+            recentResults: components["schemas"]["PlayerResult"][];
+        };
+        RatingHistoryEntry: {
+            /** Format: uuid */
+            gameId: string;
+            opponent: components["schemas"]["PlayerRef"];
+            /**
+             * @description 1 win, 0.5 draw, 0 loss.
+             * @enum {unknown}
+             */
+            score: 0 | 0.5 | 1;
+            ratingBefore: number;
+            /** @description After the game. */
+            rating: number;
+            /** @description After the game. */
+            rd: number;
+            /** Format: date-time */
+            at: string;
+        };
+        /**
+         * @example {
+         *       "items": [
+         *         {
+         *           "gameId": "6f1c2d3e-0000-4000-8000-000000000002",
+         *           "opponent": {
+         *             "id": "6f1c2d3e-0000-4000-8000-000000000003",
+         *             "name": "Bob",
+         *             "isBot": true
+         *           },
+         *           "score": 1,
+         *           "ratingBefore": 1500,
+         *           "rating": 1662.3,
+         *           "rd": 290.3,
+         *           "at": "2026-11-22T05:00:00.000Z"
+         *         }
+         *       ],
+         *       "nextCursor": null
+         *     }
+         */
+        RatingHistoryPage: {
+            items: components["schemas"]["RatingHistoryEntry"][];
+            /** @description Null on the last page. */
+            nextCursor: string | null;
+        };
+        LeaderboardEntry: {
+            rank: number;
+            player: components["schemas"]["PlayerRef"];
+            rating: number;
+            /** @description Aged to now. */
+            rd: number;
+            games: number;
+            provisional: boolean;
+        };
+        /**
+         * @example {
+         *       "items": [
+         *         {
+         *           "rank": 1,
+         *           "player": {
+         *             "id": "6f1c2d3e-0000-4000-8000-000000000001",
+         *             "name": "Ada",
+         *             "isBot": false
+         *           },
+         *           "rating": 1812.4,
+         *           "rd": 62.1,
+         *           "games": 41,
+         *           "provisional": false
+         *         },
+         *         {
+         *           "rank": 2,
+         *           "player": {
+         *             "id": "6f1c2d3e-0000-4000-8000-000000000003",
+         *             "name": "Bob",
+         *             "isBot": true
+         *           },
+         *           "rating": 1650,
+         *           "rd": 74.9,
+         *           "games": 27,
+         *           "provisional": false
+         *         }
+         *       ],
+         *       "nextCursor": "WzE2NTAsIjZmMWMyZDNlLTAwMDAtNDAwMC04MDAwLTAwMDAwMDAwMDAwMyJd"
+         *     }
+         */
+        LeaderboardPage: {
+            items: components["schemas"]["LeaderboardEntry"][];
+            /** @description Null on the last page. */
+            nextCursor: string | null;
         };
         RoleBody: {
             /** @description Required when the caller holds several seats. */
@@ -1999,6 +2321,24 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description No such player (or not a player's id), or no such game type (code not_found). */
+        NoPlayer: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:herald:problem:not-found",
+                 *       "title": "Not Found",
+                 *       "status": 404,
+                 *       "detail": "No player 6f1c2d3e-0000-4000-8000-000000000009.",
+                 *       "code": "not_found"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description No such route. */
         NotFound: {
             headers: {
@@ -2156,6 +2496,15 @@ export interface components {
     };
     parameters: {
         GameId: string;
+        PlayerId: string;
+        /**
+         * @description A game type id (GET /game-types).
+         * @example richard-iii
+         */
+        GameTypePath: string;
+        /** @description `nextCursor` of the previous page (opaque). */
+        Cursor: string;
+        RatingsLimit: number;
         /** @description With an application key, act as this player (one the application created). */
         ActAs: string;
         /** @description Resume after this event id (EventSource sends it when reconnecting). Wins over `lastEventId`. */
@@ -2461,6 +2810,72 @@ export interface operations {
             403: components["responses"]["Forbidden"];
         };
     };
+    getPlayerProfile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With an application key, act as this player (one the application created). */
+                "X-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                playerId: components["parameters"]["PlayerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerProfile"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NoPlayer"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getRatingHistory: {
+        parameters: {
+            query?: {
+                /** @description `nextCursor` of the previous page (opaque). */
+                cursor?: components["parameters"]["Cursor"];
+                limit?: components["parameters"]["RatingsLimit"];
+            };
+            header?: {
+                /** @description With an application key, act as this player (one the application created). */
+                "X-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                playerId: components["parameters"]["PlayerId"];
+                /**
+                 * @description A game type id (GET /game-types).
+                 * @example richard-iii
+                 */
+                gameType: components["parameters"]["GameTypePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RatingHistoryPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NoPlayer"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     getMe: {
         parameters: {
             query?: never;
@@ -2645,6 +3060,59 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GameType"][];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getLeaderboard: {
+        parameters: {
+            query?: {
+                /** @description List provisional ratings too. */
+                includeProvisional?: boolean;
+                /** @description `nextCursor` of the previous page (opaque). */
+                cursor?: components["parameters"]["Cursor"];
+                limit?: components["parameters"]["RatingsLimit"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A game type id (GET /game-types).
+                 * @example richard-iii
+                 */
+                gameType: components["parameters"]["GameTypePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaderboardPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No such game type (code not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:herald:problem:not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No game type chess: this server hosts richard-iii.",
+                     *       "code": "not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             429: components["responses"]["TooManyRequests"];

@@ -19,6 +19,7 @@ import inputGuard from './plugins/input-guard.ts';
 import accountRoutes from './routes/accounts.ts';
 import gameRoutes from './routes/games.ts';
 import leagueRoutes from './routes/leagues.ts';
+import playerRoutes from './routes/players.ts';
 import metrics from './plugins/metrics.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import notify from '../notify/plugin.ts';
@@ -82,6 +83,7 @@ export async function buildApp(config: Config, given: AppServices = {}): Promise
     await app.register(accountRoutes);
     await app.register(gameRoutes);
     await app.register(leagueRoutes);
+    await app.register(playerRoutes);
     await app.register(notify);
     await app.register(eventRoutes, { heartbeatMs: config.sseHeartbeatMs });
     await app.register(openapi);

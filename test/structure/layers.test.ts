@@ -25,15 +25,17 @@ const ALLOWED: Record<string, readonly string[]> = {
   bus: ['shared'],
   store: ['generated', 'shared'],
   service: ['engine', 'games', 'leagues', 'clocks', 'store', 'bus', 'generated', 'shared'],
+  /** Scheduled work (timers the app owns): it calls the service and knows no HTTP. */
+  jobs: ['service', 'shared'],
   notify: ['service', 'bus', 'shared'],
-  http: ['engine', 'games', 'leagues', 'clocks', 'store', 'bus', 'service', 'notify', 'shared'],
+  http: ['engine', 'games', 'leagues', 'clocks', 'store', 'bus', 'service', 'notify', 'jobs', 'shared'],
   'main.ts': ['*'],
   shared: ['shared'],
 };
 
 /** Packages that are HTTP: only http (and notify's Fastify plugin) may use them. */
 const HTTP_PACKAGE = /^(fastify|fastify-plugin|@fastify\/.*|mercurius|graphql)(\/.*)?$/;
-const NO_HTTP_PACKAGES = new Set(['engine', 'games', 'leagues', 'clocks', 'bus', 'store', 'service']);
+const NO_HTTP_PACKAGES = new Set(['engine', 'games', 'leagues', 'clocks', 'bus', 'store', 'service', 'jobs']);
 /** The rules are pure: no npm packages (node: built-ins only). */
 const NO_PACKAGES = new Set(['engine', 'games', 'clocks']);
 

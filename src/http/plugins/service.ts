@@ -3,6 +3,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { createGameService, type GameServiceApi } from '../../service/api.ts';
+import { SETTLE_SWEEP_MS, startSettleSweep } from '../../jobs/settle-sweep.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -13,19 +14,23 @@ declare module 'fastify' {
 export interface GameServicePluginOptions {
   adminToken: string | null;
   openSignup: boolean;
+  /** How often games left unsettled are settled (jobs/settle-sweep.ts; default 60 s). */
+  settleSweepMs?: number;
 }
 
 async function gameService(app: FastifyInstance, opts: GameServicePluginOptions): Promise<void> {
-  app.decorate(
-    'gameService',
-    createGameService({
-      store: app.store,
-      bus: app.bus,
-      adminToken: opts.adminToken,
-      openSignup: opts.openSignup,
-      log: app.log,
-    }),
-  );
+  const service = createGameService({
+    store: app.store,
+    bus: app.bus,
+    adminToken: opts.adminToken,
+    openSignup: opts.openSignup,
+    log: app.log,
+  });
+  app.decorate('gameService', service);
+  // Games a crash left unsettled: now, then every minute. Stopped (and a run in progress
+  // awaited) before the store closes: onClose hooks run last-registered first.
+  const sweep = startSettleSweep({ sweep: () => service.sweepUnsettled(), intervalMs: opts.settleSweepMs ?? SETTLE_SWEEP_MS, log: app.log });
+  app.addHook('onClose', () => sweep.stop());
 }
 
 export default fp(gameService, { name: 'herald-game-service', dependencies: ['herald-services'] });
