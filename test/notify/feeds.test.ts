@@ -7,7 +7,7 @@ import { Fanout } from '../../src/notify/fanout.ts';
 import { GameFeed, type GameFeedSource, type VersionEvent } from '../../src/notify/game-feed.ts';
 import { TurnFeed, type TurnFeedSource } from '../../src/notify/turn-feed.ts';
 import { decodeTurnCursor, encodeTurnCursor } from '../../src/notify/turn-cursor.ts';
-import type { GameEvent, GameStatus, PlayerGame, YourTurnEvent } from '../../src/service/api.ts';
+import type { GameEvent, GameStatus, PlayerGame, SeatedEvent, YourTurnEvent } from '../../src/service/api.ts';
 
 const G = '00000000-0000-4000-8000-000000000001';
 const H = '00000000-0000-4000-8000-000000000002';
@@ -152,4 +152,60 @@ t.test('turn feed: present turns first, then every later your_turn once; resume 
   t.teardown(() => again.close());
   await again.start();
   t.same(resumed.sort(), [`${G}@3`, `${H}@5`].sort());
+});
+
+t.test('turn feed: a seated message is passed on as it is, and the new game’s turns are found in its log', async (t) => {
+  const bus = createMemoryBus();
+  const fanout = new Fanout(bus);
+  t.teardown(() => fanout.close());
+  const g = new FakeGame(G);
+  g.commit(); // v1: A active
+  const games = [g];
+  const source: TurnFeedSource = {
+    playerGames: async () =>
+      games.filter((x) => x.status === 'active').map((x): PlayerGame => ({ gameId: x.id, version: x.version, status: x.status, roles: ['A'], activeRoles: x.events.at(-1)!.activeRoles })),
+    eventsSince: async (id, v) => games.find((x) => x.id === id)!.events.filter((e) => e.version > v),
+  };
+  const got: string[] = [];
+  const seated: Array<[SeatedEvent, string]> = [];
+  const feed = new TurnFeed({
+    playerId: P, source, fanout, cursor: null, pollMs: 60_000,
+    deliver: (e, id) => got.push(`${e.type} ${e.gameId}@${e.version} ${id}`),
+    seated: (e, id) => seated.push([e, id]),
+    error: () => {},
+  });
+  t.teardown(() => feed.close());
+  await feed.start();
+  t.same(got, [`your_turn ${G}@1 ${G}@1`]);
+
+  // A league round is published: game H exists with the player seated (v1: A active); only the seated message arrives.
+  const h = new FakeGame(H);
+  h.commit();
+  games.push(h);
+  const message = { type: 'seated', gameId: H, role: 'A', leagueId: '00000000-0000-4000-8000-0000000000bb', round: 2, board: 3 } as const;
+  await bus.publish(`player:${P}`, { ...message, extra: 'dropped' });
+  await tick();
+  t.same(seated, [[message, `${G}@1`]], 'the seated event, its id the cursor when it came');
+  t.same(got.slice(1), [`your_turn ${H}@1 ${G}@1,${H}@1`], 'the new game was learnt and its turn found in its log');
+
+  // Malformed seated messages (and other shapes) are ignored; the feed goes on.
+  for (const bad of [{ type: 'seated', gameId: H }, { type: 'seated', gameId: H, role: 'A', leagueId: 'x', round: '2', board: 1 }, { type: 'other' }, 'seated', null, [1]]) {
+    await bus.publish(`player:${P}`, bad as never);
+  }
+  await tick();
+  t.equal(seated.length, 1);
+  h.commit(); // v2: B
+  h.commit(); // v3: A
+  await bus.publish(`player:${P}`, { type: 'your_turn', gameId: H, version: 3, roles: ['A'] });
+  await tick();
+  t.same(got.at(-1), `your_turn ${H}@3 ${G}@1,${H}@3`);
+
+  // A feed without a seated handler ignores the notice but still finds the game's turns.
+  const quiet: string[] = [];
+  const plain = new TurnFeed({ playerId: P, source, fanout, cursor: decodeTurnCursor(`${G}@1`), pollMs: 60_000, deliver: (e) => quiet.push(`${e.gameId}@${e.version}`), error: () => {} });
+  t.teardown(() => plain.close());
+  await plain.start();
+  await bus.publish(`player:${P}`, message);
+  await tick();
+  t.same(quiet, [`${H}@1`, `${H}@3`], 'resuming from a cursor without the new game replays its turns');
 });
