@@ -1775,12 +1775,6 @@ export interface components {
          * @enum {unknown}
          */
         ReportableResult: "first" | "second" | "draw";
-        PlayerRef: {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            isBot: boolean;
-        };
         /** @description Points per result, multiples of ½ (default 1 / ½ / 0). */
         Points: {
             win: number;
