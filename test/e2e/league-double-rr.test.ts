@@ -1,7 +1,7 @@
 /**
  * End to end (issue 14, "How to show it works"): a 6-player double round robin with 2/1/0
  * points, played to the end by bots through the public REST and GraphQL API with real
- * Richard III games (one board a round played to the end, the others resigned after a few
+ * Richard III games (four played to the end, the others resigned after a few
  * moves); one game played "elsewhere", reported by one player and confirmed by the other
  * through GraphQL; one result corrected by the organiser with a reason, visible in the audit
  * log to the organiser and the two players involved only. Then the schedule (every pair twice,
@@ -17,6 +17,17 @@ import {
   type LeagueJson, type PairingJson, type PlayedBoard, type RoundJson,
 } from './league-helpers.ts';
 import { checkStandings } from './league-checks-helpers.ts';
+import type { Client } from '../http/rest-helpers.ts';
+
+async function waitForGameStatus(c: Client, gameId: string, done: (status: string) => boolean): Promise<string> {
+  let status = '';
+  for (let i = 0; i < 100; i++) {
+    status = (await expectOk<{ status: string }>(c.req('GET', `/games/${gameId}`), 'game')).status;
+    if (done(status)) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return status;
+}
 
 const started = performance.now();
 const app = await e2eApp(t);
@@ -61,7 +72,8 @@ t.test('registration and start', async (t) => {
 const results = new Map<string, { round: number; first: string; second: string; result: 'first' | 'second' | 'draw' }>();
 const rounds: RoundJson[] = [];
 const boards: PlayedBoard[] = [];
-const plan = planner('e2e-drr', 1);
+// One board played to the end in rounds 1, 4, 7 and 10: four complete games.
+const plan = planner('e2e-drr', (round) => (round % 3 === 1 ? 1 : 0));
 let reported: PairingJson | null = null;
 let corrected: { pairing: PairingJson; before: string; after: 'first' | 'second' | 'draw'; reason: string } | null = null;
 
@@ -86,6 +98,9 @@ t.test('ten rounds: games by the bots, one result from elsewhere, one correction
       const c = await gql(confirmer, `mutation($leagueId: ID!, $pairingId: ID!) { confirmResult(leagueId: $leagueId, pairingId: $pairingId) { id result source report { by } } }`, vars);
       t.same(c.confirmResult, { id: elsewhere.id, result: 'draw', source: 'reported', report: null }, 'confirmed by the opponent');
       results.set(elsewhere.id, { round: n, first: elsewhere.first.id, second: elsewhere.second!.id, result: 'draw' });
+      // The board's Herald game, never played, is closed: abandoned, not a second result.
+      const status = await waitForGameStatus(organiser, elsewhere.gameId!, (s) => s !== 'active');
+      t.equal(status, 'abandoned', 'the unplayed Herald game of the reported board is abandoned');
       reported = elsewhere;
     }
 
@@ -130,7 +145,7 @@ t.test('the schedule: every pair twice, once on each side, one game a round each
 t.test('the audit log: the correction with its reason, for the organiser and the two players only', async (t) => {
   const c = corrected!;
   type Change = { pairingId: string; kind: string; before: string | null; after: string | null; reason: string | null; by: { id: string } | null };
-  const changes = async (who: typeof organiser) =>
+  const changes = async (who: Client) =>
     (await expectOk<{ changes: Change[] }>(who.req('GET', `/leagues/${leagueId}/results/changes`), 'changes')).changes;
 
   const all = await changes(organiser);

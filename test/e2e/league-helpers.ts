@@ -112,20 +112,27 @@ export interface BoardPlan {
 }
 
 /**
- * A seeded plan for every board: `fullPerRound` boards of each round played to the end (the
- * issue: "a few"), the rest resigned after 6–30 random actions by a seeded choice of side.
- * At least six actions: both seats have acted (the card phase) before anyone resigns.
+ * A seeded plan for every board: `fullBoards(round)` boards of a round played to the end with
+ * random legal moves (the issue: "a few"), the rest resigned after 6–30 random actions by a
+ * seeded choice of side. At least six actions: both seats have acted (the card phase) before
+ * anyone resigns.
+ *
+ * Why only a few: a league game is the game type's first scenario, Wars of the Roses (three
+ * campaigns). Played out by random moves it took 240–410 actions here, about two requests
+ * each: 2–4 s per game with a round's other boards played beside it on this 2-core machine
+ * (the one-campaign "richard-iii" scenario: 70–100 actions, about 0.15 s alone). A resigned
+ * board takes about 15 actions.
  */
-export function planner(seed: string, fullPerRound: number): (round: number, board: number, boards: number) => BoardPlan {
+export function planner(seed: string, fullBoards: (round: number) => number): (round: number, board: number, boards: number) => BoardPlan {
   const r = rng(seed);
-  const fullBoards = new Map<number, Set<number>>();
+  const chosenFor = new Map<number, Set<number>>();
   return (round, board, boards) => {
-    if (!fullBoards.has(round)) {
+    if (!chosenFor.has(round)) {
       const chosen = new Set<number>();
-      while (chosen.size < Math.min(fullPerRound, boards)) chosen.add(1 + r.int(boards));
-      fullBoards.set(round, chosen);
+      while (chosen.size < Math.min(fullBoards(round), boards)) chosen.add(1 + r.int(boards));
+      chosenFor.set(round, chosen);
     }
-    return { full: fullBoards.get(round)!.has(board), actions: 6 + r.int(25), resigner: r.int(2) as 0 | 1 };
+    return { full: chosenFor.get(round)!.has(board), actions: 6 + r.int(25), resigner: r.int(2) as 0 | 1 };
   };
 }
 

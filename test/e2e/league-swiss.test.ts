@@ -1,7 +1,7 @@
 /**
  * End to end (issue 14, "How to show it works"): a rated 16-player Swiss of 5 rounds played to
- * the end by bots through the public REST and GraphQL API, with real Richard III games — two
- * boards a round played to the end with random legal moves, the others resigned after a few —
+ * the end by bots through the public REST and GraphQL API, with real Richard III games — one
+ * board a round played to the end with random legal moves, the others resigned after a few —
  * then its pairings, standings, tie-breaks and Glicko-2 ratings held against the independent
  * computation in test/helpers/league-reference.ts.
  */
@@ -56,7 +56,8 @@ t.test('registration: players join through REST and GraphQL, the organiser start
 const games: RefGame[] = [];
 const rounds: RoundJson[] = [];
 const boards: PlayedBoard[] = [];
-const plan = planner('e2e-swiss', 2);
+// One board a round played to the end: five complete games.
+const plan = planner('e2e-swiss', () => 1);
 
 t.test('five rounds, each published by itself and played by the bots', async (t) => {
   const roles = (await expectOk<LeagueJson>(organiser.req('GET', `/leagues/${leagueId}`), 'league')).roles;
@@ -95,13 +96,16 @@ t.test('five rounds, each published by itself and played by the bots', async (t)
   const finished = await expectOk<LeagueJson>(organiser.req('GET', `/leagues/${leagueId}`), 'league');
   t.equal(finished.status, 'finished', 'the league is finished');
   t.equal(finished.roundCount, ROUNDS);
+  const listed = await expectOk<{ rounds: RoundJson[] }>(players[5].req('GET', `/leagues/${leagueId}/rounds`), 'rounds');
+  t.same(listed.rounds.map((r) => [r.number, r.status]), rounds.map((r) => [r.number, 'complete']), 'GET …/rounds: five complete rounds');
+  t.same(listed.rounds.map((r) => r.pairings.map((p) => [p.id, p.result])), rounds.map((r) => r.pairings.map((p) => [p.id, p.result])), 'with the same pairings and results');
 
   const full = boards.filter((b) => b.plan.full);
   const resigned = boards.filter((b) => !b.plan.full);
   const avg = (xs: number[]) => (xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length)).toFixed(0);
   t.comment(`${full.length} games played to the end: ${avg(full.map((b) => b.outcome.actions))} actions, ${avg(full.map((b) => b.ms))} ms on average` +
     ` (longest ${Math.max(...full.map((b) => b.outcome.actions))} actions); ${resigned.length} resigned after ${avg(resigned.map((b) => b.outcome.actions))} actions`);
-  t.ok(full.length >= 2 && full.every((b) => b.game.result!.reason !== '' && !/resign/i.test(b.game.result!.reason)), 'some games ended by play, not resignation');
+  t.ok(full.length === ROUNDS && full.every((b) => b.game.result!.reason !== '' && !/resign/i.test(b.game.result!.reason)), 'some games ended by play, not resignation');
 });
 
 t.test('Swiss pairing rules in every round (checked against exhaustive search)', async (t) => {
