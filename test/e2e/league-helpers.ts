@@ -80,7 +80,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * Returns the round, or null when the league finished instead.
  */
 export async function nextRound(c: Client, leagueId: string, n: number): Promise<RoundJson | null> {
-  for (let i = 0; i < 400; i++) {
+  // A generous bound (a busy CI machine), not a timing assertion.
+  const until = Date.now() + 60_000;
+  while (Date.now() < until) {
     const league = await expectOk<LeagueJson>(c.req('GET', `/leagues/${leagueId}`), 'league');
     if (league.roundCount >= n) {
       const round = await expectOk<RoundJson>(c.req('GET', `/leagues/${leagueId}/rounds/${n}`), `round ${n}`);
@@ -95,7 +97,8 @@ export async function nextRound(c: Client, leagueId: string, n: number): Promise
 
 /** Waits until round `n` is complete (its last result settles just after the game's commit). */
 export async function roundComplete(c: Client, leagueId: string, n: number): Promise<RoundJson> {
-  for (let i = 0; i < 400; i++) {
+  const until = Date.now() + 60_000;
+  while (Date.now() < until) {
     const round = await expectOk<RoundJson>(c.req('GET', `/leagues/${leagueId}/rounds/${n}`), `round ${n}`);
     if (round.status === 'complete') return round;
     await sleep(25);
