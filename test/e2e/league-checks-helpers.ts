@@ -51,8 +51,8 @@ export async function checkStandings(
     const want = ref.rows.get(row.player.id)!;
     const who = `rank ${row.rank} (${row.player.id.slice(0, 8)})`;
     t.equal(row.points, want.points, `${who}: points`);
-    t.same([row.played, row.won, row.drawn, row.lost], [o.rounds, want.won, want.drawn, want.lost], `${who}: played, won, drawn, lost`);
-    t.same([row.forfeitsWon, row.forfeitsLost, row.byes], [0, 0, 0], `${who}: no forfeits, no byes`);
+    t.same([row.played, row.won, row.drawn, row.lost], [want.played, want.won, want.drawn, want.lost], `${who}: played, won, drawn, lost`);
+    t.same([row.forfeitsWon, row.forfeitsLost, row.byes], [want.forfeitsWon, want.forfeitsLost, 0], `${who}: forfeits won and lost, no byes`);
     t.same(row.perSide, { [o.roles.first]: want.asFirst, [o.roles.second]: want.asSecond }, `${who}: per-side records`);
     for (const tb of o.tieBreaks) {
       // Herald shows DE 0 for a player it never had to compare by DE (alone on their points).

@@ -3,7 +3,7 @@
  * points, played to the end by bots through the public REST and GraphQL API with real
  * Richard III games (four played to the end, the others resigned after a few
  * moves); one game played "elsewhere", reported by one player and confirmed by the other
- * through GraphQL; one result corrected by the organiser with a reason, visible in the audit
+ * through GraphQL; one result corrected by the organiser to a forfeit with a reason, visible in the audit
  * log to the organiser and the two players involved only. Then the schedule (every pair twice,
  * once on each side), standings and tie-breaks against test/helpers/league-reference.ts.
  *
@@ -69,13 +69,13 @@ t.test('registration and start', async (t) => {
 });
 
 /** Results as this test knows them (from the games, the report, the correction), by pairing id. */
-const results = new Map<string, { round: number; first: string; second: string; result: 'first' | 'second' | 'draw' }>();
+const results = new Map<string, RefGame>();
 const rounds: RoundJson[] = [];
 const boards: PlayedBoard[] = [];
 // One board played to the end in rounds 1, 4, 7 and 10: four complete games.
 const plan = planner('e2e-drr', (round) => (round % 3 === 1 ? 1 : 0));
 let reported: PairingJson | null = null;
-let corrected: { pairing: PairingJson; before: string; after: 'first' | 'second' | 'draw'; reason: string } | null = null;
+let corrected: { pairing: PairingJson; before: string; after: RefGame['result']; reason: string } | null = null;
 
 t.test('ten rounds: games by the bots, one result from elsewhere, one correction', async (t) => {
   const roles = league.roles;
@@ -111,11 +111,13 @@ t.test('ten rounds: games by the bots, one result from elsewhere, one correction
     rounds.push(complete);
 
     if (n === CORRECT_AFTER) {
-      // The organiser corrects a round-1 result (a win becomes the other side's win) with a reason.
+      // The organiser corrects a round-1 result with a reason: the board's winner is ruled to
+      // have broken the rules, and the game is forfeited to the opponent (a result without a
+      // game: it counts for points and wins, not for Buchholz, SB or direct encounter).
       const pairing = rounds[0].pairings[0];
       const known = results.get(pairing.id)!;
-      const after = known.result === 'first' ? 'second' : 'first';
-      const reason = 'Arbiter: the York player made an illegal move that the game record shows; the game is awarded to the opponent.';
+      const after: RefGame['result'] = known.result === 'first' ? 'forfeit-second' : 'forfeit-first';
+      const reason = 'Arbiter: the winner had outside help during the game (rule 4.2); the game is forfeited to the opponent.';
       const res = await expectOk<PairingJson>(organiser.req('PUT', `/leagues/${leagueId}/pairings/${pairing.id}/result`, { result: after, reason }), 'correct');
       t.equal(res.result, after);
       t.equal(res.source, 'organiser');
@@ -149,14 +151,16 @@ t.test('the audit log: the correction with its reason, for the organiser and the
     (await expectOk<{ changes: Change[] }>(who.req('GET', `/leagues/${leagueId}/results/changes`), 'changes')).changes;
 
   const all = await changes(organiser);
-  const correction = all.find((x) => x.pairingId === c.pairing.id && x.kind === 'correction');
+  // An organiser's change that awards a forfeit is logged as kind 'forfeit' (else 'correction').
+  const KIND = 'forfeit';
+  const correction = all.find((x) => x.pairingId === c.pairing.id && x.kind === KIND);
   t.match(correction, { before: c.before, after: c.after, reason: c.reason, by: { id: organiser.id } }, 'who, before, after, why');
   t.ok(all.some((x) => x.pairingId === reported!.id && x.kind === 'report'), 'the report is logged');
   t.ok(all.some((x) => x.pairingId === reported!.id && x.kind === 'confirm'), 'the confirmation is logged');
 
   for (const id of [c.pairing.first.id, c.pairing.second!.id]) {
     const mine = await changes(clients.get(id)!);
-    t.ok(mine.some((x) => x.pairingId === c.pairing.id && x.kind === 'correction' && x.reason === c.reason), 'a player involved reads the correction');
+    t.ok(mine.some((x) => x.pairingId === c.pairing.id && x.kind === KIND && x.reason === c.reason), 'a player involved reads the correction');
   }
   const outsider = players.find((p) => p.id !== c.pairing.first.id && p.id !== c.pairing.second!.id)!;
   const theirs = await changes(outsider);
@@ -169,7 +173,8 @@ t.test('the audit log: the correction with its reason, for the organiser and the
 t.test('standings and tie-breaks (REST, CSV, GraphQL) equal the reference', async (t) => {
   const games: RefGame[] = [...results.values()];
   t.equal(games.length, 30);
-  const ref = referenceStandings(players.map((p) => p.id), games, { points: POINTS, tieBreaks: TIE_BREAKS, rounds: ROUNDS });
+  const ref = referenceStandings(players.map((p) => p.id), games, { points: POINTS, tieBreaks: TIE_BREAKS, rounds: ROUNDS, roundRobin: true });
+  t.equal(ref.rows.get(corrected!.pairing.first.id)!.played + ref.rows.get(corrected!.pairing.second!.id)!.played, 18, 'the forfeit is not a game played');
   await checkStandings(t, { app, viewer: players[0], leagueId, ref, tieBreaks: TIE_BREAKS, roles: league.roles, rounds: ROUNDS });
 });
 

@@ -80,7 +80,30 @@ t.test('standings: points and tie-breaks of a hand-worked round robin', async (t
   t.same([two.rows.get('A')!.points, two.rows.get('A')!.tieBreaks['sonneborn-berger'], two.rows.get('A')!.tieBreaks.buchholz], [5, 12, 7]);
 });
 
-t.test('standings: the reference refuses unplayed rounds instead of guessing', async (t) => {
+/*
+ * The same round robin with R1 A–B a forfeit won by A (the game not played). Scores are as
+ * before; in a round robin the forfeit adds nothing to Buchholz or SB for either player:
+ *   A: Buchholz C 1 + D 1½ = 2½, SB 1·½ + 1½·1 = 2, wins 2 (the forfeit counts), won 1;
+ *   B: Buchholz D 1½ + C 1 = 2½, SB 1·1 = 1; C and D as before (their games were played).
+ * B and C: Buchholz 2½ against 5 now puts C ahead.
+ */
+t.test('standings: a forfeit in a round robin', async (t) => {
+  const games: RefGame[] = [{ ...FOUR[0], result: 'forfeit-first' }, ...FOUR.slice(1)];
+  const opts = { points: { win: 1, draw: 0.5, loss: 0 }, tieBreaks: ['buchholz', 'sonneborn-berger', 'wins'] as const, rounds: 3 };
+  const r = referenceStandings(['A', 'B', 'C', 'D'], games, { ...opts, tieBreaks: [...opts.tieBreaks], roundRobin: true });
+  const row = (id: string) => r.rows.get(id)!;
+  t.same(['A', 'B', 'C', 'D'].map((id) => row(id).points), [2.5, 1, 1, 1.5]);
+  t.same(row('A').tieBreaks, { buchholz: 2.5, 'buchholz-cut1': 1.5, 'sonneborn-berger': 2, wins: 2 });
+  t.same(row('B').tieBreaks, { buchholz: 2.5, 'buchholz-cut1': 1.5, 'sonneborn-berger': 1, wins: 1 });
+  t.same(row('C').tieBreaks, { buchholz: 5, 'buchholz-cut1': 4, 'sonneborn-berger': 2, wins: 0 });
+  t.same([row('A').played, row('A').won, row('A').forfeitsWon, row('A').forfeitsLost], [2, 1, 1, 0]);
+  t.same([row('B').played, row('B').lost, row('B').forfeitsWon, row('B').forfeitsLost], [2, 1, 0, 1]);
+  t.same(row('A').asFirst, { played: 2, won: 1, drawn: 1, lost: 0 }, 'per side: games over the board only');
+  t.same(r.groups, [['A'], ['D'], ['C'], ['B']]);
+  t.throws(() => referenceStandings(['A', 'B', 'C', 'D'], games, { ...opts, tieBreaks: [...opts.tieBreaks] }), 'not modelled in a Swiss');
+});
+
+t.test('standings: the reference refuses byes and absences instead of guessing', async (t) => {
   t.throws(() => referenceStandings(['A', 'B', 'C', 'D'], FOUR.slice(0, 5), { points: { win: 1, draw: 0.5, loss: 0 }, tieBreaks: [], rounds: 3 }));
 });
 

@@ -4,12 +4,13 @@
  * "Example of the Glicko-2 system") and NOT from src/leagues/. It imports nothing from src/, so
  * a mistake shared by Herald's code and this file would have to be made twice.
  *
- * Kept deliberately small: the e2e leagues have no unplayed rounds (16 players in a Swiss and 6
- * in a double round robin: even fields, so no byes; no forfeits, no withdrawals), which is where
- * FIDE's rules get intricate (Art. 16, dummy opponents). `referenceStandings` refuses such
- * input rather than guess at it. Herald documents (src/leagues/standings.ts) that it follows
- * the 2024 regulations there; without unplayed rounds the 2024 and 2009 rules agree:
- * an opponent's "adjusted score" is simply their score.
+ * Kept deliberately small: the e2e leagues have even fields (16 players in a Swiss, 6 in a
+ * double round robin: no byes) and no withdrawals, so that FIDE's rules for unplayed rounds
+ * (C.07 Art. 16: adjusted scores, dummy opponents) never come in for the Swiss, and
+ * `referenceStandings` refuses such input rather than guess at it. The one unplayed game is a
+ * forfeit an organiser awards in the round robin, where the rule is simple (see
+ * referenceStandings). Herald documents (src/leagues/standings.ts) that it follows the 2024
+ * regulations; for what is modelled here the 2024 and 2009 rules agree.
  */
 
 export interface RefPoints {
@@ -18,12 +19,15 @@ export interface RefPoints {
   loss: number;
 }
 
-/** One game over the board. `first`/`second`: the two seats' players; result: who won. */
+/**
+ * One board. `first`/`second`: the two seats' players; result: who won, over the board or
+ * (forfeit-first / forfeit-second) by forfeit, the game not played.
+ */
 export interface RefGame {
   round: number;
   first: string;
   second: string;
-  result: 'first' | 'second' | 'draw';
+  result: 'first' | 'second' | 'draw' | 'forfeit-first' | 'forfeit-second';
 }
 
 export type RefTieBreak = 'buchholz' | 'buchholz-cut1' | 'sonneborn-berger' | 'wins' | 'direct-encounter';
@@ -31,10 +35,14 @@ export type RefTieBreak = 'buchholz' | 'buchholz-cut1' | 'sonneborn-berger' | 'w
 export interface RefRow {
   id: string;
   points: number;
+  /** Over the board (forfeits are not games played). */
+  played: number;
   won: number;
   drawn: number;
   lost: number;
-  /** Per seat: games, wins, draws, losses. */
+  forfeitsWon: number;
+  forfeitsLost: number;
+  /** Per seat, over the board: games, wins, draws, losses. */
   asFirst: { played: number; won: number; drawn: number; lost: number };
   asSecond: { played: number; won: number; drawn: number; lost: number };
   tieBreaks: Partial<Record<RefTieBreak, number>>;
@@ -51,9 +59,11 @@ export interface RefStandings {
 
 interface Encounter {
   opponent: string;
-  /** Points this player scored in the game. */
+  /** Points this player scored in the round. */
   scored: number;
   outcome: 'win' | 'draw' | 'loss';
+  /** False for a forfeit. */
+  played: boolean;
 }
 
 /** What each player scored against whom, from the games. */
@@ -63,10 +73,12 @@ function encounters(players: readonly string[], games: readonly RefGame[], point
     const a = out.get(g.first);
     const b = out.get(g.second);
     if (!a || !b || g.first === g.second) throw new Error(`reference: bad game ${JSON.stringify(g)}`);
-    const fo = g.result === 'first' ? 'win' : g.result === 'draw' ? 'draw' : 'loss';
-    const so = g.result === 'second' ? 'win' : g.result === 'draw' ? 'draw' : 'loss';
-    a.push({ opponent: g.second, scored: points[fo], outcome: fo });
-    b.push({ opponent: g.first, scored: points[so], outcome: so });
+    const played = !g.result.startsWith('forfeit');
+    const winner = g.result.replace('forfeit-', '');
+    const fo = winner === 'first' ? 'win' : winner === 'draw' ? 'draw' : 'loss';
+    const so = winner === 'second' ? 'win' : winner === 'draw' ? 'draw' : 'loss';
+    a.push({ opponent: g.second, scored: points[fo], outcome: fo, played });
+    b.push({ opponent: g.first, scored: points[so], outcome: so, played });
   }
   return out;
 }
@@ -83,7 +95,8 @@ function directEncounter(group: readonly string[], enc: Map<string, Encounter[]>
     let total = 0;
     for (const q of group) {
       if (q === p) continue;
-      const games = enc.get(p)!.filter((e) => e.opponent === q);
+      // Games over the board only: a forfeit is not an encounter (Herald's reading, standings.ts).
+      const games = enc.get(p)!.filter((e) => e.opponent === q && e.played);
       if (games.length === 0) throw new Error(`reference: direct encounter needs ${p} and ${q} to have met`);
       total += games.reduce((s, e) => s + e.scored, 0) / games.length;
     }
@@ -98,33 +111,42 @@ function directEncounter(group: readonly string[], enc: Map<string, Encounter[]>
  * - Buchholz Cut-1 (Art. 8, 14.1): Buchholz without the lowest opponent score.
  * - Sonneborn–Berger (Art. 9): the sum over games of the opponent's score times the points
  *   scored against them (so a win adds the whole score, a draw its half with 1/½/0 points).
- * - wins (Art. 7): games won.
+ * - wins (Art. 7, WIN): rounds won, forfeit wins included.
  * - direct encounter (Art. 6): see directEncounter; applied to each group still tied when it
  *   comes up in the order, and again inside a smaller group that is still tied.
- * `rounds`: every player must have a game in each round 1…rounds (no unplayed rounds, see above).
+ * `rounds`: every player must have a board in each round 1…rounds (no byes, no absences).
+ * Forfeits only with `roundRobin`: a round robin has no dummy opponents, so a game not played
+ * adds nothing to Buchholz or Sonneborn–Berger, for either player (Herald's documented
+ * convention, FIDE's for round robins); and since a forfeit has a scheduled opponent, the
+ * forfeiting player's score counts as it is for their opponents (Art. 16.3). In a Swiss the
+ * 2024 rules give unplayed rounds a dummy opponent, which this reference does not model.
  */
 export function referenceStandings(
   players: readonly string[],
   games: readonly RefGame[],
-  opts: { points: RefPoints; tieBreaks: readonly RefTieBreak[]; rounds: number },
+  opts: { points: RefPoints; tieBreaks: readonly RefTieBreak[]; rounds: number; roundRobin?: boolean },
 ): RefStandings {
   const enc = encounters(players, games, opts.points);
+  if (!opts.roundRobin && games.some((g) => g.result.startsWith('forfeit'))) {
+    throw new Error('reference: forfeits are modelled in round robins only');
+  }
   for (const p of players) {
     const rounds = games.filter((g) => g.first === p || g.second === p).map((g) => g.round).sort((a, b) => a - b);
     const expected = Array.from({ length: opts.rounds }, (_, i) => i + 1);
-    // A double round robin has one game per round too (each cycle is its own set of rounds).
+    // A double round robin has one board a round too (each cycle is its own set of rounds).
     if (JSON.stringify(rounds) !== JSON.stringify(expected)) {
-      throw new Error(`reference: ${p} has games in rounds ${rounds.join(',')}, expected one in each of 1…${opts.rounds} (unplayed rounds are not modelled)`);
+      throw new Error(`reference: ${p} has boards in rounds ${rounds.join(',')}, expected one in each of 1…${opts.rounds} (byes and absences are not modelled)`);
     }
   }
   const score = new Map(players.map((p) => [p, enc.get(p)!.reduce((s, e) => s + e.scored, 0)]));
   const rows = new Map<string, RefRow>();
   for (const p of players) {
-    const mine = enc.get(p)!;
+    const all = enc.get(p)!;
+    const mine = all.filter((e) => e.played);
     const oppScores = mine.map((e) => score.get(e.opponent)!);
     const buchholz = oppScores.reduce((s, x) => s + x, 0);
     const side = (seat: 'first' | 'second') => {
-      const gs = games.filter((g) => g[seat] === p);
+      const gs = games.filter((g) => g[seat] === p && !g.result.startsWith('forfeit'));
       const won = gs.filter((g) => g.result === seat).length;
       const drawn = gs.filter((g) => g.result === 'draw').length;
       return { played: gs.length, won, drawn, lost: gs.length - won - drawn };
@@ -133,14 +155,17 @@ export function referenceStandings(
       buchholz,
       'buchholz-cut1': buchholz - (oppScores.length ? Math.min(...oppScores) : 0),
       'sonneborn-berger': mine.reduce((s, e) => s + score.get(e.opponent)! * e.scored, 0),
-      wins: mine.filter((e) => e.outcome === 'win').length,
+      wins: all.filter((e) => e.outcome === 'win').length,
     };
     rows.set(p, {
       id: p,
       points: score.get(p)!,
+      played: mine.length,
       won: mine.filter((e) => e.outcome === 'win').length,
       drawn: mine.filter((e) => e.outcome === 'draw').length,
       lost: mine.filter((e) => e.outcome === 'loss').length,
+      forfeitsWon: all.filter((e) => !e.played && e.outcome === 'win').length,
+      forfeitsLost: all.filter((e) => !e.played && e.outcome === 'loss').length,
       asFirst: side('first'),
       asSecond: side('second'),
       tieBreaks: tb,
