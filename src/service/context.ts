@@ -53,11 +53,16 @@ export function requirePlayer(caller: Caller | null): Caller {
   return caller;
 }
 
-/** Public games, or private ones where the caller holds a seat or created the game. */
+/** Public games, or private ones where the caller holds a seat, created the game or organises its league. */
 export function canSee(game: GameRow, caller: Caller | null): boolean {
   if (game.visibility === 'public') return true;
   if (!caller || caller.kind === 'admin') return false;
-  return game.createdById === caller.playerId || game.seats.some((s) => s.playerId === caller.playerId);
+  return (
+    game.createdById === caller.playerId ||
+    game.seats.some((s) => s.playerId === caller.playerId) ||
+    // A league's organisers read its games (those of an unlisted league are private).
+    (game.pairing?.organisers.includes(caller.playerId) ?? false)
+  );
 }
 
 export interface LoadOptions {

@@ -8,14 +8,31 @@ import { CommitGroup, type GroupCommitOptions } from './group-commit.ts';
 
 export type SeatRow = Seat & { player: Pick<Player, 'id' | 'name' | 'isBot'> | null };
 /** The league board a game is (league_pairings.game_id), if any. */
-export type PairingRef = { leagueId: string; round: number; board: number };
+export type PairingRef = {
+  leagueId: string;
+  round: number;
+  board: number;
+  /** The league's organisers: they may read its games, private ones (unlisted leagues) too. */
+  organisers: string[];
+};
 export type GameRow = Game & { seats: SeatRow[]; pairing?: PairingRef | null };
 export type { Action as LogRow, IdempotencyRecord };
 
 const withSeats = {
   seats: { include: { player: { select: { id: true, name: true, isBot: true } } }, orderBy: { role: 'asc' as const } },
-  pairing: { select: { leagueId: true, round: true, board: true } },
+  pairing: { select: { leagueId: true, round: true, board: true, league: { select: { organisers: { select: { playerId: true } } } } } },
 };
+
+type PrismaGame = Prisma.GameGetPayload<{ include: typeof withSeats }>;
+
+/** A game read through Prisma in the GameRow shape findGame gives. */
+function toRow(g: PrismaGame): GameRow {
+  const { pairing, ...rest } = g;
+  return {
+    ...rest,
+    pairing: pairing ? { leagueId: pairing.leagueId, round: pairing.round, board: pairing.board, organisers: pairing.league.organisers.map((o) => o.playerId) } : null,
+  };
+}
 
 type JsonIn = Prisma.InputJsonValue;
 
@@ -35,7 +52,7 @@ export interface NewGame {
 
 export async function insertGame(db: PrismaClient, g: NewGame): Promise<GameRow> {
   const { seats, ...data } = g;
-  return db.game.create({ data: { ...data, seats: { create: seats } }, include: withSeats });
+  return toRow(await db.game.create({ data: { ...data, seats: { create: seats } }, include: withSeats }));
 }
 
 interface RawGame {
@@ -67,7 +84,8 @@ const FIND_GAME = `
   SELECT g.id::text AS id, g.game_type, g.scenario, g.status::text AS status, g.version, g.options, g.seed,
     g.visibility::text AS visibility, g.state, g.result, g.active_roles, g.auto_start, g.created_by_id::text AS created_by_id,
     g.created_at, g.updated_at, g.rated, g.settled_at,
-    (SELECT json_build_object('leagueId', lp.league_id, 'round', lp.round, 'board', lp.board)
+    (SELECT json_build_object('leagueId', lp.league_id, 'round', lp.round, 'board', lp.board,
+        'organisers', COALESCE((SELECT json_agg(lo.player_id) FROM league_organisers lo WHERE lo.league_id = lp.league_id), '[]'::json))
       FROM league_pairings lp WHERE lp.game_id = g.id) AS pairing,
     COALESCE((SELECT json_agg(json_build_object(
         'gameId', s.game_id, 'role', s.role, 'playerId', s.player_id, 'inviteCodeHash', s.invite_code_hash,
@@ -114,8 +132,8 @@ export async function gameVersion(sql: Sql, id: string): Promise<number | null> 
   return rows[0]?.version ?? null;
 }
 
-export function findGames(db: PrismaClient, ids: string[]): Promise<GameRow[]> {
-  return db.game.findMany({ where: { id: { in: ids } }, include: withSeats });
+export async function findGames(db: PrismaClient, ids: string[]): Promise<GameRow[]> {
+  return (await db.game.findMany({ where: { id: { in: ids } }, include: withSeats })).map(toRow);
 }
 
 export interface LogEntryInput {
@@ -447,10 +465,11 @@ export async function queryGameIds(db: PrismaClient, q: GameQuery): Promise<{ id
 }
 
 /** Games (not over) where the player holds a seat. */
-export function gamesOfPlayer(db: PrismaClient, playerId: string): Promise<GameRow[]> {
-  return db.game.findMany({
+export async function gamesOfPlayer(db: PrismaClient, playerId: string): Promise<GameRow[]> {
+  const rows = await db.game.findMany({
     where: { status: { in: ['setup', 'active'] }, seats: { some: { playerId } } },
     include: withSeats,
     orderBy: { createdAt: 'desc' },
   });
+  return rows.map(toRow);
 }

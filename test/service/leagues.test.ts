@@ -295,3 +295,17 @@ t.test('late entry into a Swiss with half-point byes for missed rounds', async (
   const st = await svc.getStandings(null, league.id);
   t.equal(st.standings.find((s) => s.player.id === players[8]!.playerId)!.points, 0.5, 'half a point for the missed round');
 });
+
+t.test("an unlisted league's games are private: their players and the league's organisers (co-organisers too) read them", async (t) => {
+  const league = await svc.createLeague(organiser, { name: 'Hidden', gameType: 'richard-iii', format: 'round-robin', visibility: 'unlisted' });
+  for (const p of players.slice(0, 2)) await svc.joinLeague(p, league.id);
+  await svc.addOrganiser(organiser, league.id, players[7]!.playerId);
+  await svc.startLeague(organiser, league.id);
+  const board = (await svc.getRound(null, league.id, 1)).pairings[0]!;
+  const game = await svc.getGame(players[0]!, board.gameId!);
+  t.equal(game.visibility, 'private');
+  t.ok(await svc.getGame(organiser, board.gameId!), 'the owner reads it');
+  t.ok(await svc.getGame(players[7]!, board.gameId!), 'a co-organiser reads it');
+  await refused(t, svc.getGame(outsider, board.gameId!), 'not_found', 'an outsider');
+  await refused(t, svc.getGame(null, board.gameId!), 'not_found', 'anonymous');
+});
