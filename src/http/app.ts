@@ -31,6 +31,10 @@ export interface AppServices {
   store?: Store;
   /** Use this bus instead of creating one from config (the caller closes it). */
   bus?: Bus;
+  /** The service's clock (default Date.now): tests move time forward with it. */
+  now?: () => number;
+  /** How often due timeouts are fired (default 5 s). */
+  clockSweepMs?: number;
 }
 
 const version = (JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
@@ -75,7 +79,12 @@ export async function buildApp(config: Config, given: AppServices = {}): Promise
     // Before everything they measure or limit (rate limits run before authentication).
     await app.register(metrics);
     await app.register(rateLimit, { limits: config.rateLimit, redisUrl: config.redisUrl, prefix: config.busPrefix });
-    await app.register(gameService, { adminToken: config.adminToken, openSignup: config.openSignup });
+    await app.register(gameService, {
+      adminToken: config.adminToken,
+      openSignup: config.openSignup,
+      ...(given.now ? { now: given.now } : {}),
+      ...(given.clockSweepMs !== undefined ? { clockSweepMs: given.clockSweepMs } : {}),
+    });
     // Before authentication (which reads X-Act-As) and every route.
     await app.register(inputGuard);
     await app.register(auth);

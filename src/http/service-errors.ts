@@ -24,6 +24,8 @@ export const SERVICE_ERROR_STATUS: Record<ErrorCode, number> = {
   result_recorded: 409,
   invalid_pairing: 422,
   no_pairing: 422,
+  invalid_time_control: 422,
+  deadline_passed: 409,
   rate_limited: 429,
   unavailable: 503,
 };

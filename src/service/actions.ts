@@ -15,6 +15,7 @@ import { ServiceError } from './errors.ts';
 import { publishCommitted } from './events.ts';
 import { settleEnded } from './settle.ts';
 import { canonicalJson, hashJson, isPlainObject } from './json.ts';
+import { clockChange, fireTimeout, flaggedAt } from './clocks.ts';
 
 const MAX_IDEMPOTENCY_KEY = 200;
 const MAX_ACTION_BYTES = 10_000;
@@ -53,10 +54,15 @@ interface Decided {
 }
 
 /** The checks of the write path on one read of the game; throws the ServiceError that answers the request. */
-function decide(ctx: Ctx, game: GameRow, caller: Caller, input: SubmitActionInput, actionText: string): Decided {
+function decide(ctx: Ctx, game: GameRow, caller: Caller, input: SubmitActionInput, actionText: string, now: number): Decided {
   if (isOver(game.status)) throw new ServiceError('game_over', `The game is ${game.status}.`, { gameStatus: game.status, result: game.result });
   if (game.status !== 'active') throw new ServiceError('invalid_state', 'The game has not started yet.', { gameStatus: game.status });
   const role = actingRole(ctx, game, caller, input.role);
+  // A seat out of time may not move: the caller ends the game by timeout, then answers with this.
+  const flagged = game.timeControl === null ? [] : flaggedAt(game, now);
+  if (flagged.length > 0) {
+    throw new ServiceError('deadline_passed', `The deadline of ${flagged.join(', ')} has passed: the game is over by timeout.`, { flaggedRoles: flagged, currentVersion: game.version });
+  }
   const expected = input.expectedVersion ?? null;
   if (expected !== null && expected !== game.version) {
     throw new ServiceError('version_conflict', `The game is at version ${game.version}, not ${expected}.`, { currentVersion: game.version });
@@ -101,15 +107,18 @@ export async function submitAction(ctx: Ctx, callerIn: Caller, gameId: string, i
       const stored = await storedResponse(ctx, game.id, caller.playerId, key, requestHash);
       if (stored) return stored;
     }
+    const now = ctx.now();
     let d: Decided;
     try {
-      d = decide(ctx, game, caller, input, actionText);
+      d = decide(ctx, game, caller, input, actionText, now);
     } catch (err) {
       if (!fresh) {
         fresh = true;
         attempt--;
         continue;
       }
+      // Out of time: end the game by timeout (once, whoever commits it: fireTimeout), then refuse.
+      if (err instanceof ServiceError && err.code === 'deadline_passed') await fireTimeout(ctx, game.id);
       throw err;
     }
     const { role, next } = d;
@@ -119,13 +128,19 @@ export async function submitAction(ctx: Ctx, callerIn: Caller, gameId: string, i
     const activeRoles = st.over ? [] : m.activeRoles(next);
     const result: GameResult | null = st.over ? { winner: st.winner, reason: st.reason ?? 'game over' } : null;
     const version = game.version + 1;
+    // Nothing at all for a game without a clock (the hot path of most games).
+    const clock = game.timeControl === null ? null : clockChange(ctx, game, { status, activeRoles }, role, now);
+    const at = new Date(now);
 
     // The response is built before the commit so that it can be stored with it.
-    const after: GameRow = { ...game, status, version, activeRoles, state: next as Prisma.JsonValue, result: result as Prisma.JsonValue, updatedAt: new Date() };
+    const after: GameRow = {
+      ...game, status, version, activeRoles, state: next as Prisma.JsonValue, result: result as Prisma.JsonValue, updatedAt: at,
+      ...(clock?.clocks !== undefined ? { clocks: clock.clocks as Prisma.JsonValue, deadlineAt: clock.deadlineAt ?? null } : {}),
+    };
     const response: SubmitActionResult = {
       version,
       role,
-      game: summarize(after),
+      game: summarize(after, now),
       view: m.view(next, role) as Json,
       legalActions: activeRoles.includes(role) ? (m.legalActions(next, role) as Json[]) : [],
     };
@@ -133,13 +148,15 @@ export async function submitAction(ctx: Ctx, callerIn: Caller, gameId: string, i
       kind: 'action', role, playerId: caller.playerId, action: input.action as Prisma.InputJsonValue,
       log: m.logChange(next) as unknown as Prisma.InputJsonValue, idempotencyKey: key, status, activeRoles,
     };
-    const at = new Date();
     try {
       await commitChange(ctx.db, ctx.commits, {
         gameId: game.id,
         expectedVersion: game.version,
         at,
-        game: { status, state: next as Prisma.InputJsonValue, activeRoles, ...(result ? { result: result as unknown as Prisma.InputJsonValue } : {}) },
+        game: {
+          status, state: next as Prisma.InputJsonValue, activeRoles, ...(result ? { result: result as unknown as Prisma.InputJsonValue } : {}),
+          ...(clock?.clocks !== undefined ? clock : {}),
+        },
         entries: [entry],
         ...(key !== null
           ? { idempotency: { playerId: caller.playerId, key, requestHash, response: JSON.stringify(response) } }

@@ -132,8 +132,24 @@ export interface GameSummary {
   league: { id: string; round: number; board: number } | null;
   /** Only once the game is over (finished or abandoned). */
   seed?: string;
+  /** Each seat's clock as of the answer; null when the game has no time control. */
+  clock: GameClock | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** A game's time control and each seat's clock (remaining time as of the answer). */
+export interface GameClock {
+  /** The canonical time control (src/clocks/controls.ts): correspondence {startMs, incrementMs, capMs} or fischer {initialMs, incrementMs}. */
+  control: { kind: 'correspondence'; startMs: number; incrementMs: number; capMs: number } | { kind: 'fischer'; initialMs: number; incrementMs: number };
+  seats: Array<{
+    role: string;
+    /** Time left now (never below 0); null = unlimited. */
+    remainingMs: number | null;
+    /** When the seat runs out (ISO 8601) while its clock runs; else null. */
+    deadline: string | null;
+    running: boolean;
+  }>;
 }
 
 export interface CreateGameInput {
@@ -148,6 +164,11 @@ export interface CreateGameInput {
   autoStart?: boolean;
   /** Update both players' Glicko-2 ratings when the game finishes (default false). */
   rated?: boolean;
+  /**
+   * The time control (default none): {kind: 'correspondence', daysPerMove: 1–14}, {kind: 'preset', name},
+   * or a canonical correspondence / fischer control. A bad one is 422 invalid_time_control.
+   */
+  timeControl?: Json | null;
 }
 
 export interface JoinInput {
@@ -210,7 +231,7 @@ export interface SubmitActionResult {
   replayed?: boolean;
 }
 
-export type LogEntryKind = 'join' | 'leave' | 'start' | 'action' | 'resign' | 'abort';
+export type LogEntryKind = 'join' | 'leave' | 'start' | 'action' | 'resign' | 'abort' | 'timeout';
 
 export interface LogEntry {
   version: number;

@@ -10,6 +10,7 @@ import { isOver, loadGame, orderSeats, type Ctx } from './context.ts';
 import { ServiceError } from './errors.ts';
 import { publishCommitted } from './events.ts';
 import { settleEnded } from './settle.ts';
+import { clockChange } from './clocks.ts';
 
 export const MAX_ATTEMPTS = 8;
 
@@ -19,13 +20,21 @@ export async function mutate(
   ctx: Ctx,
   caller: Caller | null,
   gameId: string,
-  decide: (game: GameRow) => Decision | Promise<Decision>,
+  /** `now`: the service's time for this attempt (ctx.now()), the time the clocks are charged at. */
+  decide: (game: GameRow, now: number) => Decision | Promise<Decision>,
   load: (gameId: string) => Promise<GameRow> = (id) => loadGame(ctx, caller, id),
 ): Promise<GameRow> {
   for (let attempt = 1; ; attempt++) {
     const game = await load(gameId);
-    const d = await decide(game);
-    const at = new Date();
+    const now = ctx.now();
+    let d = await decide(game, now);
+    // The clocks follow every change of status or active roles (a decision may set them itself).
+    if (game.timeControl !== null && d.game.clocks === undefined) {
+      const next = { status: d.game.status ?? game.status, activeRoles: d.game.activeRoles ?? game.activeRoles };
+      const c = clockChange(ctx, game, next, null, now);
+      if (c.clocks !== undefined) d = { ...d, game: { ...d.game, ...c } };
+    }
+    const at = new Date(now);
     try {
       await commitChange(ctx.db, ctx.commits, { gameId: game.id, expectedVersion: game.version, at, ...d });
     } catch (err) {

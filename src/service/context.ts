@@ -11,6 +11,7 @@ import { findGame, gameVersion } from '../store/games.ts';
 import type { GameCache } from './game-cache.ts';
 import type { KeyCache } from './key-cache.ts';
 import type { Caller, GameResult, GameSummary, ServiceObserver } from './api.ts';
+import { clockSummary } from './clocks.ts';
 import { ServiceError } from './errors.ts';
 
 export interface Ctx {
@@ -28,6 +29,8 @@ export interface Ctx {
   games: Record<string, GameModule>;
   observers: ServiceObserver[];
   log: { warn(obj: object, msg: string): void };
+  /** The one source of time for clocks and deadlines (injectable: GameServiceOptions.now). */
+  now: () => number;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -153,7 +156,8 @@ export function isOver(status: string): boolean {
   return status === 'finished' || status === 'abandoned';
 }
 
-export function summarize(game: GameRow): GameSummary {
+/** The game as answers show it; `now` (ctx.now()) is the time the clocks' remaining time is read at. */
+export function summarize(game: GameRow, now: number): GameSummary {
   const s: GameSummary = {
     id: game.id,
     gameType: game.gameType,
@@ -173,6 +177,7 @@ export function summarize(game: GameRow): GameSummary {
     autoStart: game.autoStart,
     rated: game.rated,
     league: game.pairing ? { id: game.pairing.leagueId, round: game.pairing.round, board: game.pairing.board } : null,
+    clock: clockSummary(game, now),
     createdAt: game.createdAt.toISOString(),
     updatedAt: game.updatedAt.toISOString(),
   };

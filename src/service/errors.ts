@@ -32,6 +32,10 @@ export const ERROR_CODES = [
   'invalid_pairing',
   /** No pairing of the remaining players satisfies the rules (e.g. every possible opponent already met). */
   'no_pairing',
+  /** A time control out of range or malformed (extensions.field, extensions.problems list each problem). */
+  'invalid_time_control',
+  /** A move after its seat's deadline: the game was ended by timeout in the same request. */
+  'deadline_passed',
   /** Used by the rate-limit plugin (DELIVERY). */
   'rate_limited',
   /** The database is unreachable (down, restarting): retry shortly. */

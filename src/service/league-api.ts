@@ -59,8 +59,8 @@ export interface LeagueSettingsInput {
   /** The side that is harder to win with, for the harder-side tie-breaks. */
   harderSide?: 'first' | 'second' | null;
   rated?: boolean;
-  /** Time control for league games: none until clocks land (must be null). */
-  timeControl?: null;
+  /** Time control of the league's games (as createGame's timeControl; null: none). */
+  timeControl?: Json | null;
   maxEntrants?: number | null;
   registrationOpensAt?: string | null;
   registrationClosesAt?: string | null;
@@ -85,7 +85,8 @@ export interface LeagueSettings {
   sidePolicy: SidePolicy;
   harderSide: 'first' | 'second' | null;
   rated: boolean;
-  timeControl: null;
+  /** The canonical time control of the league's games (src/clocks/controls.ts), or null. */
+  timeControl: Record<string, Json> | null;
   maxEntrants: number | null;
   registrationOpensAt: string | null;
   registrationClosesAt: string | null;

@@ -15,6 +15,7 @@ import { changeLeague, type AfterCommit } from './league-tx.ts';
 import { isOrganiser, loadLeague, requireOrganiser, rolesOf, roundsOf, shapeOf, storedEntrant, storedPairing, storedRound } from './league-views.ts';
 import { endLeagueGame } from './lifecycle.ts';
 import { newSeed } from './secrets.ts';
+import { start as startClocks, deadlines, type TimeControl } from '../clocks/index.ts';
 
 const MAX_EDITS = 500;
 
@@ -82,7 +83,9 @@ async function publishTx(ctx: Ctx, tx: Prisma.TransactionClient, row: LeagueRow,
   const scenario = s.scenarios[(number - 1) % s.scenarios.length]!;
   const options = resolveOptions(m, scenario, s.options, 'invalid_options');
   const boards = await tx.leaguePairing.findMany({ where: { leagueId: row.id, round: number }, orderBy: { board: 'asc' } });
-  const at = new Date();
+  const now = ctx.now();
+  const at = new Date(now);
+  const control = (s.timeControl ?? null) as TimeControl | null;
   const started: Array<{ game: Pick<GameRow, 'id' | 'seats'>; entry: LogEntryInput; board: PairingRow }> = [];
   if (s.play === 'herald') {
     for (const b of boards) {
@@ -91,6 +94,9 @@ async function publishTx(ctx: Ctx, tx: Prisma.TransactionClient, row: LeagueRow,
       const state = m.setup({ scenario, seed, options });
       const activeRoles = m.activeRoles(state);
       const entry: LogEntryInput = { kind: 'start', role: null, playerId: null, status: 'active', activeRoles, log: m.logChange(state) as unknown as Prisma.InputJsonValue };
+      // The clocks start with the game, at publishing.
+      const clocks = control === null ? null : startClocks(control, m.roles, activeRoles, now);
+      const earliest = clocks === null ? null : deadlines(clocks).earliest;
       const game = await tx.game.create({
         data: {
           gameType: m.id,
@@ -100,6 +106,9 @@ async function publishTx(ctx: Ctx, tx: Prisma.TransactionClient, row: LeagueRow,
           visibility: row.visibility === 'public' ? 'public' : 'private',
           autoStart: true,
           rated: s.rated,
+          ...(control !== null && clocks !== null
+            ? { timeControl: control as unknown as Prisma.InputJsonValue, clocks: clocks as unknown as Prisma.InputJsonValue, deadlineAt: earliest === null ? null : new Date(earliest.deadline) }
+            : {}),
           createdById: row.createdById,
           status: 'active',
           version: 1,

@@ -10,6 +10,7 @@ import { findModule } from './context.ts';
 import { ServiceError } from './errors.ts';
 import { resolveOptions } from './game-types.ts';
 import { isPlainObject } from './json.ts';
+import { validateTimeControl } from '../clocks/index.ts';
 
 export const MAX_NAME = 100;
 export const MAX_DESCRIPTION = 4000;
@@ -196,8 +197,14 @@ function applySettings(m: GameModule, format: LeagueFormat, base: LeagueSettings
   if (input.sidePolicy !== undefined) s.sidePolicy = oneOf('sidePolicy', input.sidePolicy, ['balanced', 'random']);
   if (input.harderSide !== undefined) s.harderSide = input.harderSide === null ? null : oneOf<'first' | 'second'>('harderSide', input.harderSide, ['first', 'second']);
   if (input.rated !== undefined) s.rated = bool('rated', input.rated);
-  if (input.timeControl !== undefined && input.timeControl !== null) {
-    throw bad('timeControl', 'Time controls are not available yet (they arrive with clocks); leave timeControl null.');
+  if (input.timeControl !== undefined) {
+    if (input.timeControl === null) s.timeControl = null;
+    else {
+      // The league's games are created with it (league-rounds.ts publishTx): stored in canonical form, none as null.
+      const r = validateTimeControl(input.timeControl);
+      if (!r.ok) throw new ServiceError('invalid_settings', `timeControl is not a valid time control: ${r.problems.map((p) => p.message).join('; ')}.`, { setting: 'timeControl', problems: r.problems });
+      s.timeControl = r.control.kind === 'none' ? null : (r.control as unknown as Record<string, Json>);
+    }
   }
   if (input.maxEntrants !== undefined) {
     if (input.maxEntrants !== null && !isInt(input.maxEntrants, 2, MAX_ENTRANTS)) throw bad('maxEntrants', `maxEntrants must be an integer from 2 to ${MAX_ENTRANTS}, or null.`);

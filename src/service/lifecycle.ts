@@ -10,6 +10,7 @@ import { ServiceError } from './errors.ts';
 import { resolveOptions } from './game-types.ts';
 import { isPlainObject } from './json.ts';
 import { newInviteCode, newSeed, sha256 } from './secrets.ts';
+import { parseTimeControl } from './clocks.ts';
 
 const MAX_SEED = 200;
 const MAX_OPTIONS_BYTES = 10_000;
@@ -61,6 +62,7 @@ export async function createGame(ctx: Ctx, callerIn: Caller, input: CreateGameIn
   const autoStart = input.autoStart ?? true;
   if (input.rated !== undefined && typeof input.rated !== 'boolean') throw new ServiceError('invalid_request', 'rated must be a boolean.');
   const rated = input.rated ?? false;
+  const timeControl = parseTimeControl(input.timeControl);
   const seed = input.seed ?? newSeed();
   // Check the options and scenario with the engine before storing anything.
   try {
@@ -76,6 +78,7 @@ export async function createGame(ctx: Ctx, callerIn: Caller, input: CreateGameIn
     visibility,
     autoStart,
     rated,
+    ...(timeControl !== null ? { timeControl: timeControl as unknown as Prisma.InputJsonValue } : {}),
     createdById: caller.playerId,
     seats: m.roles.map((role) => ({ role, playerId: roles.includes(role) ? caller.playerId : null })),
   });
@@ -87,7 +90,7 @@ export async function createGame(ctx: Ctx, callerIn: Caller, input: CreateGameIn
       return { game: s.fields, entries: [s.entry] };
     });
   }
-  return summarize(game);
+  return summarize(game, ctx.now());
 }
 
 export async function join(ctx: Ctx, callerIn: Caller, gameId: string, input: JoinInput): Promise<GameSummary> {
@@ -134,7 +137,7 @@ export async function join(ctx: Ctx, callerIn: Caller, gameId: string, input: Jo
     }
     return { game: fields, seats: [{ role: seat.role, playerId: caller.playerId, inviteCodeHash: null }], entries };
   }, load);
-  return summarize(after);
+  return summarize(after, ctx.now());
 }
 
 export async function leave(ctx: Ctx, callerIn: Caller, gameId: string, input: { role?: string }): Promise<GameSummary> {
@@ -149,7 +152,7 @@ export async function leave(ctx: Ctx, callerIn: Caller, gameId: string, input: {
       entries: [{ kind: 'leave', role, playerId: caller.playerId, status: 'setup', activeRoles: [] }],
     };
   });
-  return summarize(after);
+  return summarize(after, ctx.now());
 }
 
 export async function createInvite(ctx: Ctx, callerIn: Caller, gameId: string, input: { role: string }): Promise<Invite> {
@@ -178,7 +181,7 @@ export async function start(ctx: Ctx, callerIn: Caller, gameId: string): Promise
     const s = startDecision(ctx, game, caller.playerId);
     return { game: s.fields, entries: [s.entry] };
   });
-  return summarize(after);
+  return summarize(after, ctx.now());
 }
 
 /**
@@ -205,7 +208,7 @@ export async function resign(ctx: Ctx, callerIn: Caller, gameId: string, input: 
       entries: [{ kind: 'resign', role, playerId: caller.playerId, status: 'finished', activeRoles: [] }],
     };
   });
-  return summarize(after);
+  return summarize(after, ctx.now());
 }
 
 export async function abort(ctx: Ctx, callerIn: Caller, gameId: string): Promise<GameSummary> {
@@ -225,7 +228,7 @@ export async function abort(ctx: Ctx, callerIn: Caller, gameId: string): Promise
       entries: [{ kind: 'abort', role: null, playerId: caller.playerId, status: 'abandoned', activeRoles: [] }],
     };
   });
-  return summarize(after);
+  return summarize(after, ctx.now());
 }
 
 /**

@@ -20,7 +20,7 @@ const STATUSES: readonly string[] = ['setup', 'active', 'finished', 'abandoned']
 const MAX_LIMIT = 100;
 
 export async function getGame(ctx: Ctx, caller: Caller | null, gameId: string): Promise<GameSummary> {
-  return summarize(await loadGame(ctx, caller, gameId));
+  return summarize(await loadGame(ctx, caller, gameId), ctx.now());
 }
 
 /** The engine state after the first `version` log entries (null before the start). */
@@ -127,7 +127,7 @@ export async function listGames(ctx: Ctx, caller: Caller | null, filter: GameFil
   });
   const pageRows = rows.slice(0, limit);
   const byId = new Map((await findGames(ctx.db, pageRows.map((r) => r.id))).map((g) => [g.id, g]));
-  const items = pageRows.map((r) => byId.get(r.id)).filter((g): g is GameRow => g !== undefined).map((g) => summarize(orderSeats(ctx, g)));
+  const items = pageRows.map((r) => byId.get(r.id)).filter((g): g is GameRow => g !== undefined).map((g) => summarize(orderSeats(ctx, g), ctx.now()));
   const last = pageRows[pageRows.length - 1];
   return { items, nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null };
 }

@@ -168,5 +168,5 @@ export async function importGame(ctx: Ctx, callerIn: Caller, input: ImportInput)
   // Over from the start: nothing to rate (no seat holders, not rated), but settled all the same.
   await settleEnded(ctx, game.id);
   const after = await findGame(ctx.sql, game.id);
-  return summarize(orderSeats(ctx, after!));
+  return summarize(orderSeats(ctx, after!), ctx.now());
 }

@@ -21,6 +21,7 @@ import * as rounds from './league-rounds.ts';
 import * as results from './league-results.ts';
 import * as ratings from './ratings.ts';
 import * as settle from './settle.ts';
+import * as clocks from './clocks.ts';
 
 export interface GameServiceOptions {
   store: Pick<Store, 'prisma' | 'pool'>;
@@ -38,6 +39,8 @@ export interface GameServiceOptions {
   /** Game modules by id (default: every installed game). */
   games?: Record<string, GameModule>;
   log?: { warn(obj: object, msg: string): void };
+  /** The service's clock (ms since the epoch; default Date.now): tests move time forward with it. */
+  now?: () => number;
 }
 
 export class GameService implements GameServiceApi {
@@ -64,6 +67,7 @@ export class GameService implements GameServiceApi {
       games: o.games ?? installedGames,
       observers: [],
       log: o.log ?? { warn: () => {} },
+      now: o.now ?? Date.now,
     };
   }
 
@@ -139,6 +143,10 @@ export class GameService implements GameServiceApi {
   settleGame = (gameId: string): Promise<boolean> => settle.settleGame(this.ctx, gameId);
   /** Settles every game that is over and not settled yet; how many it settled. */
   sweepUnsettled = (): Promise<number> => settle.sweepUnsettled(this.ctx);
+  /** Ends the game by timeout if a seat's time has run out (clocks.ts): true when this call ended it. */
+  fireTimeout = (gameId: string): Promise<boolean> => clocks.fireTimeout(this.ctx, gameId);
+  /** Fires every timeout that is due (jobs/clock-sweep.ts); how many games it ended. */
+  sweepTimeouts = (): Promise<number> => clocks.sweepTimeouts(this.ctx);
 }
 
 export function createGameService(o: GameServiceOptions): GameService {

@@ -45,6 +45,8 @@ export interface NewGame {
   autoStart: boolean;
   /** Rate the game (Glicko-2) when it finishes (default false). */
   rated?: boolean;
+  /** The validated time control; omitted = no clock. */
+  timeControl?: JsonIn;
   createdById: string;
   /** One per role, in the module's role order. */
   seats: { role: string; playerId: string | null }[];
@@ -73,6 +75,9 @@ interface RawGame {
   updated_at: Date;
   rated: boolean;
   settled_at: Date | null;
+  time_control: Prisma.JsonValue | null;
+  clocks: Prisma.JsonValue | null;
+  deadline_at: Date | null;
   pairing: PairingRef | string | null;
   seats: SeatRow[] | string;
 }
@@ -83,7 +88,7 @@ export type Sql = Pick<pg.Pool, 'query'>;
 const FIND_GAME = `
   SELECT g.id::text AS id, g.game_type, g.scenario, g.status::text AS status, g.version, g.options, g.seed,
     g.visibility::text AS visibility, g.state, g.result, g.active_roles, g.auto_start, g.created_by_id::text AS created_by_id,
-    g.created_at, g.updated_at, g.rated, g.settled_at,
+    g.created_at, g.updated_at, g.rated, g.settled_at, g.time_control, g.clocks, g.deadline_at,
     (SELECT json_build_object('leagueId', lp.league_id, 'round', lp.round, 'board', lp.board,
         'organisers', COALESCE((SELECT json_agg(lo.player_id) FROM league_organisers lo WHERE lo.league_id = lp.league_id), '[]'::json))
       FROM league_pairings lp WHERE lp.game_id = g.id) AS pairing,
@@ -121,6 +126,9 @@ export async function findGame(sql: Sql, id: string): Promise<GameRow | null> {
     updatedAt: new Date(r.updated_at),
     rated: r.rated,
     settledAt: r.settled_at === null ? null : new Date(r.settled_at),
+    timeControl: r.time_control,
+    clocks: r.clocks,
+    deadlineAt: r.deadline_at === null ? null : new Date(r.deadline_at),
     pairing: typeof r.pairing === 'string' ? (JSON.parse(r.pairing) as PairingRef) : r.pairing,
     seats: typeof r.seats === 'string' ? (JSON.parse(r.seats) as SeatRow[]) : r.seats,
   };
@@ -158,6 +166,9 @@ export interface Change {
     state?: JsonIn | null;
     result?: JsonIn | null;
     activeRoles?: string[];
+    /** The seats' clocks after the change (ClockState) and their earliest running deadline; omitted = unchanged. */
+    clocks?: JsonIn | null;
+    deadlineAt?: Date | null;
   };
   seats?: { role: string; playerId: string | null; inviteCodeHash?: string | null }[];
   /** One per version step (at least one). */
@@ -196,6 +207,8 @@ export async function commitChange(db: PrismaClient, commits: CommitGroup, c: Ch
         ...(c.game.state !== undefined ? { state: jsonOrNull(c.game.state) } : {}),
         ...(c.game.result !== undefined ? { result: jsonOrNull(c.game.result) } : {}),
         ...(c.game.activeRoles !== undefined ? { activeRoles: c.game.activeRoles } : {}),
+        ...(c.game.clocks !== undefined ? { clocks: jsonOrNull(c.game.clocks) } : {}),
+        ...(c.game.deadlineAt !== undefined ? { deadlineAt: c.game.deadlineAt } : {}),
       },
     });
     if (updated.count !== 1) throw new VersionConflict();
@@ -280,6 +293,9 @@ async function commitInOneStatement(sql: Sql, c: Change): Promise<number> {
       idem?.requestHash ?? null,
       idem ? JSON.stringify(idem.response) : null,
       c.at ?? new Date(),
+      g.clocks !== undefined,
+      g.clocks === undefined || g.clocks === null ? null : JSON.stringify(g.clocks),
+      g.deadlineAt ?? null,
     ],
   });
   if (Number(rows[0]?.updated ?? 0) !== 1) throw new VersionConflict();
@@ -294,6 +310,8 @@ const COMMIT = `
       state = CASE WHEN $3::boolean THEN $4::jsonb ELSE state END,
       result = CASE WHEN $5::boolean THEN $6::jsonb ELSE result END,
       active_roles = CASE WHEN $7::boolean THEN $8::text[] ELSE active_roles END,
+      clocks = CASE WHEN $18::boolean THEN $19::jsonb ELSE clocks END,
+      deadline_at = CASE WHEN $18::boolean THEN $20::timestamptz ELSE deadline_at END,
       updated_at = now()
     WHERE id = $9::uuid AND version = $10
     RETURNING id
@@ -332,6 +350,9 @@ async function commitManyInOneStatement(sql: Sql, cs: Change[]): Promise<Set<num
       result: g.result ?? null,
       set_roles: g.activeRoles !== undefined,
       active_roles: g.activeRoles ?? [],
+      set_clocks: g.clocks !== undefined,
+      clocks: g.clocks ?? null,
+      deadline_at: g.deadlineAt ? g.deadlineAt.toISOString() : null,
       entries: entryRows(c),
       idem: idem !== null,
       idem_player: idem?.playerId ?? null,
@@ -350,6 +371,7 @@ const COMMIT_MANY = `
     SELECT * FROM jsonb_to_recordset($1::jsonb) AS c(
       i int, game_id uuid, expected int, version int, status text,
       set_state boolean, state jsonb, set_result boolean, result jsonb, set_roles boolean, active_roles text[],
+      set_clocks boolean, clocks jsonb, deadline_at timestamptz,
       entries jsonb, idem boolean, idem_player uuid, idem_key text, idem_hash text, idem_response jsonb, at timestamptz)
   ), g AS (
     UPDATE games SET
@@ -358,6 +380,8 @@ const COMMIT_MANY = `
       state = CASE WHEN c.set_state THEN c.state ELSE games.state END,
       result = CASE WHEN c.set_result THEN c.result ELSE games.result END,
       active_roles = CASE WHEN c.set_roles THEN c.active_roles ELSE games.active_roles END,
+      clocks = CASE WHEN c.set_clocks THEN c.clocks ELSE games.clocks END,
+      deadline_at = CASE WHEN c.set_clocks THEN c.deadline_at ELSE games.deadline_at END,
       updated_at = now()
     FROM c
     WHERE games.id = c.game_id AND games.version = c.expected

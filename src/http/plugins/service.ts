@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { createGameService, type GameServiceApi } from '../../service/api.ts';
 import { SETTLE_SWEEP_MS, startSettleSweep } from '../../jobs/settle-sweep.ts';
+import { CLOCK_SWEEP_MS, startClockSweep } from '../../jobs/clock-sweep.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -16,6 +17,10 @@ export interface GameServicePluginOptions {
   openSignup: boolean;
   /** How often games left unsettled are settled (jobs/settle-sweep.ts; default 60 s). */
   settleSweepMs?: number;
+  /** How often due timeouts are fired (jobs/clock-sweep.ts; default 5 s). */
+  clockSweepMs?: number;
+  /** The service's clock (GameServiceOptions.now); tests move time with it. */
+  now?: () => number;
 }
 
 async function gameService(app: FastifyInstance, opts: GameServicePluginOptions): Promise<void> {
@@ -25,12 +30,16 @@ async function gameService(app: FastifyInstance, opts: GameServicePluginOptions)
     adminToken: opts.adminToken,
     openSignup: opts.openSignup,
     log: app.log,
+    ...(opts.now ? { now: opts.now } : {}),
   });
   app.decorate('gameService', service);
   // Games a crash left unsettled: now, then every minute. Stopped (and a run in progress
   // awaited) before the store closes: onClose hooks run last-registered first.
   const sweep = startSettleSweep({ sweep: () => service.sweepUnsettled(), intervalMs: opts.settleSweepMs ?? SETTLE_SWEEP_MS, log: app.log });
   app.addHook('onClose', () => sweep.stop());
+  // Timeouts that came due (also while every instance was down): now, then every few seconds.
+  const clockSweep = startClockSweep({ sweep: () => service.sweepTimeouts(), intervalMs: opts.clockSweepMs ?? CLOCK_SWEEP_MS, log: app.log });
+  app.addHook('onClose', () => clockSweep.stop());
 }
 
 export default fp(gameService, { name: 'herald-game-service', dependencies: ['herald-services'] });

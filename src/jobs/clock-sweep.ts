@@ -1,0 +1,46 @@
+// The clock sweep: fires the timeouts that have come due. Every running game's earliest seat
+// deadline is stored in games.deadline_at (set by the same commit that changes its clocks), so
+// the due games are one indexed query (status, deadline_at); each is ended through the service's
+// fireTimeout, whose version check makes it exactly once however many instances sweep at once.
+// Runs once when the service starts (a timeout that came due while every instance was down fires
+// then) and at a fixed interval after. Like the settlement sweep: runs never overlap, the timer
+// is unref'd, stop() waits for a run in progress.
+import type { ScheduledJob } from './settle-sweep.ts';
+
+export const CLOCK_SWEEP_MS = 5_000;
+
+export interface ClockSweepOptions {
+  /** Fires every due timeout; resolves to how many games it ended. */
+  sweep: () => Promise<number>;
+  intervalMs?: number;
+  log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
+}
+
+export function startClockSweep(o: ClockSweepOptions): ScheduledJob {
+  let running: Promise<void> | null = null;
+  let stopped = false;
+  const run = (): void => {
+    if (stopped || running) return;
+    running = o
+      .sweep()
+      .then(
+        (fired) => {
+          if (fired > 0) o.log.info({ fired }, 'games ended by timeout');
+        },
+        (err: unknown) => o.log.warn({ err }, 'the clock sweep failed; it runs again later'),
+      )
+      .finally(() => {
+        running = null;
+      });
+  };
+  const timer = setInterval(run, o.intervalMs ?? CLOCK_SWEEP_MS);
+  timer.unref();
+  run();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
