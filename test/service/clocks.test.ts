@@ -44,19 +44,238 @@ async function rejects(t: Test, p: Promise<unknown>, code: string, msg: string):
 
 const seat = (g: GameSummary, role: string) => g.clock!.seats.find((s) => s.role === role)!;
 
-t.test('explore', async (t) => {
+/** Reads a game's stored clock columns. */
+async function stored(gameId: string): Promise<{ time_control: unknown; clocks: unknown; deadline_at: Date | null; status: string }> {
+  return (await db.query('SELECT time_control, clocks, deadline_at, status::text AS status FROM games WHERE id = $1', [gameId])).rows[0];
+}
+async function timeoutEntries(gameId: string): Promise<Array<{ role: string; status: string }>> {
+  return (await db.query("SELECT role, status::text AS status FROM actions WHERE game_id = $1 AND kind = 'timeout'", [gameId])).rows;
+}
+
+/**
+ * Richard III's opening until one seat alone must act, both seats having moved (so a timeout is
+ * a loss, not an abort): both keep their hands (York first, then Lancaster), both play a card;
+ * the higher card goes first. Each step one hour after the last. `loser`: the seat that must
+ * act (it loses when its time runs out), `winner` the other, `holder` the loser's player.
+ */
+async function opening(york: Caller, lancaster: Caller, gameId: string): Promise<{ mid: GameSummary; loser: string; winner: string; holder: Caller; deadline: number }> {
+  for (const [who, role] of [[york, 'York'], [lancaster, 'Lancaster'], [york, 'York'], [lancaster, 'Lancaster']] as const) {
+    clock.now += HOUR;
+    await move(who, gameId, role);
+  }
+  const g = await svc.getGame(null, gameId);
+  if (g.activeRoles.length !== 1) throw new Error(`the opening left ${g.activeRoles.join(', ')} to act`);
+  const loser = g.activeRoles[0]!;
+  return { mid: g, loser, winner: loser === 'York' ? 'Lancaster' : 'York', holder: loser === 'York' ? york : lancaster, deadline: Date.parse(seat(g, loser).deadline!) };
+}
+
+/** Ends every game of the earlier tests that has a clock (time moves on past all their deadlines), so sweep counts are this test's. */
+async function clearDue(): Promise<void> {
+  clock.now += 31 * DAY;
+  while ((await svc.sweepTimeouts()) > 0);
+}
+
+t.test('days per move: the active seats run, a move stops the mover and refills it; both run when both must act', async (t) => {
   const a = await player();
   const b = await player();
   const g = await game(a, b, { kind: 'correspondence', daysPerMove: 3 });
-  const holders: Record<string, Caller> = { York: a, Lancaster: b };
-  let cur = g;
-  for (let i = 0; i < 12 && cur.status === 'active'; i++) {
-    const role = cur.activeRoles[i % cur.activeRoles.length]!;
-    clock.now += HOUR;
-    const legal = await svc.getLegalActions(holders[role]!, g.id, { role });
-    cur = (await svc.submitAction(holders[role]!, g.id, { role, action: legal.actions[0] as never })).game;
-    console.log(i, role, JSON.stringify(legal.actions.slice(0, 3)), cur.activeRoles);
+  const T0 = clock.now;
+  t.same(g.clock!.control, { kind: 'correspondence', startMs: 3 * DAY, incrementMs: 3 * DAY, capMs: 3 * DAY });
+  t.same(g.activeRoles, ['York', 'Lancaster'], 'Richard III opens with both seats choosing');
+  t.same(g.clock!.seats, [
+    { role: 'York', remainingMs: 3 * DAY, deadline: new Date(T0 + 3 * DAY).toISOString(), running: true },
+    { role: 'Lancaster', remainingMs: 3 * DAY, deadline: new Date(T0 + 3 * DAY).toISOString(), running: true },
+  ]);
+  const row = await stored(g.id);
+  t.same(row.time_control, g.clock!.control, 'the control is stored');
+  t.equal(row.deadline_at?.getTime(), T0 + 3 * DAY, 'the earliest deadline is stored for the sweep');
+
+  clock.now = T0 + 5 * HOUR;
+  t.equal(seat(await svc.getGame(null, g.id), 'York').remainingMs, 3 * DAY - 5 * HOUR, 'remaining time is read as of now');
+  const afterYork = await move(a, g.id, 'York');
+  t.same(afterYork.activeRoles, ['Lancaster']);
+  t.same(seat(afterYork, 'York'), { role: 'York', remainingMs: 3 * DAY, deadline: null, running: false }, 'York moved: stopped, refilled to 3 days');
+  t.same(seat(afterYork, 'Lancaster'), { role: 'Lancaster', remainingMs: 3 * DAY - 5 * HOUR, deadline: new Date(T0 + 3 * DAY).toISOString(), running: true }, 'Lancaster keeps running');
+
+  clock.now = T0 + 30 * HOUR;
+  t.equal(seat(await svc.getGame(null, g.id), 'York').remainingMs, 3 * DAY, "a stopped clock does not run");
+  const both = await move(b, g.id, 'Lancaster');
+  t.same(both.activeRoles, ['York', 'Lancaster']);
+  for (const s of both.clock!.seats) {
+    t.same(s, { role: s.role, remainingMs: 3 * DAY, deadline: new Date(clock.now + 3 * DAY).toISOString(), running: true }, `${s.role} runs again with 3 days`);
   }
-  const { rows } = await db.query('SELECT clocks FROM games WHERE id = $1', [g.id]);
-  console.log(JSON.stringify(rows[0].clocks));
+  t.equal((await stored(g.id)).deadline_at?.getTime(), clock.now + 3 * DAY);
+});
+
+t.test('fischer: the increment is added to what was left', async (t) => {
+  const a = await player();
+  const b = await player();
+  const g = await game(a, b, { kind: 'fischer', initialMs: 10 * 60_000, incrementMs: 5_000 });
+  clock.now += 60_000;
+  const after = await move(a, g.id, 'York');
+  t.equal(seat(after, 'York').remainingMs, 9 * 60_000 + 5_000);
+  t.equal(seat(after, 'Lancaster').remainingMs, 9 * 60_000, 'Lancaster was charged the minute, no increment');
+});
+
+t.test('a game without a time control has no clock and stores none', async (t) => {
+  const a = await player();
+  const b = await player();
+  const g = await game(a, b, undefined);
+  t.equal(g.clock, null);
+  await move(a, g.id, 'York');
+  t.same(await stored(g.id), { time_control: null, clocks: null, deadline_at: null, status: 'active' });
+  t.equal(await svc.sweepTimeouts(), 0);
+});
+
+t.test('a bad time control is 422 invalid_time_control and stores nothing', async (t) => {
+  const a = await player();
+  const before = Number((await db.query('SELECT count(*) FROM games')).rows[0].count);
+  for (const tc of [{ kind: 'correspondence', daysPerMove: 0 }, { kind: 'fischer', initialMs: -5, incrementMs: 0 }, { kind: 'preset', name: 'nope' }, '5+3', { kind: 'correspondence', daysPerMove: 3, extra: 1 }, []]) {
+    try {
+      await svc.createGame(a, { gameType: GT, scenario: GT, roles: ['York'], timeControl: tc as never });
+      t.fail(`${JSON.stringify(tc)} accepted`);
+    } catch (err) {
+      t.ok(err instanceof ServiceError && err.code === 'invalid_time_control', JSON.stringify(tc));
+      t.equal((err as ServiceError).extensions.field, 'timeControl');
+      t.ok(((err as ServiceError).extensions.problems as unknown[]).length > 0, 'the problems are listed');
+    }
+  }
+  t.equal(Number((await db.query('SELECT count(*) FROM games')).rows[0].count), before, 'no game stored');
+});
+
+t.test('past the deadline the sweep ends the game by timeout, once: the loser loses the rating and the log says so', async (t) => {
+  const a = await player();
+  const b = await player();
+  await clearDue();
+  const g = await game(a, b, { kind: 'correspondence', daysPerMove: 1 }, true);
+  const { loser, winner, deadline } = await opening(a, b, g.id);
+  clock.now = deadline - 1;
+  t.equal(await svc.sweepTimeouts(), 0, 'not due yet');
+  t.equal(await svc.fireTimeout(g.id), false);
+  clock.now = deadline;
+  t.equal(await svc.sweepTimeouts(), 1, 'due at the deadline');
+  t.equal(await svc.sweepTimeouts(), 0, 'and only once');
+  const over = await svc.getGame(null, g.id);
+  t.equal(over.status, 'finished');
+  t.same(over.result, { winner, reason: 'timeout' });
+  t.same(await timeoutEntries(g.id), [{ role: loser, status: 'finished' }]);
+  t.ok(over.clock!.seats.every((s) => !s.running && s.deadline === null), 'every clock stopped');
+  t.equal(seat(over, loser).remainingMs, 0);
+  t.equal((await stored(g.id)).deadline_at, null);
+  const log = await svc.getLog(a, g.id, {});
+  t.match(log.entries[log.entries.length - 1], { kind: 'timeout', role: loser });
+  const losing = loser === 'York' ? a : b;
+  const winning = loser === 'York' ? b : a;
+  const wins = (await db.query('SELECT player_id::text AS p, wins, losses FROM ratings WHERE player_id = ANY($1::uuid[]) ORDER BY wins', [[a.playerId, b.playerId]])).rows;
+  t.same(wins, [{ p: losing.playerId, wins: 0, losses: 1 }, { p: winning.playerId, wins: 1, losses: 0 }], 'rated as a loss for the seat that ran out');
+});
+
+t.test('a seat that never moved: the game is abandoned and unrated', async (t) => {
+  const a = await player();
+  const b = await player();
+  await clearDue();
+  const g = await game(a, b, { kind: 'correspondence', daysPerMove: 1 }, true);
+  clock.now += HOUR;
+  await move(a, g.id, 'York');
+  clock.now += DAY;
+  t.equal(await svc.sweepTimeouts(), 1);
+  const over = await svc.getGame(null, g.id);
+  t.equal(over.status, 'abandoned');
+  t.same(over.result, { winner: null, reason: 'timeout' });
+  t.same(await timeoutEntries(g.id), [{ role: 'Lancaster', status: 'abandoned' }]);
+  t.equal(Number((await db.query('SELECT count(*) FROM rating_changes WHERE game_id = $1', [g.id])).rows[0].count), 0, 'unrated');
+});
+
+t.test('two instances sweeping the same due games at once end each game once', async (t) => {
+  const other = createGameService({ store, bus, now });
+  const a = await player();
+  const b = await player();
+  await clearDue();
+  const ids: string[] = [];
+  for (let i = 0; i < 6; i++) {
+    const g = await game(a, b, { kind: 'correspondence', daysPerMove: 1 });
+    await opening(a, b, g.id);
+    ids.push(g.id);
+  }
+  clock.now += 2 * DAY;
+  const [x, y] = await Promise.all([svc.sweepTimeouts(), other.sweepTimeouts()]);
+  t.equal(x + y, 6, `6 timeouts fired in all (${x} + ${y})`);
+  for (const id of ids) t.equal((await timeoutEntries(id)).length, 1, 'one timeout entry');
+});
+
+t.test('a late move is refused with deadline_passed and the game is over by timeout', async (t) => {
+  const a = await player();
+  const b = await player();
+  const g = await game(a, b, { kind: 'correspondence', daysPerMove: 2 });
+  const { loser, winner, holder, deadline } = await opening(a, b, g.id);
+  clock.now = deadline + 1;
+  const legal = await svc.getLegalActions(holder, g.id, { role: loser });
+  await rejects(t, svc.submitAction(holder, g.id, { role: loser, action: legal.actions[0] as never }), 'deadline_passed', 'a move after the deadline');
+  const over = await svc.getGame(null, g.id);
+  t.equal(over.status, 'finished');
+  t.same(over.result, { winner, reason: 'timeout' });
+  t.equal((await timeoutEntries(g.id)).length, 1);
+  await rejects(t, svc.submitAction(holder, g.id, { role: loser, action: legal.actions[0] as never }), 'game_over', 'and again: the game is over');
+});
+
+t.test('a move racing its deadline never yields two endings', async (t) => {
+  const a = await player();
+  const b = await player();
+  let moved = 0;
+  let timedOut = 0;
+  for (let i = 0; i < 12; i++) {
+    const g = await game(a, b, { kind: 'correspondence', daysPerMove: 1 });
+    const { loser, holder, deadline } = await opening(a, b, g.id);
+    // Half the tries at the deadline instant (the move is late), half just before it (the move may win).
+    clock.now = i % 2 === 0 ? deadline : deadline - 1;
+    const legal = await svc.getLegalActions(holder, g.id, { role: loser });
+    const [m, f] = await Promise.allSettled([svc.submitAction(holder, g.id, { role: loser, action: legal.actions[0] as never }), svc.fireTimeout(g.id)]);
+    const entries = await timeoutEntries(g.id);
+    t.ok(entries.length <= 1, 'at most one timeout entry');
+    const after = await svc.getGame(null, g.id);
+    if (m.status === 'fulfilled') {
+      moved++;
+      t.equal(entries.length, 0, 'the move committed: no timeout');
+      t.equal(f.status === 'fulfilled' && f.value, false);
+      t.equal(after.status, 'active');
+    } else {
+      timedOut++;
+      t.ok(m.reason instanceof ServiceError && ['deadline_passed', 'game_over'].includes(m.reason.code), `the move was refused: ${m.reason.message}`);
+      t.equal(entries.length, 1, 'the game ended by timeout once');
+      t.equal(after.status, 'finished');
+    }
+  }
+  t.ok(timedOut >= 6, `every move at the deadline instant lost (${moved} moved, ${timedOut} timed out)`);
+});
+
+t.test('a league with a time control: the player who stops moving loses the board, the standings follow', async (t) => {
+  const org = await player('Org');
+  const p1 = await player('L1');
+  const p2 = await player('L2');
+  await rejects(t, svc.createLeague(org, { name: 'Bad clock', gameType: GT, format: 'round-robin', timeControl: { kind: 'correspondence', daysPerMove: 99 } as never }), 'invalid_settings', 'a league with a bad control');
+  const league = await svc.createLeague(org, { name: 'Clocked', gameType: GT, format: 'round-robin', timeControl: { kind: 'correspondence', daysPerMove: 2 } as never });
+  t.same(league.settings.timeControl, { kind: 'correspondence', startMs: 2 * DAY, incrementMs: 2 * DAY, capMs: 2 * DAY });
+  await svc.joinLeague(p1, league.id);
+  await svc.joinLeague(p2, league.id);
+  await clearDue();
+  const published = clock.now;
+  await svc.startLeague(org, league.id);
+  const [round] = await svc.listRounds(null, league.id);
+  const board = round!.pairings[0]!;
+  const g = await svc.getGame(null, board.gameId!);
+  t.same(g.clock!.seats.map((s) => s.deadline), [new Date(published + 2 * DAY).toISOString(), new Date(published + 2 * DAY).toISOString()], 'clocks started at publishing');
+  const york = board.first.id === p1.playerId ? p1 : p2;
+  const lancaster = york === p1 ? p2 : p1;
+  const { loser, deadline } = await opening(york, lancaster, g.id);
+  clock.now = deadline;
+  await svc.sweepTimeouts();
+  t.match(await svc.getGame(null, g.id), { status: 'finished', result: { reason: 'timeout' } });
+  const [after] = await svc.listRounds(null, league.id);
+  t.equal(after!.pairings[0]!.result, loser === 'York' ? 'second' : 'first', 'the board goes to the opponent of the seat that ran out');
+  const st = await svc.getStandings(null, league.id);
+  const top = st.standings.find((r) => r.player.id === (loser === 'York' ? lancaster : york).playerId)!;
+  const bottom = st.standings.find((r) => r.player.id === (loser === 'York' ? york : lancaster).playerId)!;
+  t.equal(top.won, 1);
+  t.equal(bottom.lost, 1);
+  t.ok(top.rank < bottom.rank);
 });
