@@ -582,7 +582,9 @@ export interface paths {
          *     game is active (409 game_over / invalid_state), `expectedVersion` is
          *     current (409 version_conflict with `currentVersion`), the role is
          *     active (403 not_your_turn), the action is one of the legal actions
-         *     (422 illegal_action with `legalActions`). Then the action, the new
+         *     (422 illegal_action with `legalActions`), the seat's time has not run
+         *     out (409 deadline_passed: the game is then ended by timeout in the
+         *     same request, `flaggedRoles` names the seats out of time). Then the action, the new
          *     state and the version are committed in one transaction, and the change
          *     is published. With an `Idempotency-Key`, a retry returns the original
          *     response (header `Idempotent-Replayed: true`) and commits nothing.
@@ -1241,6 +1243,28 @@ export interface components {
          *       "autoStart": true,
          *       "rated": true,
          *       "league": null,
+         *       "clock": {
+         *         "control": {
+         *           "kind": "correspondence",
+         *           "startMs": 259200000,
+         *           "incrementMs": 259200000,
+         *           "capMs": 259200000
+         *         },
+         *         "seats": [
+         *           {
+         *             "role": "York",
+         *             "remainingMs": 255600000,
+         *             "deadline": "2026-11-25T04:00:00.000Z",
+         *             "running": true
+         *           },
+         *           {
+         *             "role": "Lancaster",
+         *             "remainingMs": 255600000,
+         *             "deadline": "2026-11-25T04:00:00.000Z",
+         *             "running": true
+         *           }
+         *         ]
+         *       },
          *       "createdAt": "2026-11-22T04:00:00.000Z",
          *       "updatedAt": "2026-11-22T04:01:00.000Z"
          *     }
@@ -1271,10 +1295,56 @@ export interface components {
             league: null | components["schemas"]["LeagueBoard"];
             /** @description Only once the game is over. */
             seed?: string;
+            /** @description The time control and each seat's clock as of the answer; null when the game has no time control. */
+            clock: null | components["schemas"]["GameClock"];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        GameClock: {
+            control: components["schemas"]["TimeControl"];
+            seats: {
+                role: string;
+                /** @description Time left now, in ms (never below 0). */
+                remainingMs: number | null;
+                /**
+                 * Format: date-time
+                 * @description When the seat runs out while its clock runs; else null.
+                 */
+                deadline: string | null;
+                /** @description The seat must act now and its clock runs. */
+                running: boolean;
+            }[];
+        };
+        /**
+         * @description A canonical time control: `{kind: correspondence, startMs, incrementMs, capMs}` (days per
+         *     move N is start = increment = cap = N days) or `{kind: fischer, initialMs, incrementMs}`.
+         */
+        TimeControl: {
+            /** @enum {unknown} */
+            kind: "correspondence" | "fischer";
+            startMs?: number;
+            incrementMs?: number;
+            capMs?: number;
+            initialMs?: number;
+        };
+        /**
+         * @description A time control as sent: `{kind: none}`; `{kind: correspondence, daysPerMove: 1–14}`;
+         *     `{kind: preset, name}` (rally-fast, rally-normal, rally-slow, rally-none, days-1 … days-14,
+         *     bot-blitz, bot-rapid); or a canonical correspondence (startMs, incrementMs, capMs: 1 hour
+         *     to 30 days) or fischer (initialMs: 1 s to 1 day, incrementMs up to 1 hour) control. Anything
+         *     else is 422 invalid_time_control.
+         */
+        TimeControlInput: {
+            /** @enum {unknown} */
+            kind: "none" | "correspondence" | "fischer" | "preset";
+            daysPerMove?: number;
+            name?: string;
+            startMs?: number;
+            incrementMs?: number;
+            capMs?: number;
+            initialMs?: number;
         };
         LeagueBoard: {
             /**
@@ -1301,6 +1371,8 @@ export interface components {
             autoStart: boolean;
             /** @description Update both players' Glicko-2 ratings when the game finishes (two different players on the two seats). Default false. */
             rated?: boolean;
+            /** @description The game's clock (default none). */
+            timeControl?: null | components["schemas"]["TimeControlInput"];
         };
         RatingInfo: {
             /** @example richard-iii */
@@ -1547,7 +1619,7 @@ export interface components {
             entries: {
                 version: number;
                 /** @enum {unknown} */
-                kind: "join" | "leave" | "start" | "action" | "resign" | "abort";
+                kind: "join" | "leave" | "start" | "action" | "resign" | "abort" | "timeout";
                 role: string | null;
                 playerId: string | null;
                 action?: components["schemas"]["Action"];
@@ -1685,6 +1757,15 @@ export interface components {
             field?: string;
             /** @description The league setting at fault (invalid_settings). */
             setting?: string;
+            /** @description Everything wrong with a time control (invalid_time_control; invalid_settings for a league's timeControl). */
+            problems?: {
+                code: string;
+                /** @description The control's field at fault. */
+                field: string;
+                message: string;
+            }[];
+            /** @description The seats whose time has run out (deadline_passed). */
+            flaggedRoles?: string[];
             /** @description Why registration is closed (registration_closed). */
             reason?: string;
         };
@@ -1712,7 +1793,7 @@ export interface components {
              * @description What this version did (`created` for version 0).
              * @enum {unknown}
              */
-            type: "created" | "join" | "leave" | "start" | "action" | "resign" | "abort";
+            type: "created" | "join" | "leave" | "start" | "action" | "resign" | "abort" | "timeout";
             /** @description The role that acted (null for steps without one). */
             role: string | null;
             playerId: string | null;
@@ -1816,8 +1897,8 @@ export interface components {
             harderSide?: "first" | "second" | null;
             /** @description League games update the players' ratings. */
             rated?: boolean;
-            /** @description None until clocks land. */
-            timeControl?: null;
+            /** @description The time control of the league's games (null - none). */
+            timeControl?: null | components["schemas"]["TimeControlInput"];
             maxEntrants?: number | null;
             /** Format: date-time */
             registrationOpensAt?: string | null;
@@ -1862,7 +1943,7 @@ export interface components {
             /** @enum {unknown} */
             harderSide?: "first" | "second" | null;
             rated?: boolean;
-            timeControl?: null;
+            timeControl?: null | components["schemas"]["TimeControlInput"];
             maxEntrants?: number | null;
             /** Format: date-time */
             registrationOpensAt?: string | null;
@@ -1891,7 +1972,8 @@ export interface components {
             /** @enum {unknown} */
             harderSide: "first" | "second" | null;
             rated: boolean;
-            timeControl: null;
+            /** @description The canonical time control of the league's games, or null. */
+            timeControl: null | components["schemas"]["TimeControl"];
             maxEntrants: number | null;
             /** Format: date-time */
             registrationOpensAt: string | null;
@@ -3191,7 +3273,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            /** @description invalid_options — an option the scenario does not declare, of another type or out of range. */
+            /** @description invalid_options — an option the scenario does not declare, of another type or out of range; invalid_time_control — a time control out of range or malformed (`problems` lists each). */
             422: {
                 headers: {
                     [name: string]: unknown;

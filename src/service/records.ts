@@ -89,11 +89,17 @@ export async function importGame(ctx: Ctx, callerIn: Caller, input: ImportInput)
   if (r.status !== 'finished' && r.status !== 'abandoned') invalid('status', 'Only records of games that are over (finished or abandoned) can be imported.');
   if (!Array.isArray(r.actions) || r.actions.length > MAX_RECORD_ACTIONS) invalid('actions', `actions must be an array of at most ${MAX_RECORD_ACTIONS} entries.`);
   if (!Number.isSafeInteger(r.version) || (r.version as number) < 0) invalid('version', 'version must be a non-negative integer.');
-  if (r.status === 'abandoned') {
-    if (r.actions.length > 0) invalid('actions', 'An abandoned game has no actions (abort is possible only before the first).');
-    if (r.result !== null) invalid('result', 'An abandoned game has no result (null).');
+  // An abandoned game was aborted before the first action (result null), or timed out before
+  // every seat had moved (result {winner: null, reason: "timeout"}: clocks.ts fireTimeout).
+  const abandonedByTimeout = r.status === 'abandoned' && isPlainObject(r.result) && r.result.reason === 'timeout';
+  if (r.status === 'abandoned' && abandonedByTimeout) {
+    const c = claimedResult(r);
+    if (c.winner !== null) invalid('result.winner', 'A game abandoned by timeout has no winner (null).');
+  } else if (r.status === 'abandoned') {
+    if (r.actions.length > 0) invalid('actions', 'An abandoned game has no actions (abort is possible only before the first), unless it timed out (result {"winner": null, "reason": "timeout"}).');
+    if (r.result !== null) invalid('result', 'An abandoned game has no result (null), unless it timed out (reason "timeout").');
   }
-  const claimed = r.status === 'finished' ? claimedResult(r) : null;
+  const claimed = r.status === 'finished' || abandonedByTimeout ? claimedResult(r) : null;
 
   let state: unknown;
   try {
@@ -127,6 +133,20 @@ export async function importGame(ctx: Ctx, callerIn: Caller, input: ImportInput)
     if (r.status !== 'finished') invalid('status', `The replay ends the game (${replayed.reason}): the record must say finished.`);
     if (claimed!.winner !== replayed.winner) invalid('result.winner', `The replay's winner is ${replayed.winner ?? 'nobody'}, not ${claimed!.winner ?? 'nobody'}.`, { replayed });
     if (claimed!.reason !== replayed.reason) invalid('result.reason', `The replay ends with "${replayed.reason}", not "${claimed!.reason}".`, { replayed });
+  } else if (claimed && claimed.reason === 'timeout') {
+    // Ended by a clock, recorded as fireTimeout records it: the loser (the seat other than the
+    // winner) must have been to act when the record ends, since only a running clock runs out.
+    const active = m.activeRoles(state);
+    if (r.status === 'abandoned') {
+      entries.push({ kind: 'timeout', role: null, playerId: null, status: 'abandoned', activeRoles: [] });
+    } else {
+      const losers = m.roles.filter((x) => x !== claimed.winner);
+      if (claimed.winner === null || !m.roles.includes(claimed.winner) || losers.length !== 1) {
+        invalid('result.winner', `A game lost on time has a winner, one of ${m.roles.join(', ')}, and one loser.`);
+      }
+      if (!active.includes(losers[0]!)) invalid('result.winner', `${losers[0]} was not to act when the record ends (active: ${active.join(', ') || 'nobody'}), so its time cannot have run out.`);
+      entries.push({ kind: 'timeout', role: losers[0]!, playerId: null, status: 'finished', activeRoles: [] });
+    }
   } else if (claimed) {
     // Finished but not over by the rules: only a resignation ends it, recorded exactly as resign() records one.
     const role = /^(.+) resigned$/.exec(claimed.reason)?.[1];
@@ -140,7 +160,7 @@ export async function importGame(ctx: Ctx, callerIn: Caller, input: ImportInput)
     entries.push({ kind: 'abort', role: null, playerId: null, status: 'abandoned', activeRoles: [] });
   }
   // Seat changes are not in the record; every other change is.
-  const least = r.status === 'abandoned' ? 1 : entries.length;
+  const least = r.status === 'abandoned' && !abandonedByTimeout ? 1 : entries.length;
   if ((r.version as number) < least) invalid('version', `The record shows ${least} changes, so its version is at least ${least}, not ${String(r.version)}.`);
   const result = claimed;
 

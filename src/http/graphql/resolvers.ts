@@ -6,6 +6,7 @@ import type { IResolvers } from 'mercurius';
 import type { Json } from '../../bus/bus.ts';
 import {
   ServiceError,
+  type CreateGameInput,
   type GameFilter,
   type GameRecord,
   type GameServiceApi,
@@ -129,6 +130,7 @@ export function queryResolvers(service: GameServiceApi, info: { version: string 
             roles?: string[] | null;
             autoStart?: boolean | null;
             rated?: boolean | null;
+            timeControl?: unknown;
           };
         },
         ctx: Ctx,
@@ -144,6 +146,7 @@ export function queryResolvers(service: GameServiceApi, info: { version: string 
           roles: opt(i.roles),
           autoStart: opt(i.autoStart),
           rated: opt(i.rated),
+          timeControl: (i.timeControl ?? null) as CreateGameInput['timeControl'],
         });
       },
       joinGame: async (_root, args: { gameId: string; role?: string | null }, ctx: Ctx) =>
