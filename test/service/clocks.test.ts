@@ -279,3 +279,33 @@ t.test('a league with a time control: the player who stops moving loses the boar
   t.equal(bottom.lost, 1);
   t.ok(top.rank < bottom.rank);
 });
+
+t.test('a game ended by timeout exports and imports like a resignation does', async (t) => {
+  const a = await player();
+  const b = await player();
+  await clearDue();
+  const lost = await game(a, b, { kind: 'correspondence', daysPerMove: 1 });
+  const { loser, winner, deadline } = await opening(a, b, lost.id);
+  clock.now = deadline;
+  t.equal(await svc.fireTimeout(lost.id), true);
+  const rec = await svc.exportGame(a, lost.id);
+  t.same(rec.result, { winner, reason: 'timeout' });
+  const imported = await svc.importGame(a, { record: rec });
+  t.match(imported, { status: 'finished', result: { winner, reason: 'timeout' } });
+  const log = await svc.getLog(a, imported.id, {});
+  t.match(log.entries[log.entries.length - 1], { kind: 'timeout', role: loser });
+  t.same(await svc.exportGame(a, imported.id), { ...rec, version: (await svc.exportGame(a, imported.id)).version }, 'it exports as the original did');
+  // The wrong winner does not replay: the seat named the loser was not to act.
+  await rejects(t, svc.importGame(a, { record: { ...rec, result: { winner: loser, reason: 'timeout' } } }), 'invalid_record', 'the wrong seat lost on time');
+
+  const early = await game(a, b, { kind: 'correspondence', daysPerMove: 1 });
+  clock.now += HOUR;
+  await move(a, early.id, 'York');
+  clock.now += DAY;
+  t.equal(await svc.fireTimeout(early.id), true);
+  const rec2 = await svc.exportGame(a, early.id);
+  t.match(rec2, { status: 'abandoned', result: { winner: null, reason: 'timeout' } });
+  t.equal(rec2.actions.length, 1);
+  t.match(await svc.importGame(a, { record: rec2 }), { status: 'abandoned', result: { winner: null, reason: 'timeout' } });
+  await rejects(t, svc.importGame(a, { record: { ...rec2, result: null } }), 'invalid_record', 'an abandoned record with actions and no timeout');
+});
