@@ -40,7 +40,7 @@ try {
     const seed = `bench-${i}`;
     const pair: Record<'clock' | 'none', string> = { clock: '', none: '' };
     for (const kind of ['clock', 'none'] as const) {
-      const g = await svc.createGame(a, { gameType: 'richard-iii', scenario: 'richard-iii', seed, roles: ['York'], ...(kind === 'clock' ? { timeControl: { kind: 'correspondence', daysPerMove: 14 } } : {}) });
+      const g = await svc.createGame(a, { gameType: 'richard-iii', scenario: 'richard-iii', seed, roles: ['York'], ...(kind === 'clock' && !process.env.BENCH_NO_CLOCK ? { timeControl: { kind: 'correspondence', daysPerMove: 14 } } : {}) });
       await svc.join(b, g.id, {});
       pair[kind] = g.id;
     }
