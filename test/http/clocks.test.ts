@@ -65,3 +65,21 @@ t.test('REST and GraphQL show the clock; a late move is 409 deadline_passed and 
   const log = (await york.req('GET', `/games/${id}/log`)).json() as { entries: Array<{ kind: string; role: string | null }> };
   t.match(log.entries[log.entries.length - 1], { kind: 'timeout', role: 'Lancaster' });
 });
+
+t.test('a timeout that came due while no instance ran fires when one starts', async (t) => {
+  const created = await york.req('POST', '/games', { gameType: 'richard-iii', scenario: 'richard-iii', roles: ['York'], timeControl: { kind: 'correspondence', daysPerMove: 1 } });
+  const id = (created.json() as { id: string }).id;
+  await lancaster.req('POST', `/games/${id}/join`, {});
+  // Another instance starts on the same database two days later: its start-up sweep fires the timeout.
+  const later = clock.now + 2 * DAY;
+  const next = await buildApp(testConfig({ databaseUrl }), { store, now: () => later, clockSweepMs: HOUR });
+  t.teardown(() => next.close());
+  let status = '';
+  for (let i = 0; i < 200 && status !== 'abandoned'; i++) {
+    status = ((await next.inject({ method: 'GET', url: `/games/${id}` })).json() as { status: string }).status;
+    if (status !== 'abandoned') await new Promise((r) => setTimeout(r, 25));
+  }
+  t.equal(status, 'abandoned', 'ended by the start-up sweep (nobody had moved: abandoned)');
+  const log = (await york.req('GET', `/games/${id}/log`)).json() as { entries: Array<{ kind: string }> };
+  t.equal(log.entries.filter((e) => e.kind === 'timeout').length, 1);
+});
