@@ -309,3 +309,18 @@ t.test('a game ended by timeout exports and imports like a resignation does', as
   t.match(await svc.importGame(a, { record: rec2 }), { status: 'abandoned', result: { winner: null, reason: 'timeout' } });
   await rejects(t, svc.importGame(a, { record: { ...rec2, result: null } }), 'invalid_record', 'an abandoned record with actions and no timeout');
 });
+
+t.test('a resignation stops every clock: no deadline is left for the sweep', async (t) => {
+  const a = await player();
+  const b = await player();
+  const g = await game(a, b, { kind: 'preset', name: 'rally-fast' });
+  clock.now += HOUR;
+  const over = await svc.resign(b, g.id, {});
+  t.equal(over.status, 'finished');
+  t.ok(over.clock!.seats.every((s) => !s.running && s.deadline === null), 'no clock runs');
+  t.equal(seat(over, 'Lancaster').remainingMs, 24 * HOUR - HOUR, 'the time used is charged');
+  t.equal((await stored(g.id)).deadline_at, null);
+  clock.now += 30 * DAY;
+  t.equal(await svc.fireTimeout(g.id), false, 'nothing to time out');
+  t.equal((await timeoutEntries(g.id)).length, 0);
+});
