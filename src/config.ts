@@ -34,6 +34,8 @@ export interface Config {
   adminToken: string | null;
   /** Anyone may create a player (and get a key) with POST /players (HERALD_OPEN_SIGNUP, default true). */
   openSignup: boolean;
+  /** The yearly vacation allowance per player in days (HERALD_VACATION_DAYS, default 30, at most 180; 0 = no vacation). */
+  vacationDays: number;
   /** Requests per window: per API key (`max`), per client IP without a key (`anonymousMax`); 0 = unlimited. */
   rateLimit: { max: number; anonymousMax: number; windowMs: number };
   /** Interval of SSE heartbeat comments; each one also re-checks the database for missed events. */
@@ -170,6 +172,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     else problems.push(`HERALD_OPEN_SIGNUP must be true or false (got "${rawSignup}")`);
   }
 
+  // Above 180 days a vacation could outlast a league season (the pure core's MAX_ALLOWANCE_MS).
+  const vacationDays = intVar(env, 'HERALD_VACATION_DAYS', 30, 0, problems);
+  if (vacationDays > 180) problems.push(`HERALD_VACATION_DAYS must be from 0 to 180 (got "${env.HERALD_VACATION_DAYS}")`);
+
   const rateLimit = {
     max: intVar(env, 'RATE_LIMIT_MAX', 600, 0, problems),
     anonymousMax: intVar(env, 'RATE_LIMIT_ANONYMOUS_MAX', 120, 0, problems),
@@ -181,7 +187,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const trustProxy = trustProxyVar(env, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
-  return { databaseUrl, redisUrl, port, host, logLevel, dataDir, busPrefix, development, adminToken, openSignup, rateLimit, sseHeartbeatMs, databaseQueryTimeoutMs, trustProxy };
+  return { databaseUrl, redisUrl, port, host, logLevel, dataDir, busPrefix, development, adminToken, openSignup, vacationDays, rateLimit, sseHeartbeatMs, databaseQueryTimeoutMs, trustProxy };
 }
 
 /** The URL with its password hidden, for logs and error messages. */

@@ -82,6 +82,7 @@ export async function buildApp(config: Config, given: AppServices = {}): Promise
     await app.register(gameService, {
       adminToken: config.adminToken,
       openSignup: config.openSignup,
+      vacationDays: config.vacationDays,
       ...(given.now ? { now: given.now } : {}),
       ...(given.clockSweepMs !== undefined ? { clockSweepMs: given.clockSweepMs } : {}),
     });

@@ -25,6 +25,7 @@ export const SERVICE_ERROR_STATUS: Record<ErrorCode, number> = {
   invalid_pairing: 422,
   no_pairing: 422,
   invalid_time_control: 422,
+  vacation_not_allowed: 422,
   deadline_passed: 409,
   rate_limited: 429,
   unavailable: 503,

@@ -49,6 +49,8 @@ export interface Caller {
 
 // ─── Errors ─────────────────────────────────────────────────────────────────
 
+export type { VacationInfo } from './vacation.ts';
+import type { VacationInfo } from './vacation.ts';
 export { ERROR_CODES, ServiceError, type ErrorCode } from './errors.ts';
 
 // ─── Players and keys ───────────────────────────────────────────────────────
@@ -379,6 +381,12 @@ export interface GameServiceApi {
    */
   createPlayer(caller: Caller | null, input: CreatePlayerInput): Promise<{ player: PlayerInfo; key?: NewApiKey; created: boolean }>;
   getPlayer(caller: Caller): Promise<PlayerInfo>;
+  /** The caller's vacation: on it or not, since when, ends by, what is left of this year's allowance. */
+  getVacation(caller: Caller): Promise<VacationInfo>;
+  /** Starts the caller's vacation now (until: planned end, ISO): their correspondence clocks stop. */
+  startVacation(caller: Caller, input: { until?: unknown }): Promise<VacationInfo>;
+  /** Ends the caller's vacation now: their paused clocks run again. */
+  endVacation(caller: Caller): Promise<VacationInfo>;
   listKeys(caller: Caller): Promise<ApiKeyInfo[]>;
   createKey(caller: Caller, label?: string): Promise<NewApiKey>;
   revokeKey(caller: Caller, keyId: string): Promise<void>;

@@ -8,6 +8,7 @@ import type { GameModule } from '../engine/types.ts';
 import type { GameRow, Sql } from '../store/games.ts';
 import type { CommitGroup } from '../store/group-commit.ts';
 import { findGame, gameVersion } from '../store/games.ts';
+import type { VacationPolicy } from '../clocks/vacation.ts';
 import type { GameCache } from './game-cache.ts';
 import type { KeyCache } from './key-cache.ts';
 import type { Caller, GameResult, GameSummary, ServiceObserver } from './api.ts';
@@ -31,6 +32,8 @@ export interface Ctx {
   log: { warn(obj: object, msg: string): void };
   /** The one source of time for clocks and deadlines (injectable: GameServiceOptions.now). */
   now: () => number;
+  /** The server's vacation allowance (HERALD_VACATION_DAYS). */
+  vacation: VacationPolicy;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

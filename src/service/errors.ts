@@ -34,6 +34,8 @@ export const ERROR_CODES = [
   'no_pairing',
   /** A time control out of range or malformed (extensions.field, extensions.problems list each problem). */
   'invalid_time_control',
+  /** Vacation refused by the allowance: none left this year, or a planned end beyond it (extensions.reason). */
+  'vacation_not_allowed',
   /** A move after its seat's deadline: the game was ended by timeout in the same request. */
   'deadline_passed',
   /** Used by the rate-limit plugin (DELIVERY). */

@@ -1,6 +1,8 @@
 // The game service: one object implementing GameServiceApi over a Store and a
 // Bus. The work is done by the modules beside it (accounts, lifecycle, the
 // write path in actions.ts, reads, records); this file wires them together.
+import * as vacation from './vacation.ts';
+import { DAY, DEFAULT_VACATION } from '../clocks/index.ts';
 import type { Bus } from '../bus/bus.ts';
 import type { GameModule } from '../engine/types.ts';
 import { games as installedGames } from '../games/index.ts';
@@ -41,6 +43,8 @@ export interface GameServiceOptions {
   log?: { warn(obj: object, msg: string): void };
   /** The service's clock (ms since the epoch; default Date.now): tests move time forward with it. */
   now?: () => number;
+  /** The yearly vacation allowance in days (HERALD_VACATION_DAYS; default 30). */
+  vacationDays?: number;
 }
 
 export class GameService implements GameServiceApi {
@@ -68,6 +72,7 @@ export class GameService implements GameServiceApi {
       observers: [],
       log: o.log ?? { warn: () => {} },
       now: o.now ?? Date.now,
+      vacation: o.vacationDays === undefined ? DEFAULT_VACATION : { allowanceMs: o.vacationDays * DAY, minChargeMs: Math.min(DEFAULT_VACATION.minChargeMs, o.vacationDays * DAY) },
     };
   }
 
@@ -147,6 +152,14 @@ export class GameService implements GameServiceApi {
   fireTimeout = (gameId: string): Promise<boolean> => clocks.fireTimeout(this.ctx, gameId);
   /** Fires every timeout that is due (jobs/clock-sweep.ts); how many games it ended. */
   sweepTimeouts = (): Promise<number> => clocks.sweepTimeouts(this.ctx);
+  /** Ends the vacations that reached their ends_by (resuming their clocks), then fires due timeouts: what the clock sweep runs. */
+  sweepClocks = async (): Promise<number> => {
+    await vacation.sweepVacations(this.ctx);
+    return clocks.sweepTimeouts(this.ctx);
+  };
+  getVacation: GameServiceApi['getVacation'] = (caller) => vacation.getVacation(this.ctx, caller);
+  startVacation: GameServiceApi['startVacation'] = (caller, input) => vacation.startVacation(this.ctx, caller, input);
+  endVacation: GameServiceApi['endVacation'] = (caller) => vacation.endVacation(this.ctx, caller);
 }
 
 export function createGameService(o: GameServiceOptions): GameService {

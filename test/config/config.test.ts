@@ -74,6 +74,14 @@ t.test('HERALD_ADMIN_TOKEN and HERALD_OPEN_SIGNUP', async (t) => {
   });
 });
 
+t.test('HERALD_VACATION_DAYS: the yearly allowance, 0 to 180 days', async (t) => {
+  t.equal(loadConfig({}, '/srv').vacationDays, 30);
+  t.equal(loadConfig({ HERALD_VACATION_DAYS: '0' }, '/srv').vacationDays, 0);
+  t.equal(loadConfig({ HERALD_VACATION_DAYS: '14' }, '/srv').vacationDays, 14);
+  t.throws(() => loadConfig({ HERALD_VACATION_DAYS: '181' }, '/srv'), { message: /HERALD_VACATION_DAYS must be from 0 to 180 \(got "181"\)/ });
+  t.throws(() => loadConfig({ HERALD_VACATION_DAYS: '-3' }, '/srv'), { message: /HERALD_VACATION_DAYS must be an integer ≥ 0 \(got "-3"\)/ });
+});
+
 t.test('reads every variable; empty values count as unset', async (t) => {
   const c = loadConfig(
     {

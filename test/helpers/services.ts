@@ -63,6 +63,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     busPrefix: uniquePrefix(),
     development: true,
     adminToken: null,
+    vacationDays: 30,
     openSignup: true,
     // Generous: only the rate-limit tests exercise the limits.
     rateLimit: { max: 1_000_000, anonymousMax: 1_000_000, windowMs: 60_000 },

@@ -15,6 +15,8 @@ declare module 'fastify' {
 export interface GameServicePluginOptions {
   adminToken: string | null;
   openSignup: boolean;
+  /** HERALD_VACATION_DAYS: the yearly vacation allowance. */
+  vacationDays?: number;
   /** How often games left unsettled are settled (jobs/settle-sweep.ts; default 60 s). */
   settleSweepMs?: number;
   /** How often due timeouts are fired (jobs/clock-sweep.ts; default 5 s). */
@@ -29,6 +31,7 @@ async function gameService(app: FastifyInstance, opts: GameServicePluginOptions)
     bus: app.bus,
     adminToken: opts.adminToken,
     openSignup: opts.openSignup,
+    ...(opts.vacationDays !== undefined ? { vacationDays: opts.vacationDays } : {}),
     log: app.log,
     ...(opts.now ? { now: opts.now } : {}),
   });
@@ -38,7 +41,7 @@ async function gameService(app: FastifyInstance, opts: GameServicePluginOptions)
   const sweep = startSettleSweep({ sweep: () => service.sweepUnsettled(), intervalMs: opts.settleSweepMs ?? SETTLE_SWEEP_MS, log: app.log });
   app.addHook('onClose', () => sweep.stop());
   // Timeouts that came due (also while every instance was down): now, then every few seconds.
-  const clockSweep = startClockSweep({ sweep: () => service.sweepTimeouts(), intervalMs: opts.clockSweepMs ?? CLOCK_SWEEP_MS, log: app.log });
+  const clockSweep = startClockSweep({ sweep: () => service.sweepClocks(), intervalMs: opts.clockSweepMs ?? CLOCK_SWEEP_MS, log: app.log });
   app.addHook('onClose', () => clockSweep.stop());
 }
 

@@ -1,0 +1,177 @@
+// Vacation on the write path (issue 15): a player's uses of their yearly allowance (table
+// vacations, one row per use) and the pause/resume of their correspondence clocks. The
+// allowance arithmetic is the pure core's (src/clocks/vacation.ts); this file stores it and
+// applies it to the games.
+//
+// Why a clock pause is not a new game version: nothing happens in the game (no log entry, no
+// event); only `clocks` and `deadline_at` change. They are written by a conditional UPDATE
+// under the same version check as every commit (`WHERE version = the version read`), retried
+// from a fresh read on conflict, so a pause never overwrites a move and a move never commits
+// over a pause it did not see on this instance (the row is dropped from this instance's cache).
+import { canPause, endVacation as endUse, pause, resume, startVacation as startUse, remainingAllowance, vacationEndsBy, type ClockState, type TimeControl, type VacationAccount, type VacationPolicy } from '../clocks/index.ts';
+import { findGame } from '../store/games.ts';
+import type { Caller } from './api.ts';
+import type { Ctx } from './context.ts';
+import { ServiceError } from './errors.ts';
+
+export interface VacationInfo {
+  onVacation: boolean;
+  /** When the current vacation started (ISO), or null. */
+  since: string | null;
+  /** When the current vacation ends by itself (ISO): the planned end or when the allowance runs out; null when not on vacation. */
+  endsBy: string | null;
+  /** The yearly allowance (ms). */
+  allowanceMs: number;
+  /** What is left of this calendar year's (UTC) allowance as of now (ms); an open vacation counts up to now. */
+  remainingMs: number;
+}
+
+interface UseRow {
+  id: string;
+  startedAt: Date;
+  endsBy: Date;
+  endedAt: Date | null;
+}
+
+type Tx = Pick<Ctx['db'], 'vacation' | '$queryRaw'>;
+
+async function usesOf(tx: Tx, playerId: string): Promise<UseRow[]> {
+  return tx.vacation.findMany({ where: { playerId }, orderBy: { startedAt: 'asc' }, select: { id: true, startedAt: true, endsBy: true, endedAt: true } });
+}
+
+function accountOf(rows: UseRow[]): VacationAccount {
+  return { uses: rows.map((r) => ({ startedAt: r.startedAt.getTime(), endedAt: r.endedAt?.getTime() ?? null })) };
+}
+
+function info(rows: UseRow[], policy: VacationPolicy, now: number): VacationInfo {
+  const open = rows.length > 0 && rows[rows.length - 1]!.endedAt === null ? rows[rows.length - 1]! : null;
+  return {
+    onVacation: open !== null,
+    since: open ? open.startedAt.toISOString() : null,
+    endsBy: open ? open.endsBy.toISOString() : null,
+    allowanceMs: policy.allowanceMs,
+    remainingMs: remainingAllowance(accountOf(rows), policy, Math.max(now, open?.startedAt.getTime() ?? now)),
+  };
+}
+
+function problem(p: { code: string; field: string; message: string }): ServiceError {
+  const code = p.code === 'vacation-active' || p.code === 'vacation-not-active' ? 'invalid_state' : p.code === 'bad-time' && p.field === 'until' ? 'invalid_request' : 'vacation_not_allowed';
+  return new ServiceError(code, p.message.charAt(0).toUpperCase() + p.message.slice(1) + '.', { reason: p.code, ...(p.field ? { field: p.field } : {}) });
+}
+
+/** `until` as given in a request: an ISO 8601 time with a time zone, or undefined. */
+export function parseUntil(input: unknown): number | undefined {
+  if (input === undefined || input === null) return undefined;
+  const t = typeof input === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(input) ? Date.parse(input) : NaN;
+  if (!Number.isSafeInteger(t)) throw new ServiceError('invalid_request', 'until must be an ISO 8601 time with a time zone, e.g. 2026-12-24T00:00:00Z.', { field: 'until' });
+  return t;
+}
+
+export async function getVacation(ctx: Ctx, caller: Caller): Promise<VacationInfo> {
+  return info(await usesOf(ctx.db, caller.playerId), ctx.vacation, ctx.now());
+}
+
+/** Starts the caller's vacation now (until: its planned end) and pauses their correspondence clocks. */
+export async function startVacation(ctx: Ctx, caller: Caller, input: { until?: unknown }): Promise<VacationInfo> {
+  const until = parseUntil(input.until);
+  const now = ctx.now();
+  const rows = await ctx.db.$transaction(async (tx) => {
+    // One decision per player at a time: two starts at once must not both open a use.
+    await tx.$queryRaw`SELECT id FROM players WHERE id = ${caller.playerId}::uuid FOR UPDATE`;
+    const before = await usesOf(tx, caller.playerId);
+    const r = startUse(accountOf(before), ctx.vacation, now, until);
+    if (!r.ok) throw problem(r.problem);
+    const endsBy = Math.min(until ?? Infinity, vacationEndsBy(r.account, ctx.vacation)!);
+    await tx.vacation.create({ data: { playerId: caller.playerId, startedAt: new Date(now), endsBy: new Date(endsBy) } });
+    return usesOf(tx, caller.playerId);
+  });
+  await applyToGames(ctx, caller.playerId, now, true);
+  return info(rows, ctx.vacation, now);
+}
+
+/** Ends the caller's vacation now and resumes their paused clocks. */
+export async function endVacation(ctx: Ctx, caller: Caller): Promise<VacationInfo> {
+  const now = ctx.now();
+  const rows = await closeUse(ctx, caller.playerId, () => now);
+  await applyToGames(ctx, caller.playerId, now, false);
+  return info(rows, ctx.vacation, now);
+}
+
+/** Closes the player's open use at at(open use's ends_by); refused when none is open. */
+async function closeUse(ctx: Ctx, playerId: string, at: (endsBy: number) => number): Promise<UseRow[]> {
+  return ctx.db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM players WHERE id = ${playerId}::uuid FOR UPDATE`;
+    const before = await usesOf(tx, playerId);
+    const open = before.length > 0 && before[before.length - 1]!.endedAt === null ? before[before.length - 1]! : null;
+    const end = open ? Math.max(open.startedAt.getTime(), at(open.endsBy.getTime())) : ctx.now();
+    const r = endUse(accountOf(before), end);
+    if (!r.ok) throw problem(r.problem);
+    await tx.vacation.update({ where: { id: open!.id }, data: { endedAt: new Date(end) } });
+    return usesOf(tx, playerId);
+  });
+}
+
+/**
+ * Pauses (or resumes) every seat of `playerId` in their active games with a pausable clock, at
+ * `at`. Each game's clocks and deadline_at are written under its version check; a conflict
+ * (a move committed meanwhile) re-reads that game and decides again.
+ */
+async function applyToGames(ctx: Ctx, playerId: string, at: number, paused: boolean): Promise<number> {
+  const { rows } = await ctx.sql.query<{ id: string }>({
+    text: `SELECT DISTINCT g.id::text AS id FROM games g JOIN seats s ON s.game_id = g.id WHERE s.player_id = $1::uuid AND g.status = 'active' AND g.clocks IS NOT NULL`,
+    values: [playerId],
+  });
+  let changed = 0;
+  for (const { id } of rows) {
+    for (let attempt = 1; attempt <= 8; attempt++) {
+      const game = await findGame(ctx.sql, id);
+      if (!game || game.status !== 'active' || game.clocks === null || game.timeControl === null) break;
+      const control = game.timeControl as unknown as TimeControl;
+      if (!canPause(control)) break;
+      let state = game.clocks as unknown as ClockState;
+      const before = state;
+      for (const seat of game.seats) {
+        if (seat.playerId !== playerId || !state.seats[seat.role]) continue;
+        // Never before a running clock's last charge (the pure core refuses time running backwards).
+        const t = Math.max(at, state.seats[seat.role]!.runningSince ?? at);
+        state = paused ? pause(state, control, seat.role, t) : resume(state, control, seat.role, t);
+      }
+      if (state === before) break;
+      let earliest: number | null = null;
+      for (const s of Object.values(state.seats)) if (s.deadline !== null && (earliest === null || s.deadline < earliest)) earliest = s.deadline;
+      const res = await ctx.sql.query({
+        text: `UPDATE games SET clocks = $1::jsonb, deadline_at = $2::timestamptz WHERE id = $3::uuid AND version = $4`,
+        values: [JSON.stringify(state), earliest === null ? null : new Date(earliest), id, game.version],
+      });
+      ctx.cache.drop(id);
+      if (res.rowCount === 1) {
+        changed++;
+        break;
+      }
+    }
+  }
+  return changed;
+}
+
+/**
+ * Ends every vacation whose ends_by has come (clock sweep): its clocks resume at ends_by, as if
+ * the player had come back then. How many it ended; another instance ending the same one at
+ * once finds it closed and does nothing.
+ */
+export async function sweepVacations(ctx: Ctx): Promise<number> {
+  const due = await ctx.db.vacation.findMany({ where: { endedAt: null, endsBy: { lte: new Date(ctx.now()) } }, select: { playerId: true, endsBy: true }, take: 200, orderBy: { endsBy: 'asc' } });
+  let ended = 0;
+  for (const v of due) {
+    try {
+      // Clocks first: a crash between the two leaves the use open, and the next sweep ends it
+      // (resuming a running clock changes nothing).
+      await applyToGames(ctx, v.playerId, v.endsBy.getTime(), false);
+      await closeUse(ctx, v.playerId, (endsBy) => endsBy);
+      ended++;
+    } catch (err) {
+      if (err instanceof ServiceError && err.code === 'invalid_state') continue; // ended meanwhile
+      ctx.log.warn({ err: String(err), playerId: v.playerId }, 'a vacation could not be ended; the next sweep tries again');
+    }
+  }
+  return ended;
+}
