@@ -1,0 +1,181 @@
+// Vacation at the service level (issue 15), on real Postgres with the service's clock injected:
+// while a player is on vacation their correspondence clocks stand still; the clock sweep ends a
+// vacation that reached its end by itself. Time moves by setting `clock.now`, never by sleeping.
+import t, { type Test } from 'tap';
+import { createMemoryBus } from '../../src/bus/index.ts';
+import { createGameService, ServiceError, type Caller, type GameSummary } from '../../src/service/api.ts';
+import { DAY, HOUR } from '../../src/clocks/index.ts';
+import { openTestStore } from '../helpers/services.ts';
+
+const { store } = await openTestStore(t);
+const bus = createMemoryBus();
+t.teardown(() => bus.close());
+const clock = { now: Date.UTC(2027, 2, 1, 12) };
+const now = () => clock.now;
+const svc = createGameService({ store, bus, now });
+const db = store.pool;
+const GT = 'richard-iii';
+
+let n = 0;
+async function player(service = svc): Promise<Caller> {
+  const r = await service.createPlayer(null, { name: `V${++n}` });
+  return service.authenticate(r.key!.key);
+}
+
+async function game(york: Caller, lancaster: Caller, timeControl: unknown, service = svc): Promise<GameSummary> {
+  const g = await service.createGame(york, { gameType: GT, scenario: GT, roles: ['York'], timeControl: timeControl as never });
+  return service.join(lancaster, g.id, {});
+}
+
+async function move(who: Caller, gameId: string, role: string): Promise<GameSummary> {
+  const legal = await svc.getLegalActions(who, gameId, { role });
+  return (await svc.submitAction(who, gameId, { role, action: legal.actions[0] as never })).game;
+}
+
+async function rejects(t: Test, p: Promise<unknown>, code: string, msg: string): Promise<void> {
+  try {
+    await p;
+    t.fail(`${msg}: resolved`);
+  } catch (err) {
+    t.ok(err instanceof ServiceError && err.code === code, `${msg}: ${(err as Error).message}`);
+  }
+}
+
+const seat = (g: GameSummary, role: string) => g.clock!.seats.find((s) => s.role === role)!;
+
+/** Both seats keep their hands and play a card (an hour apart): then one seat alone must act. */
+async function opening(york: Caller, lancaster: Caller, gameId: string): Promise<{ mid: GameSummary; mover: string; holder: Caller; other: Caller }> {
+  for (const [who, role] of [[york, 'York'], [lancaster, 'Lancaster'], [york, 'York'], [lancaster, 'Lancaster']] as const) {
+    clock.now += HOUR;
+    await move(who, gameId, role);
+  }
+  const mid = await svc.getGame(null, gameId);
+  const mover = mid.activeRoles[0]!;
+  return { mid, mover, holder: mover === 'York' ? york : lancaster, other: mover === 'York' ? lancaster : york };
+}
+
+async function vacationRows(playerId: string): Promise<number> {
+  return (await db.query('SELECT count(*)::int AS n FROM vacations WHERE player_id = $1', [playerId])).rows[0].n;
+}
+async function versionOf(gameId: string): Promise<number> {
+  return (await db.query('SELECT version FROM games WHERE id = $1', [gameId])).rows[0].version;
+}
+
+t.test('on vacation a correspondence clock stands still past its deadline; back, it runs on with the time it had', async (t) => {
+  const a = await player();
+  const b = await player();
+  const g = await game(a, b, { kind: 'correspondence', daysPerMove: 3 });
+  const { mid, mover, holder, other } = await opening(a, b, g.id);
+  const before = seat(mid, mover);
+  t.equal(before.running, true);
+  const version = await versionOf(g.id);
+
+  clock.now += HOUR;
+  const on = await svc.startVacation(holder, {});
+  t.equal(on.onVacation, true);
+  t.equal(on.since, new Date(clock.now).toISOString());
+  t.equal(on.allowanceMs, 30 * DAY);
+  t.equal(on.endsBy, new Date(clock.now + 30 * DAY).toISOString(), 'with no planned end it ends when the allowance runs out');
+  const paused = await svc.getGame(null, g.id);
+  t.equal(seat(paused, mover).running, false, 'the clock stopped');
+  t.equal(seat(paused, mover).deadline, null);
+  t.equal(seat(paused, mover).remainingMs, before.remainingMs! - HOUR, 'it kept the time it had when the vacation began');
+  t.equal(await versionOf(g.id), version, 'no game event: the version (and the log) did not move');
+  const stopped = (await db.query('SELECT deadline_at FROM games WHERE id = $1', [g.id])).rows[0].deadline_at;
+  t.equal(stopped, null, 'no deadline is stored while the only running clock is paused');
+
+  // Ten days: far beyond the three days per move.
+  clock.now += 10 * DAY;
+  t.equal(await svc.sweepClocks(), 0, 'no timeout fired');
+  t.equal((await svc.getGame(null, g.id)).status, 'active');
+  const mine = await svc.getVacation(holder);
+  t.equal(mine.remainingMs, 20 * DAY - HOUR * 0, 'ten days of the allowance are used (counted up to now)');
+  t.equal((await svc.getVacation(other)).onVacation, false, 'the opponent is not on vacation');
+
+  const back = await svc.endVacation(holder);
+  t.equal(back.onVacation, false);
+  t.equal(back.remainingMs, 20 * DAY, 'ten days used, twenty left');
+  const running = await svc.getGame(null, g.id);
+  t.equal(seat(running, mover).running, true, 'the clock runs again');
+  t.equal(seat(running, mover).remainingMs, before.remainingMs! - HOUR, 'with the time it had');
+  t.equal(Date.parse(seat(running, mover).deadline!), clock.now + before.remainingMs! - HOUR);
+  t.equal(await versionOf(g.id), version);
+
+  // The game goes on normally: a move from the returning player is accepted.
+  clock.now += HOUR;
+  const after = await move(holder, g.id, mover);
+  t.equal(after.status, 'active');
+});
+
+t.test('refused, nothing changed: beyond the allowance, a second start, ending when not on vacation, a bad until', async (t) => {
+  const a = await player();
+  await rejects(t, svc.endVacation(a), 'invalid_state', 'ending when not on vacation');
+  await rejects(t, svc.startVacation(a, { until: new Date(clock.now + 31 * DAY).toISOString() }), 'vacation_not_allowed', 'a planned end beyond the allowance');
+  for (const until of ['tomorrow', '2027-13-01T00:00:00Z', '2027-03-05', 42, new Date(clock.now - HOUR).toISOString()]) {
+    await rejects(t, svc.startVacation(a, { until }), 'invalid_request', `until ${JSON.stringify(until)}`);
+  }
+  t.equal(await vacationRows(a.playerId), 0, 'no vacation was recorded');
+  await svc.startVacation(a, { until: new Date(clock.now + 5 * DAY).toISOString() });
+  await rejects(t, svc.startVacation(a, {}), 'invalid_state', 'a second start while on vacation');
+  t.equal(await vacationRows(a.playerId), 1);
+  const v = await svc.getVacation(a);
+  t.equal(v.endsBy, new Date(clock.now + 5 * DAY).toISOString(), 'the planned end');
+  await svc.endVacation(a);
+});
+
+t.test('a vacation that reaches its end resumes the clocks by itself (the sweep), at that instant; then time runs out as usual', async (t) => {
+  const a = await player();
+  const b = await player();
+  const g = await game(a, b, { kind: 'correspondence', daysPerMove: 2 });
+  const { mid, mover, holder } = await opening(a, b, g.id);
+  const had = seat(mid, mover).remainingMs!;
+  const start = clock.now;
+  const endsBy = start + 4 * DAY;
+  await svc.startVacation(holder, { until: new Date(endsBy).toISOString() });
+  const pausedWith = seat(await svc.getGame(null, g.id), mover).remainingMs!;
+  t.equal(pausedWith, had);
+
+  clock.now = endsBy + HOUR; // the sweep comes a little late
+  await svc.sweepClocks(); // (earlier tests' games may time out here)
+  t.equal((await svc.getGame(null, g.id)).status, 'active', 'no timeout: the clock only started again at the vacation end');
+  const v = await svc.getVacation(holder);
+  t.equal(v.onVacation, false, 'the vacation ended by itself');
+  t.equal(v.remainingMs, 26 * DAY, 'four days were used');
+  const resumed = await svc.getGame(null, g.id);
+  t.equal(Date.parse(seat(resumed, mover).deadline!), endsBy + had, 'the clock runs from the vacation end, with the time it had');
+  t.equal(seat(resumed, mover).remainingMs, had - HOUR);
+
+  clock.now = endsBy + had - 1;
+  await svc.sweepClocks();
+  t.equal((await svc.getGame(null, g.id)).status, 'active', 'still running a moment before the new deadline');
+  clock.now = endsBy + had + 1;
+  await svc.sweepClocks();
+  const over = await svc.getGame(null, g.id);
+  t.equal(over.status, 'finished', 'then the timeout fires');
+  t.same(over.result, { winner: mover === 'York' ? 'Lancaster' : 'York', reason: 'timeout' });
+});
+
+t.test('live (fischer) clocks are not paused', async (t) => {
+  const a = await player();
+  const b = await player();
+  const g = await game(a, b, { kind: 'fischer', initialMs: 10 * 60_000, incrementMs: 5_000 });
+  const running = g.activeRoles;
+  await svc.startVacation(a, {});
+  const after = await svc.getGame(null, g.id);
+  for (const role of running) t.equal(seat(after, role).running, true, `${role} still runs`);
+  await svc.endVacation(a);
+});
+
+t.test('the server allowance bounds vacations: used up, the next start is refused', async (t) => {
+  const small = createGameService({ store, bus, now, vacationDays: 2 });
+  const a = await player(small);
+  const v = await small.startVacation(a, {});
+  t.equal(v.endsBy, new Date(clock.now + 2 * DAY).toISOString());
+  clock.now += 3 * DAY;
+  await small.sweepClocks();
+  const left = await small.getVacation(a);
+  t.equal(left.onVacation, false);
+  t.equal(left.remainingMs, 0);
+  await rejects(t, small.startVacation(a, {}), 'vacation_not_allowed', 'no allowance left');
+  t.equal(await vacationRows(a.playerId), 1);
+});
