@@ -271,6 +271,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/me/vacation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's vacation (on vacation or not, since when, ends by, allowance left this year) */
+        get: operations["getMyVacation"];
+        put?: never;
+        /**
+         * Start a vacation now; the caller's correspondence clocks stand still until it ends
+         * @description Without `until` the vacation runs until ended, but never beyond this year's allowance (`endsBy`); with `until` it ends then by itself. Live (fischer) clocks are not paused.
+         */
+        post: operations["startMyVacation"];
+        /** End the caller's vacation now; their paused clocks run again */
+        delete: operations["endMyVacation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/apps": {
         parameters: {
             query?: never;
@@ -1175,6 +1197,32 @@ export interface components {
             created: boolean;
             key?: components["schemas"]["NewApiKey"];
         };
+        /**
+         * @example {
+         *       "onVacation": true,
+         *       "since": "2026-12-01T09:00:00.000Z",
+         *       "endsBy": "2026-12-24T00:00:00.000Z",
+         *       "allowanceMs": 2592000000,
+         *       "remainingMs": 2505600000
+         *     }
+         */
+        Vacation: {
+            onVacation: boolean;
+            /**
+             * Format: date-time
+             * @description When the current vacation started.
+             */
+            since: string | null;
+            /**
+             * Format: date-time
+             * @description When the current vacation ends by itself: its planned end, or when the allowance runs out.
+             */
+            endsBy: string | null;
+            /** @description The yearly allowance (HERALD_VACATION_DAYS). */
+            allowanceMs: number;
+            /** @description What is left of this calendar year's (UTC) allowance; an open vacation counts up to now. */
+            remainingMs: number;
+        };
         ApiKey: {
             /** Format: uuid */
             id: string;
@@ -1726,7 +1774,7 @@ export interface components {
             status: number;
             /** @description What went wrong, for a person. */
             detail: string;
-            /** @description Stable machine-readable code, e.g. not_found, invalid_request, illegal_action; for leagues invalid_settings, registration_closed, round_in_progress, round_published, result_recorded, invalid_pairing, no_pairing. */
+            /** @description Stable machine-readable code, e.g. not_found, invalid_request, illegal_action; vacation_not_allowed; for leagues invalid_settings, registration_closed, round_in_progress, round_published, result_recorded, invalid_pairing, no_pairing. */
             code: string;
             /** @description The game's version (version_conflict, not_your_turn, illegal_action). */
             currentVersion?: number;
@@ -2397,6 +2445,45 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description invalid_state: a start while on vacation, or an end while not on vacation; nothing changed. */
+        VacationState: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:herald:problem:invalid-state",
+                 *       "title": "Conflict",
+                 *       "status": 409,
+                 *       "detail": "Already on vacation.",
+                 *       "code": "invalid_state",
+                 *       "reason": "vacation-active"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description vacation_not_allowed: no allowance left this year (reason vacation-allowance-exhausted) or `until` beyond it (reason vacation-beyond-allowance); nothing changed. */
+        VacationNotAllowed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:herald:problem:vacation-not-allowed",
+                 *       "title": "Unprocessable Content",
+                 *       "status": 422,
+                 *       "detail": "The vacation needs 744 h of 2026's allowance, which has 720 h left.",
+                 *       "code": "vacation_not_allowed",
+                 *       "reason": "vacation-beyond-allowance",
+                 *       "field": "until"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description No such player (or not a player's id), or no such game type (code not_found). */
         NoPlayer: {
             headers: {
@@ -3058,6 +3145,91 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFoundProblem"];
+        };
+    };
+    getMyVacation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's vacation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Vacation"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    startMyVacation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "until": "2026-12-24T00:00:00Z"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description The planned end (ISO 8601 with a time zone), after now and within the allowance.
+                     */
+                    until?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The vacation started. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Vacation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["VacationState"];
+            422: components["responses"]["VacationNotAllowed"];
+        };
+    };
+    endMyVacation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The vacation ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Vacation"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["VacationState"];
         };
     };
     createApp: {

@@ -1,5 +1,5 @@
 // Players, keys and operator routes: POST /players (self-signup, or a player
-// owned by an application), /me, /me/keys, and /admin/* for the operator.
+// owned by an application), /me, /me/keys, /me/vacation, and /admin/* for the operator.
 import type { FastifyInstance } from 'fastify';
 import { requireAdmin, requireCaller } from '../plugins/auth.ts';
 import { body, onlyFields } from './query.ts';
@@ -27,6 +27,17 @@ export default async function accountRoutes(app: FastifyInstance): Promise<void>
     await svc.revokeKey(requireCaller(request), request.params.keyId);
     return reply.code(204).send();
   });
+
+  app.get('/me/vacation', async (request) => svc.getVacation(requireCaller(request)));
+
+  app.post('/me/vacation', async (request, reply) => {
+    const caller = requireCaller(request);
+    const b = body(request);
+    onlyFields(b, ['until']);
+    return reply.code(201).send(await svc.startVacation(caller, { until: b.until }));
+  });
+
+  app.delete('/me/vacation', async (request) => svc.endVacation(requireCaller(request)));
 
   app.post('/admin/apps', async (request, reply) => {
     const caller = requireAdmin(request);
