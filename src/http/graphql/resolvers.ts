@@ -67,6 +67,7 @@ export function queryResolvers(service: GameServiceApi, info: { version: string 
       gameTypes: () => service.listGameTypes(),
       me: async (_root, _args, ctx: Ctx) => service.getPlayer(await ctx.auth.required()),
       myKeys: async (_root, _args, ctx: Ctx) => service.listKeys(await ctx.auth.required()),
+      myVacation: async (_root, _args, ctx: Ctx) => service.getVacation(await ctx.auth.required()),
       game: async (_root, args: { id: string }, ctx: Ctx) => {
         const caller = await ctx.auth.optional();
         try {
@@ -113,6 +114,8 @@ export function queryResolvers(service: GameServiceApi, info: { version: string 
           created: r.created,
           key: r.key ?? null,
         })),
+      startVacation: async (_root, args: { until?: string | null }, ctx: Ctx) => service.startVacation(await ctx.auth.required(), { until: args.until }),
+      endVacation: async (_root, _args, ctx: Ctx) => service.endVacation(await ctx.auth.required()),
       createKey: async (_root, args: { label?: string | null }, ctx: Ctx) => service.createKey(await ctx.auth.required(), opt(args.label)),
       revokeKey: async (_root, args: { id: string }, ctx: Ctx) => {
         await service.revokeKey(await ctx.auth.required(), args.id);
