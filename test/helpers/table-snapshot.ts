@@ -18,6 +18,7 @@ const TABLES = [
   ['league_rounds', 'league_id, number'],
   ['league_pairings', 'id'],
   ['league_result_changes', 'id'],
+  ['vacations', 'id'],
 ] as const;
 
 export async function tableSnapshot(db: pg.Pool): Promise<Record<string, string>> {

@@ -188,6 +188,7 @@ function invalidBodyFor(route: string): { payload: string; cls: string } {
   const w = wrongValue;
   const choices: Record<string, Array<() => unknown>> = {
     'POST /players': [() => ({}), () => ({ name: w() === null ? 1 : 42 }), () => ({ name: '' }), () => ({ name: LONG }), () => ({ name: ['x'] }), () => ({ name: 'x', isBot: 'yes' }), () => ({ name: { $gt: '' } })],
+    'POST /me/vacation': [() => ({ until: 'soon' }), () => ({ until: 42 }), () => ({ until: LONG }), () => ({ days: 3 }), () => ({ until: '1999-01-01T00:00:00Z' }), () => ({ until: '2999-01-01T00:00:00Z' })],
     'POST /me/keys': [() => ({ label: 42 }), () => ({ label: LONG }), () => ({ label: ['x'] }), () => ({ label: {} })],
     'POST /games': [
       () => ({}), () => ({ gameType: 42 }), () => ({ gameType: pick(HOSTILE), scenario: 'richard-iii' }), () => ({ gameType: 'richard-iii', scenario: pick(HOSTILE) }),
@@ -382,8 +383,8 @@ function genGraphql(): Req {
     }
   }
   // Mutations by authorised callers are refused only when their arguments are bad:
-  // the generator above never builds a valid one except createPlayer/createKey, which only go with bad auth.
-  if (op.kind === 'mutation' && ['createPlayer', 'createKey', 'createGame', 'importGame'].includes(op.name) && flavour >= 3) auth = badAuth();
+  // the generator above never builds a valid one except createPlayer/createKey/startVacation (until may be left out), which only go with bad auth.
+  if (op.kind === 'mutation' && ['createPlayer', 'createKey', 'createGame', 'importGame', 'startVacation'].includes(op.name) && flavour >= 3) auth = badAuth();
   // No key at all is self-signup, which succeeds whenever the generated name happens to be valid.
   while (op.kind === 'mutation' && op.name === 'createPlayer' && flavour >= 3 && auth.kind === 'none') auth = badAuth();
   if (op.kind === 'mutation' && ['joinGame', 'leaveGame', 'abort', 'resign', 'startGame', 'createInvite', 'joinByInvite'].includes(op.name) && flavour >= 3 && auth.actor === 'C') auth = badAuth();

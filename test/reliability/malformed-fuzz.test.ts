@@ -217,6 +217,7 @@ function deref<T = Json>(node: unknown): T {
 const BASE_BODY: Record<string, Json> = {
   'POST /players': { name: 'Fuzzed' },
   'POST /me/keys': { label: 'fuzzed' },
+  'POST /me/vacation': { until: new Date(Date.now() + 2 * 86_400_000).toISOString() },
   'POST /admin/apps': { name: 'Fuzzed app' },
   'POST /games': { gameType: 'richard-iii', scenario: 'richard-iii', roles: ['York'], seed: 's', visibility: 'public', options: {}, autoStart: true },
   'POST /games/import': { record: RECORD, visibility: 'public' },
@@ -347,7 +348,7 @@ function restRequests(): Req[] {
 const schema: GraphQLSchema = buildSchema(loadSdl());
 const GQL_BASE: Record<string, unknown> = {
   'game.id': G1, 'view.gameId': G1, 'legalActions.gameId': G1, 'log.gameId': G1, 'export.gameId': G1, 'games.first': 5,
-  'createPlayer.name': 'Fuzzed', 'createKey.label': 'fuzzed', 'revokeKey.id': SPARE_KEY,
+  'createPlayer.name': 'Fuzzed', 'createKey.label': 'fuzzed', 'startVacation.until': new Date(Date.now() + 2 * 86_400_000).toISOString(), 'revokeKey.id': SPARE_KEY,
   'createGame.input': { gameType: 'richard-iii', scenario: 'richard-iii', roles: ['York'], seed: 's' },
   'joinGame.gameId': G1, 'joinByInvite.gameId': G1, 'joinByInvite.code': 'nope', 'leaveGame.gameId': G1, 'createInvite.gameId': G1, 'createInvite.role': 'Lancaster',
   'startGame.gameId': G1, 'resign.gameId': G1, 'abort.gameId': G1,
