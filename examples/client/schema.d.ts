@@ -1947,6 +1947,10 @@ export interface components {
             rated?: boolean;
             /** @description The time control of the league's games (null - none). */
             timeControl?: null | components["schemas"]["TimeControlInput"];
+            /** @description The league's own yearly vacation allowance in days (null - the server's); a league game's seat uses the smaller of the two. */
+            vacationDays?: number | null;
+            /** @description During the league's last round its games' clocks are not paused for vacation. */
+            noVacationInLastRound?: boolean;
             maxEntrants?: number | null;
             /** Format: date-time */
             registrationOpensAt?: string | null;
@@ -1992,6 +1996,10 @@ export interface components {
             harderSide?: "first" | "second" | null;
             rated?: boolean;
             timeControl?: null | components["schemas"]["TimeControlInput"];
+            /** @description The league's own yearly vacation allowance in days (null - the server's); a league game's seat uses the smaller of the two. */
+            vacationDays?: number | null;
+            /** @description During the league's last round its games' clocks are not paused for vacation. */
+            noVacationInLastRound?: boolean;
             maxEntrants?: number | null;
             /** Format: date-time */
             registrationOpensAt?: string | null;
@@ -2022,6 +2030,10 @@ export interface components {
             rated: boolean;
             /** @description The canonical time control of the league's games, or null. */
             timeControl: null | components["schemas"]["TimeControl"];
+            /** @description The league's own yearly vacation allowance in days, or null (the server's). */
+            vacationDays: number | null;
+            /** @description During the league's last round its games' clocks are not paused for vacation. */
+            noVacationInLastRound: boolean;
             maxEntrants: number | null;
             /** Format: date-time */
             registrationOpensAt: string | null;
@@ -2069,6 +2081,8 @@ export interface components {
          *         "harderSide": null,
          *         "rated": true,
          *         "timeControl": null,
+         *         "vacationDays": null,
+         *         "noVacationInLastRound": false,
          *         "maxEntrants": null,
          *         "registrationOpensAt": null,
          *         "registrationClosesAt": null,

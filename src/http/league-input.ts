@@ -10,7 +10,7 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 /** Every field a new league's body may hold (LeagueSettingsInput); the service checks their values. */
 export const LEAGUE_SETTINGS_FIELDS = [
   'name', 'description', 'visibility', 'gameType', 'scenarios', 'options', 'format', 'rounds', 'pools', 'points', 'tieBreaks',
-  'sidePolicy', 'harderSide', 'rated', 'timeControl', 'maxEntrants', 'registrationOpensAt', 'registrationClosesAt', 'lateEntry',
+  'sidePolicy', 'harderSide', 'rated', 'timeControl', 'vacationDays', 'noVacationInLastRound', 'maxEntrants', 'registrationOpensAt', 'registrationClosesAt', 'lateEntry',
   'withdrawal', 'autoPair', 'play',
 ] as const;
 /** What PATCH /leagues/{id} may change: everything but the game type and the format. */

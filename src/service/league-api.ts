@@ -61,6 +61,10 @@ export interface LeagueSettingsInput {
   rated?: boolean;
   /** Time control of the league's games (as createGame's timeControl; null: none). */
   timeControl?: Json | null;
+  /** The league's own yearly vacation allowance in days (0–180; null: the server's); a league game's seat uses the smaller of the two. */
+  vacationDays?: number | null;
+  /** During the league's last round its games' clocks are not paused for vacation (default false). */
+  noVacationInLastRound?: boolean;
   maxEntrants?: number | null;
   registrationOpensAt?: string | null;
   registrationClosesAt?: string | null;
@@ -87,6 +91,8 @@ export interface LeagueSettings {
   rated: boolean;
   /** The canonical time control of the league's games (src/clocks/controls.ts), or null. */
   timeControl: Record<string, Json> | null;
+  vacationDays: number | null;
+  noVacationInLastRound: boolean;
   maxEntrants: number | null;
   registrationOpensAt: string | null;
   registrationClosesAt: string | null;

@@ -20,7 +20,7 @@ const MAX_SCENARIOS = 20;
 
 const SETTING_KEYS = [
   'name', 'description', 'visibility', 'gameType', 'scenarios', 'options', 'format', 'rounds', 'pools', 'points', 'tieBreaks',
-  'sidePolicy', 'harderSide', 'rated', 'timeControl', 'maxEntrants', 'registrationOpensAt', 'registrationClosesAt', 'lateEntry',
+  'sidePolicy', 'harderSide', 'rated', 'timeControl', 'vacationDays', 'noVacationInLastRound', 'maxEntrants', 'registrationOpensAt', 'registrationClosesAt', 'lateEntry',
   'withdrawal', 'autoPair', 'play',
 ] as const;
 
@@ -114,6 +114,8 @@ export function resolveNewLeague(ctx: Ctx, input: LeagueSettingsInput): {
     harderSide: null,
     rated: false,
     timeControl: null,
+    vacationDays: null,
+    noVacationInLastRound: false,
     maxEntrants: null,
     registrationOpensAt: null,
     registrationClosesAt: null,
@@ -206,6 +208,11 @@ function applySettings(m: GameModule, format: LeagueFormat, base: LeagueSettings
       s.timeControl = r.control.kind === 'none' ? null : (r.control as unknown as Record<string, Json>);
     }
   }
+  if (input.vacationDays !== undefined) {
+    if (input.vacationDays !== null && !isInt(input.vacationDays, 0, 180)) throw bad('vacationDays', 'vacationDays must be an integer from 0 to 180, or null (the server\'s allowance).');
+    s.vacationDays = input.vacationDays;
+  }
+  if (input.noVacationInLastRound !== undefined) s.noVacationInLastRound = bool('noVacationInLastRound', input.noVacationInLastRound);
   if (input.maxEntrants !== undefined) {
     if (input.maxEntrants !== null && !isInt(input.maxEntrants, 2, MAX_ENTRANTS)) throw bad('maxEntrants', `maxEntrants must be an integer from 2 to ${MAX_ENTRANTS}, or null.`);
     s.maxEntrants = input.maxEntrants;

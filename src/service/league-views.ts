@@ -21,7 +21,8 @@ export function rolesOf(ctx: Ctx, gameType: string): { first: string; second: st
 }
 
 export function shapeOf(row: Pick<LeagueRow, 'format' | 'settings' | 'seed'>): LeagueShape {
-  return { format: row.format as LeagueFormat, settings: row.settings as unknown as LeagueSettings, seed: row.seed };
+  // Leagues stored before the vacation settings existed read with their defaults.
+  return { format: row.format as LeagueFormat, settings: { vacationDays: null, noVacationInLastRound: false, ...(row.settings as object) } as LeagueSettings, seed: row.seed };
 }
 
 export function isOrganiser(row: LeagueRow, caller: Caller | null): boolean {

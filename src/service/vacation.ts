@@ -10,6 +10,8 @@
 // over a pause it did not see on this instance (the row is dropped from this instance's cache).
 import { canPause, endVacation as endUse, pause, resume, startVacation as startUse, remainingAllowance, vacationEndsBy, type ClockState, type TimeControl, type VacationAccount, type VacationPolicy } from '../clocks/index.ts';
 import { findGame } from '../store/games.ts';
+import { plannedRounds } from './league-schedule.ts';
+import { shapeOf } from './league-views.ts';
 import type { Caller } from './api.ts';
 import type { Ctx } from './context.ts';
 import { ServiceError } from './errors.ts';
@@ -128,6 +130,7 @@ async function applyToGames(ctx: Ctx, playerId: string, at: number, paused: bool
       if (!game || game.status !== 'active' || game.clocks === null || game.timeControl === null) break;
       const control = game.timeControl as unknown as TimeControl;
       if (!canPause(control)) break;
+      if (paused && (await inForbiddenLastRound(ctx, id))) break;
       let state = game.clocks as unknown as ClockState;
       const before = state;
       for (const seat of game.seats) {
@@ -151,6 +154,23 @@ async function applyToGames(ctx: Ctx, playerId: string, at: number, paused: bool
     }
   }
   return changed;
+}
+
+/**
+ * The game is a board of a league's last round, and the league forbids vacation then
+ * (noVacationInLastRound): its clocks are not paused. The last round is the format's planned
+ * number of rounds (league-schedule.ts plannedRounds), known once the league has started.
+ */
+async function inForbiddenLastRound(ctx: Ctx, gameId: string): Promise<boolean> {
+  const { rows } = await ctx.sql.query<{ round: number; format: string; settings: Record<string, unknown>; seed: string; entrants: number }>({
+    text: `SELECT p.round, l.format::text AS format, l.settings, l.seed, (SELECT count(*)::int FROM league_entrants e WHERE e.league_id = l.id) AS entrants
+             FROM league_pairings p JOIN leagues l ON l.id = p.league_id WHERE p.game_id = $1::uuid`,
+    values: [gameId],
+  });
+  const r = rows[0];
+  if (!r || r.settings.noVacationInLastRound !== true) return false;
+  const shape = shapeOf({ format: r.format, settings: r.settings as never, seed: r.seed });
+  return r.round === plannedRounds(shape, r.entrants);
 }
 
 /**

@@ -179,3 +179,33 @@ t.test('the server allowance bounds vacations: used up, the next start is refuse
   await rejects(t, small.startVacation(a, {}), 'vacation_not_allowed', 'no allowance left');
   t.equal(await vacationRows(a.playerId), 1);
 });
+
+t.test('a league forbidding vacation in its last round: that round\'s games keep running; other games stop', async (t) => {
+  const org = await player();
+  await rejects(t, svc.createLeague(org, { name: 'Bad', gameType: GT, format: 'round-robin', vacationDays: 200 }), 'invalid_settings', 'vacationDays above 180');
+  await rejects(t, svc.createLeague(org, { name: 'Bad', gameType: GT, format: 'round-robin', noVacationInLastRound: 'yes' as never }), 'invalid_settings', 'noVacationInLastRound not a boolean');
+  const plain = await svc.createLeague(org, { name: 'Plain', gameType: GT, format: 'round-robin' });
+  t.match(plain.settings, { vacationDays: null, noVacationInLastRound: false }, 'the defaults');
+  const strict = await svc.createLeague(org, { name: 'Strict', gameType: GT, format: 'round-robin', noVacationInLastRound: true, vacationDays: 14, timeControl: { kind: 'correspondence', daysPerMove: 3 } });
+  t.match(strict.settings, { vacationDays: 14, noVacationInLastRound: true });
+  const lenient = await svc.createLeague(org, { name: 'Lenient', gameType: GT, format: 'round-robin', timeControl: { kind: 'correspondence', daysPerMove: 3 } });
+  const p1 = await player();
+  const p2 = await player();
+  const boards: string[] = [];
+  for (const l of [strict, lenient]) {
+    await svc.joinLeague(p1, l.id);
+    await svc.joinLeague(p2, l.id);
+    await svc.startLeague(org, l.id);
+    const [round] = await svc.listRounds(null, l.id);
+    t.equal(round!.number, 1);
+    boards.push(round!.pairings[0]!.gameId!);
+  }
+  t.equal((await svc.getLeague(null, strict.id)).plannedRounds, 1, 'two players: round 1 is the last round');
+  clock.now += HOUR;
+  await svc.startVacation(p1, {});
+  const [strictGame, lenientGame] = await Promise.all(boards.map((id) => svc.getGame(null, id)));
+  for (const s of strictGame!.clock!.seats) t.equal(s.running, true, `the strict league's last-round game runs (${s.role})`);
+  const p1Role = lenientGame!.seats.find((s) => s.player?.id === p1.playerId)!.role;
+  t.equal(seat(lenientGame!, p1Role).running, false, 'the other league\'s game is paused');
+  await svc.endVacation(p1);
+});

@@ -57,7 +57,7 @@ function optionalRound(v: number | null | undefined): { round?: number } {
 }
 
 /** Settings that may be null in the service's input (null clears them); any other null is a mistake. */
-const NULLABLE_SETTINGS = new Set(['harderSide', 'timeControl', 'maxEntrants', 'registrationOpensAt', 'registrationClosesAt']);
+const NULLABLE_SETTINGS = new Set(['harderSide', 'timeControl', 'vacationDays', 'maxEntrants', 'registrationOpensAt', 'registrationClosesAt']);
 
 /** CreateLeagueInput / UpdateLeagueInput → the service's input: enums translated, explicit nulls checked. */
 function settingsInput(input: Record<string, unknown>): Record<string, unknown> {
