@@ -8,7 +8,7 @@
 // under the same version check as every commit (`WHERE version = the version read`), retried
 // from a fresh read on conflict, so a pause never overwrites a move and a move never commits
 // over a pause it did not see on this instance (the row is dropped from this instance's cache).
-import { canPause, endVacation as endUse, pause, resume, startVacation as startUse, remainingAllowance, vacationEndsBy, type ClockState, type TimeControl, type VacationAccount, type VacationPolicy } from '../clocks/index.ts';
+import { canPause, DAY, openUse, endVacation as endUse, pause, resume, startVacation as startUse, remainingAllowance, vacationEndsBy, type ClockState, type TimeControl, type VacationAccount, type VacationPolicy } from '../clocks/index.ts';
 import { findGame } from '../store/games.ts';
 import { plannedRounds } from './league-schedule.ts';
 import { shapeOf } from './league-views.ts';
@@ -84,18 +84,19 @@ export async function startVacation(ctx: Ctx, caller: Caller, input: { until?: u
     const r = startUse(accountOf(before), ctx.vacation, now, until);
     if (!r.ok) throw problem(r.problem);
     const endsBy = Math.min(until ?? Infinity, vacationEndsBy(r.account, ctx.vacation)!);
-    await tx.vacation.create({ data: { playerId: caller.playerId, startedAt: new Date(now), endsBy: new Date(endsBy) } });
-    return usesOf(tx, caller.playerId);
+    const row = await tx.vacation.create({ data: { playerId: caller.playerId, startedAt: new Date(now), endsBy: new Date(endsBy) } });
+    return { uses: await usesOf(tx, caller.playerId), account: r.account, endsBy, id: row.id };
   });
-  await applyToGames(ctx, caller.playerId, now, true);
-  return info(rows, ctx.vacation, now);
+  const leagueEndsBy = await applyVacation(ctx, caller.playerId, rows.account, rows.endsBy, now, 'start');
+  if (leagueEndsBy !== null) await ctx.db.vacation.update({ where: { id: rows.id }, data: { leagueEndsBy: new Date(leagueEndsBy) } });
+  return info(rows.uses, ctx.vacation, now);
 }
 
 /** Ends the caller's vacation now and resumes their paused clocks. */
 export async function endVacation(ctx: Ctx, caller: Caller): Promise<VacationInfo> {
   const now = ctx.now();
   const rows = await closeUse(ctx, caller.playerId, () => now);
-  await applyToGames(ctx, caller.playerId, now, false);
+  await resumeAll(ctx, caller.playerId, now);
   return info(rows, ctx.vacation, now);
 }
 
@@ -113,64 +114,100 @@ async function closeUse(ctx: Ctx, playerId: string, at: (endsBy: number) => numb
   });
 }
 
-/**
- * Pauses (or resumes) every seat of `playerId` in their active games with a pausable clock, at
- * `at`. Each game's clocks and deadline_at are written under its version check; a conflict
- * (a move committed meanwhile) re-reads that game and decides again.
- */
-async function applyToGames(ctx: Ctx, playerId: string, at: number, paused: boolean): Promise<number> {
+/** The player's active games with a pausable clock. */
+async function pausableGames(ctx: Ctx, playerId: string): Promise<string[]> {
   const { rows } = await ctx.sql.query<{ id: string }>({
     text: `SELECT DISTINCT g.id::text AS id FROM games g JOIN seats s ON s.game_id = g.id WHERE s.player_id = $1::uuid AND g.status = 'active' AND g.clocks IS NOT NULL`,
     values: [playerId],
   });
-  let changed = 0;
-  for (const { id } of rows) {
-    for (let attempt = 1; attempt <= 8; attempt++) {
-      const game = await findGame(ctx.sql, id);
-      if (!game || game.status !== 'active' || game.clocks === null || game.timeControl === null) break;
-      const control = game.timeControl as unknown as TimeControl;
-      if (!canPause(control)) break;
-      if (paused && (await inForbiddenLastRound(ctx, id))) break;
-      let state = game.clocks as unknown as ClockState;
-      const before = state;
-      for (const seat of game.seats) {
-        if (seat.playerId !== playerId || !state.seats[seat.role]) continue;
-        // Never before a running clock's last charge (the pure core refuses time running backwards).
-        const t = Math.max(at, state.seats[seat.role]!.runningSince ?? at);
-        state = paused ? pause(state, control, seat.role, t) : resume(state, control, seat.role, t);
-      }
-      if (state === before) break;
-      let earliest: number | null = null;
-      for (const s of Object.values(state.seats)) if (s.deadline !== null && (earliest === null || s.deadline < earliest)) earliest = s.deadline;
-      const res = await ctx.sql.query({
-        text: `UPDATE games SET clocks = $1::jsonb, deadline_at = $2::timestamptz WHERE id = $3::uuid AND version = $4`,
-        values: [JSON.stringify(state), earliest === null ? null : new Date(earliest), id, game.version],
-      });
-      ctx.cache.drop(id);
-      if (res.rowCount === 1) {
-        changed++;
-        break;
-      }
-    }
-  }
-  return changed;
+  return rows.map((r) => r.id);
 }
 
 /**
- * The game is a board of a league's last round, and the league forbids vacation then
- * (noVacationInLastRound): its clocks are not paused. The last round is the format's planned
- * number of rounds (league-schedule.ts plannedRounds), known once the league has started.
+ * Pauses (or resumes) the seats of `playerId` in game `id` at `at`. The clocks and deadline_at
+ * are written under the game's version check; a conflict (a move committed meanwhile) re-reads
+ * the game and decides again. True when the clocks changed.
  */
-async function inForbiddenLastRound(ctx: Ctx, gameId: string): Promise<boolean> {
+async function setPaused(ctx: Ctx, id: string, playerId: string, at: number, paused: boolean): Promise<boolean> {
+  for (let attempt = 1; attempt <= 8; attempt++) {
+    const game = await findGame(ctx.sql, id);
+    if (!game || game.status !== 'active' || game.clocks === null || game.timeControl === null) return false;
+    const control = game.timeControl as unknown as TimeControl;
+    if (!canPause(control)) return false;
+    let state = game.clocks as unknown as ClockState;
+    const before = state;
+    for (const seat of game.seats) {
+      if (seat.playerId !== playerId || !state.seats[seat.role]) continue;
+      // Never before a running clock's last charge (the pure core refuses time running backwards).
+      const t = Math.max(at, state.seats[seat.role]!.runningSince ?? at);
+      state = paused ? pause(state, control, seat.role, t) : resume(state, control, seat.role, t);
+    }
+    if (state === before) return false;
+    let earliest: number | null = null;
+    for (const s of Object.values(state.seats)) if (s.deadline !== null && (earliest === null || s.deadline < earliest)) earliest = s.deadline;
+    const res = await ctx.sql.query({
+      text: `UPDATE games SET clocks = $1::jsonb, deadline_at = $2::timestamptz WHERE id = $3::uuid AND version = $4`,
+      values: [JSON.stringify(state), earliest === null ? null : new Date(earliest), id, game.version],
+    });
+    ctx.cache.drop(id);
+    if (res.rowCount === 1) return true;
+  }
+  ctx.log.warn({ gameId: id, playerId }, 'the vacation could not pause or resume this game\'s clocks: it kept changing');
+  return false;
+}
+
+/**
+ * What a league asks of a vacation in game `id` (the account's vacation open): `pause` false
+ * when the league forbids it (last round) or its own allowance is used up; `resumeAt` when the
+ * league's own smaller allowance runs out before the server's (null otherwise).
+ */
+async function leagueRule(ctx: Ctx, id: string, account: VacationAccount): Promise<{ pause: boolean; resumeAt: number | null }> {
+  const l = await leagueOf(ctx, id);
+  if (!l) return { pause: true, resumeAt: null };
+  if (l.lastRound && l.settings.noVacationInLastRound === true) return { pause: false, resumeAt: null };
+  const days = l.settings.vacationDays;
+  if (typeof days !== 'number' || days * DAY >= ctx.vacation.allowanceMs) return { pause: true, resumeAt: null };
+  const policy: VacationPolicy = { allowanceMs: days * DAY, minChargeMs: Math.min(ctx.vacation.minChargeMs, days * DAY) };
+  const open = openUse(account)!;
+  const ends = vacationEndsBy(account, policy)!;
+  return ends <= open.startedAt ? { pause: false, resumeAt: null } : { pause: true, resumeAt: ends };
+}
+
+/**
+ * Applies the player's vacation (open in `account`) to their games: `pause` at `at`, or resumes
+ * the league games whose league allowance ran out by `at`. Returns the next league resume time.
+ */
+async function applyVacation(ctx: Ctx, playerId: string, account: VacationAccount, endsBy: number, at: number, mode: 'start' | 'league-sweep'): Promise<number | null> {
+  let next: number | null = null;
+  for (const id of await pausableGames(ctx, playerId)) {
+    const rule = await leagueRule(ctx, id, account);
+    if (!rule.pause) continue;
+    if (rule.resumeAt !== null && rule.resumeAt <= at) {
+      if (mode === 'league-sweep') await setPaused(ctx, id, playerId, rule.resumeAt, false);
+      continue;
+    }
+    if (mode === 'start') await setPaused(ctx, id, playerId, at, true);
+    if (rule.resumeAt !== null && rule.resumeAt < endsBy && (next === null || rule.resumeAt < next)) next = rule.resumeAt;
+  }
+  return next;
+}
+
+/** Resumes every paused seat of the player (the vacation ended) at `at`. */
+async function resumeAll(ctx: Ctx, playerId: string, at: number): Promise<void> {
+  for (const id of await pausableGames(ctx, playerId)) await setPaused(ctx, id, playerId, at, false);
+}
+
+/** The league of a league game: its settings and whether the game is in its last round (the format's planned rounds, league-schedule.ts). */
+async function leagueOf(ctx: Ctx, gameId: string): Promise<{ settings: Record<string, unknown>; lastRound: boolean } | null> {
   const { rows } = await ctx.sql.query<{ round: number; format: string; settings: Record<string, unknown>; seed: string; entrants: number }>({
     text: `SELECT p.round, l.format::text AS format, l.settings, l.seed, (SELECT count(*)::int FROM league_entrants e WHERE e.league_id = l.id) AS entrants
              FROM league_pairings p JOIN leagues l ON l.id = p.league_id WHERE p.game_id = $1::uuid`,
     values: [gameId],
   });
   const r = rows[0];
-  if (!r || r.settings.noVacationInLastRound !== true) return false;
+  if (!r) return null;
   const shape = shapeOf({ format: r.format, settings: r.settings as never, seed: r.seed });
-  return r.round === plannedRounds(shape, r.entrants);
+  return { settings: r.settings, lastRound: r.round === plannedRounds(shape, r.entrants) };
 }
 
 /**
@@ -185,12 +222,25 @@ export async function sweepVacations(ctx: Ctx): Promise<number> {
     try {
       // Clocks first: a crash between the two leaves the use open, and the next sweep ends it
       // (resuming a running clock changes nothing).
-      await applyToGames(ctx, v.playerId, v.endsBy.getTime(), false);
+      await resumeAll(ctx, v.playerId, v.endsBy.getTime());
       await closeUse(ctx, v.playerId, (endsBy) => endsBy);
       ended++;
     } catch (err) {
       if (err instanceof ServiceError && err.code === 'invalid_state') continue; // ended meanwhile
       ctx.log.warn({ err: String(err), playerId: v.playerId }, 'a vacation could not be ended; the next sweep tries again');
+    }
+  }
+  // League games whose league's own (smaller) allowance ran out: their seats resume while the
+  // vacation goes on elsewhere.
+  const leagueDue = await ctx.db.vacation.findMany({ where: { endedAt: null, leagueEndsBy: { lte: new Date(ctx.now()) } }, select: { id: true, playerId: true, endsBy: true }, take: 200 });
+  for (const v of leagueDue) {
+    try {
+      const account = accountOf(await usesOf(ctx.db, v.playerId));
+      if (!openUse(account)) continue;
+      const next = await applyVacation(ctx, v.playerId, account, v.endsBy.getTime(), ctx.now(), 'league-sweep');
+      await ctx.db.vacation.updateMany({ where: { id: v.id, endedAt: null }, data: { leagueEndsBy: next === null ? null : new Date(next) } });
+    } catch (err) {
+      ctx.log.warn({ err: String(err), playerId: v.playerId }, 'a league vacation limit could not be applied; the next sweep tries again');
     }
   }
   return ended;

@@ -209,3 +209,36 @@ t.test('a league forbidding vacation in its last round: that round\'s games keep
   t.equal(seat(lenientGame!, p1Role).running, false, 'the other league\'s game is paused');
   await svc.endVacation(p1);
 });
+
+t.test("a league's smaller allowance: its game's seat resumes when the league's days are used up, the vacation goes on elsewhere", async (t) => {
+  const org = await player();
+  const short = await svc.createLeague(org, { name: 'Short', gameType: GT, format: 'round-robin', vacationDays: 2, timeControl: { kind: 'correspondence', daysPerMove: 3 } });
+  const p1 = await player();
+  const p2 = await player();
+  await svc.joinLeague(p1, short.id);
+  await svc.joinLeague(p2, short.id);
+  await svc.startLeague(org, short.id);
+  const [round] = await svc.listRounds(null, short.id);
+  const leagueGame = round!.pairings[0]!.gameId!;
+  const casual = await game(p1, p2, { kind: 'correspondence', daysPerMove: 3 });
+  clock.now += HOUR;
+  const start = clock.now;
+  const v = await svc.startVacation(p1, {});
+  t.equal(v.endsBy, new Date(start + 30 * DAY).toISOString(), 'the vacation itself has the server allowance');
+  const roleIn = async (id: string) => (await svc.getGame(null, id)).seats.find((s) => s.player?.id === p1.playerId)!.role;
+  const lRole = await roleIn(leagueGame);
+  const cRole = await roleIn(casual.id);
+  const lHad = seat(await svc.getGame(null, leagueGame), lRole).remainingMs!;
+  t.equal(seat(await svc.getGame(null, leagueGame), lRole).running, false, 'the league game is paused at first');
+
+  clock.now = start + 2 * DAY + HOUR;
+  await svc.sweepClocks();
+  const lg = await svc.getGame(null, leagueGame);
+  t.equal(lg.status, 'active');
+  t.equal(seat(lg, lRole).running, true, "the league game runs again after the league's two days");
+  t.equal(Date.parse(seat(lg, lRole).deadline!), start + 2 * DAY + lHad, 'from the instant the league allowance ran out, with the time it had');
+  t.equal(seat(await svc.getGame(null, casual.id), cRole).running, false, 'the casual game stays paused');
+  t.equal((await svc.getVacation(p1)).onVacation, true, 'the vacation goes on');
+  await svc.endVacation(p1);
+  t.equal(seat(await svc.getGame(null, casual.id), cRole).running, true);
+});
