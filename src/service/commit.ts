@@ -11,6 +11,7 @@ import { ServiceError } from './errors.ts';
 import { publishCommitted } from './events.ts';
 import { settleEnded } from './settle.ts';
 import { clockChange } from './clocks.ts';
+import { pauseOnStart } from './vacation.ts';
 
 export const MAX_ATTEMPTS = 8;
 
@@ -50,6 +51,11 @@ export async function mutate(
     ctx.cache.put(after);
     void publishCommitted(ctx, after, game.version + 1, d.entries, at);
     if (isOver(after.status) && !isOver(game.status)) await settleEnded(ctx, after.id);
+    // A game that starts now runs its clocks: the seats of players on vacation stop at once.
+    if (after.status === 'active' && game.status !== 'active' && after.timeControl !== null && (await pauseOnStart(ctx, after.id, after.seats.map((s) => s.playerId), now))) {
+      const paused = await findGame(ctx.sql, after.id);
+      if (paused) return orderSeats(ctx, paused);
+    }
     return after;
   }
 }

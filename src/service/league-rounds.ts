@@ -15,6 +15,7 @@ import { changeLeague, type AfterCommit } from './league-tx.ts';
 import { isOrganiser, loadLeague, requireOrganiser, rolesOf, roundsOf, shapeOf, storedEntrant, storedPairing, storedRound } from './league-views.ts';
 import { endLeagueGame } from './lifecycle.ts';
 import { newSeed } from './secrets.ts';
+import { pauseOnStart } from './vacation.ts';
 import { start as startClocks, deadlines, type TimeControl } from '../clocks/index.ts';
 
 const MAX_EDITS = 500;
@@ -137,6 +138,8 @@ async function publishTx(ctx: Ctx, tx: Prisma.TransactionClient, row: LeagueRow,
   await tx.leagueRound.update({ where: { leagueId_number: { leagueId: row.id, number } }, data: { status: 'published', publishedAt: at } });
   after.push(async () => {
     for (const s0 of started) {
+      // Seats of players on vacation stop at once, as in their other games.
+      if (control !== null) await pauseOnStart(ctx, s0.game.id, s0.game.seats.map((x) => x.playerId), now);
       await publishCommitted(ctx, s0.game as GameRow, 1, [s0.entry], at);
       for (const seat of s0.game.seats) {
         await ctx.bus

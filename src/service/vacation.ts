@@ -192,6 +192,28 @@ async function applyVacation(ctx: Ctx, playerId: string, account: VacationAccoun
   return next;
 }
 
+/**
+ * A game that just started (its clocks running) pauses the seats of players on vacation, as
+ * their other games are. One query per game start when nobody is on vacation; nothing per move.
+ */
+export async function pauseOnStart(ctx: Ctx, gameId: string, playerIds: readonly (string | null)[], at: number): Promise<boolean> {
+  const ids = [...new Set(playerIds.filter((p): p is string => p !== null))];
+  if (ids.length === 0) return false;
+  let changed = false;
+  const open = await ctx.db.vacation.findMany({ where: { playerId: { in: ids }, endedAt: null }, select: { id: true, playerId: true, endsBy: true, leagueEndsBy: true } });
+  for (const v of open) {
+    const account = accountOf(await usesOf(ctx.db, v.playerId));
+    if (!openUse(account)) continue;
+    const rule = await leagueRule(ctx, gameId, account);
+    if (!rule.pause || (rule.resumeAt !== null && rule.resumeAt <= at)) continue;
+    if (await setPaused(ctx, gameId, v.playerId, at, true)) changed = true;
+    if (rule.resumeAt !== null && rule.resumeAt < v.endsBy.getTime() && (v.leagueEndsBy === null || rule.resumeAt < v.leagueEndsBy.getTime())) {
+      await ctx.db.vacation.update({ where: { id: v.id }, data: { leagueEndsBy: new Date(rule.resumeAt) } });
+    }
+  }
+  return changed;
+}
+
 /** Resumes every paused seat of the player (the vacation ended) at `at`. */
 async function resumeAll(ctx: Ctx, playerId: string, at: number): Promise<void> {
   for (const id of await pausableGames(ctx, playerId)) await setPaused(ctx, id, playerId, at, false);

@@ -242,3 +242,17 @@ t.test("a league's smaller allowance: its game's seat resumes when the league's 
   await svc.endVacation(p1);
   t.equal(seat(await svc.getGame(null, casual.id), cRole).running, true);
 });
+
+t.test('a game that starts while a player is on vacation pauses their seat at once', async (t) => {
+  const a = await player();
+  const b = await player();
+  await svc.startVacation(a, {});
+  const g = await game(a, b, { kind: 'correspondence', daysPerMove: 2 });
+  const aRole = g.seats.find((s) => s.player?.id === a.playerId)!.role;
+  const bRole = g.seats.find((s) => s.player?.id === b.playerId)!.role;
+  t.equal(g.status, 'active');
+  t.equal(seat(g, aRole).running, false, 'the join answer already shows the paused seat');
+  t.equal(seat(g, bRole).running, true);
+  await svc.endVacation(a);
+  t.equal(seat(await svc.getGame(null, g.id), aRole).running, true);
+});
