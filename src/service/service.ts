@@ -74,6 +74,7 @@ export class GameService implements GameServiceApi {
       now: o.now ?? Date.now,
       vacation: o.vacationDays === undefined ? DEFAULT_VACATION : { allowanceMs: o.vacationDays * DAY, minChargeMs: Math.min(DEFAULT_VACATION.minChargeMs, o.vacationDays * DAY) },
     };
+    vacation.listenForClockChanges(this.ctx);
   }
 
   observe(observer: ServiceObserver): void {

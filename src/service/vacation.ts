@@ -16,6 +16,21 @@ import type { Caller } from './api.ts';
 import type { Ctx } from './context.ts';
 import { ServiceError } from './errors.ts';
 
+/** Announces a game whose clocks changed without a new version: every instance drops its cached row. */
+export const CLOCKS_CHANGED_CHANNEL = 'games:clocks-changed';
+
+/** Drops cached rows of games paused or resumed elsewhere (subscribed once per service; retried while the bus is down). */
+export function listenForClockChanges(ctx: Ctx, triesLeft = 30): void {
+  ctx.bus.subscribe(CLOCKS_CHANGED_CHANNEL, (m) => {
+    const gameId = (m as { gameId?: unknown } | null)?.gameId;
+    if (typeof gameId === 'string') ctx.cache.drop(gameId);
+  }).catch(() => {
+    if (triesLeft <= 0) return ctx.log.warn({}, 'could not listen for clock changes of other instances; cached games may show stale clocks');
+    const retry = setTimeout(() => listenForClockChanges(ctx, triesLeft - 1), 1000);
+    retry.unref();
+  });
+}
+
 export interface VacationInfo {
   onVacation: boolean;
   /** When the current vacation started (ISO), or null. */
@@ -150,7 +165,11 @@ async function setPaused(ctx: Ctx, id: string, playerId: string, at: number, pau
       values: [JSON.stringify(state), earliest === null ? null : new Date(earliest), id, game.version],
     });
     ctx.cache.drop(id);
-    if (res.rowCount === 1) return true;
+    if (res.rowCount === 1) {
+      // The version did not move, so other instances' cached rows would not look stale: tell them.
+      await ctx.bus.publish(CLOCKS_CHANGED_CHANNEL, { gameId: id }).catch((err: unknown) => ctx.log.warn({ err: String(err), gameId: id }, 'bus publish failed (the clocks are paused/resumed)'));
+      return true;
+    }
   }
   ctx.log.warn({ gameId: id, playerId }, 'the vacation could not pause or resume this game\'s clocks: it kept changing');
   return false;

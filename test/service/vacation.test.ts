@@ -256,3 +256,26 @@ t.test('a game that starts while a player is on vacation pauses their seat at on
   await svc.endVacation(a);
   t.equal(seat(await svc.getGame(null, g.id), aRole).running, true);
 });
+
+t.test('two instances on one database: a pause made by one is seen by the other, whose cached row is dropped (no version bump)', async (t) => {
+  const other = createGameService({ store, bus, now });
+  // The memory bus hands a message over on the next turn of the event loop (setImmediate).
+  const delivered = () => new Promise<void>((resolve) => setImmediate(resolve));
+  const a = await player();
+  const b = await player();
+  const g = await game(a, b, { kind: 'correspondence', daysPerMove: 2 });
+  const aRole = g.seats.find((s) => s.player?.id === a.playerId)!.role;
+  t.equal(seat(await other.getGame(null, g.id), aRole).running, true, 'the other instance reads (and caches) the running clock');
+  await svc.startVacation(a, {});
+  await delivered();
+  t.equal(seat(await other.getGame(null, g.id), aRole).running, false, 'the other instance sees the pause');
+  // A move there (the opponent's) is decided from the paused clocks, so it keeps the pause.
+  const bRole = g.seats.find((s) => s.player?.id === b.playerId)!.role;
+  clock.now += HOUR;
+  const legal = await other.getLegalActions(b, g.id, { role: bRole });
+  const after = (await other.submitAction(b, g.id, { role: bRole, action: legal.actions[0] as never })).game;
+  t.equal(seat(after, aRole).running, false, 'still paused after a move through the other instance');
+  await svc.endVacation(a);
+  await delivered();
+  t.equal(seat(await other.getGame(null, g.id), aRole).running, true);
+});
