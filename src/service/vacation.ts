@@ -6,8 +6,10 @@
 // Why a clock pause is not a new game version: nothing happens in the game (no log entry, no
 // event); only `clocks` and `deadline_at` change. They are written by a conditional UPDATE
 // under the same version check as every commit (`WHERE version = the version read`), retried
-// from a fresh read on conflict, so a pause never overwrites a move and a move never commits
-// over a pause it did not see on this instance (the row is dropped from this instance's cache).
+// from a fresh read on conflict, so a pause never overwrites a move. A move must not commit
+// over a pause either: since the version does not move, the row is dropped from this
+// instance's cache and the change is announced on the bus (CLOCKS_CHANGED_CHANNEL) so every
+// other instance drops its cached row too.
 import { canPause, DAY, openUse, endVacation as endUse, pause, resume, startVacation as startUse, remainingAllowance, vacationEndsBy, type ClockState, type TimeControl, type VacationAccount, type VacationPolicy } from '../clocks/index.ts';
 import { findGame } from '../store/games.ts';
 import { plannedRounds } from './league-schedule.ts';
