@@ -12,6 +12,7 @@ import type { GameCache } from './game-cache.ts';
 import type { KeyCache } from './key-cache.ts';
 import type { Caller, GameResult, GameSummary, ServiceObserver } from './api.ts';
 import { clockSummary } from './clocks.ts';
+import type { ReminderOptions } from '../clocks/reminders.ts';
 import { ServiceError } from './errors.ts';
 
 export interface Ctx {
@@ -31,6 +32,8 @@ export interface Ctx {
   log: { warn(obj: object, msg: string): void };
   /** The one source of time for clocks and deadlines (injectable: GameServiceOptions.now). */
   now: () => number;
+  /** When reminders go out (GameServiceOptions.reminders; default DEFAULT_REMINDERS). */
+  reminders?: ReminderOptions;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -16,6 +16,7 @@ import { isOrganiser, loadLeague, requireOrganiser, rolesOf, roundsOf, shapeOf, 
 import { endLeagueGame } from './lifecycle.ts';
 import { newSeed } from './secrets.ts';
 import { start as startClocks, deadlines, type TimeControl } from '../clocks/index.ts';
+import { firstReminder } from './clocks.ts';
 
 const MAX_EDITS = 500;
 
@@ -107,7 +108,7 @@ async function publishTx(ctx: Ctx, tx: Prisma.TransactionClient, row: LeagueRow,
           autoStart: true,
           rated: s.rated,
           ...(control !== null && clocks !== null
-            ? { timeControl: control as unknown as Prisma.InputJsonValue, clocks: clocks as unknown as Prisma.InputJsonValue, deadlineAt: earliest === null ? null : new Date(earliest.deadline) }
+            ? { timeControl: control as unknown as Prisma.InputJsonValue, clocks: clocks as unknown as Prisma.InputJsonValue, deadlineAt: earliest === null ? null : new Date(earliest.deadline), remindAt: firstReminder(clocks, control, ctx.reminders) }
             : {}),
           createdById: row.createdById,
           status: 'active',

@@ -5,6 +5,7 @@ import type { Bus } from '../bus/bus.ts';
 import type { GameModule } from '../engine/types.ts';
 import { games as installedGames } from '../games/index.ts';
 import type { Store } from '../store/store.ts';
+import type { ReminderOptions } from '../clocks/reminders.ts';
 import { commitGroup } from '../store/games.ts';
 import type { Caller, GameServiceApi, ServiceObserver } from './api.ts';
 import * as accounts from './accounts.ts';
@@ -41,6 +42,8 @@ export interface GameServiceOptions {
   log?: { warn(obj: object, msg: string): void };
   /** The service's clock (ms since the epoch; default Date.now): tests move time forward with it. */
   now?: () => number;
+  /** When reminders go out (share used, time left); default DEFAULT_REMINDERS (80%, 24 h / 10%). */
+  reminders?: ReminderOptions;
 }
 
 export class GameService implements GameServiceApi {
@@ -68,6 +71,7 @@ export class GameService implements GameServiceApi {
       observers: [],
       log: o.log ?? { warn: () => {} },
       now: o.now ?? Date.now,
+      ...(o.reminders !== undefined ? { reminders: o.reminders } : {}),
     };
   }
 
@@ -147,6 +151,7 @@ export class GameService implements GameServiceApi {
   fireTimeout = (gameId: string): Promise<boolean> => clocks.fireTimeout(this.ctx, gameId);
   /** Fires every timeout that is due (jobs/clock-sweep.ts); how many games it ended. */
   sweepTimeouts = (): Promise<number> => clocks.sweepTimeouts(this.ctx);
+  sweepReminders = (): Promise<number> => clocks.sweepReminders(this.ctx);
 }
 
 export function createGameService(o: GameServiceOptions): GameService {

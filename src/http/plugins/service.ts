@@ -38,7 +38,7 @@ async function gameService(app: FastifyInstance, opts: GameServicePluginOptions)
   const sweep = startSettleSweep({ sweep: () => service.sweepUnsettled(), intervalMs: opts.settleSweepMs ?? SETTLE_SWEEP_MS, log: app.log });
   app.addHook('onClose', () => sweep.stop());
   // Timeouts that came due (also while every instance was down): now, then every few seconds.
-  const clockSweep = startClockSweep({ sweep: () => service.sweepTimeouts(), intervalMs: opts.clockSweepMs ?? CLOCK_SWEEP_MS, log: app.log });
+  const clockSweep = startClockSweep({ sweep: () => service.sweepTimeouts(), remind: () => service.sweepReminders(), intervalMs: opts.clockSweepMs ?? CLOCK_SWEEP_MS, log: app.log });
   app.addHook('onClose', () => clockSweep.stop());
 }
 
