@@ -3,6 +3,7 @@
 // the pure core's (src/clocks/); this file only decides when to call it. A game without a time
 // control (time_control null) costs one null check per change.
 import type { Prisma } from '../generated/prisma/client.ts';
+import type { Json } from '../bus/bus.ts';
 import { afterChange, isFlagged, reminderTimes, remindersDue, remaining, start, timeoutAt, validateTimeControl, type ClockState, type Reminder, type ReminderOptions, type TimeControl } from '../clocks/index.ts';
 import { findGame, type GameRow } from '../store/games.ts';
 import { playerChannel, type GameClock, type GameStatus, type ReminderEvent } from './api.ts';
@@ -220,7 +221,7 @@ export async function sendDueReminders(ctx: Ctx, gameId: string, now: number): P
     if (!playerId) continue;
     const event: ReminderEvent = { type: 'reminder', gameId, role: r.role, kind: r.kind, remainingMs: Math.max(0, deadline - now), deadline: new Date(deadline).toISOString() };
     await ctx.bus
-      .publish(playerChannel(playerId), event as unknown as Parameters<Ctx['bus']['publish']>[1])
+      .publish(playerChannel(playerId), event as unknown as Json)
       .catch((err: unknown) => ctx.log.warn({ err: String(err), gameId }, 'bus publish failed (the reminder is recorded as sent)'));
   }
   // Due now or sent (by this call or another instance) are done; a seat out of time gets no more.

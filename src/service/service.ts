@@ -5,7 +5,7 @@ import type { Bus } from '../bus/bus.ts';
 import type { GameModule } from '../engine/types.ts';
 import { games as installedGames } from '../games/index.ts';
 import type { Store } from '../store/store.ts';
-import type { ReminderOptions } from '../clocks/reminders.ts';
+import { reminderOptions, type ReminderOptions } from '../clocks/reminders.ts';
 import { commitGroup } from '../store/games.ts';
 import type { Caller, GameServiceApi, ServiceObserver } from './api.ts';
 import * as accounts from './accounts.ts';
@@ -71,7 +71,8 @@ export class GameService implements GameServiceApi {
       observers: [],
       log: o.log ?? { warn: () => {} },
       now: o.now ?? Date.now,
-      ...(o.reminders !== undefined ? { reminders: o.reminders } : {}),
+      // Checked here, so bad settings stop the start rather than every action of a clocked game.
+      ...(o.reminders !== undefined ? { reminders: reminderOptions(o.reminders) } : {}),
     };
   }
 

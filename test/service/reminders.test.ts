@@ -131,3 +131,21 @@ t.test('a game without a clock or a live control has no reminder time', async (t
   const rows = await store.pool.query('SELECT remind_at FROM games WHERE id = ANY($1::uuid[])', [[a.id, b.id]]);
   t.same(rows.rows.map((r) => r.remind_at), [null, null]);
 });
+
+t.test('the share is configurable per service; bad settings are refused at construction', async (t) => {
+  const half = createGameService({ store, bus, now, reminders: { shareUsed: 0.5 } });
+  const york = await player();
+  const lancaster = await player();
+  await listen(york);
+  await listen(lancaster);
+  const created = await half.createGame(york, { gameType: GT, scenario: GT, roles: ['York'], timeControl: { kind: 'correspondence', daysPerMove: 10 } as never });
+  const g = await half.join(lancaster, created.id, {});
+  const deadline = Date.parse(seat(g, g.activeRoles[0]!).deadline!);
+  clock.now = deadline - 5 * DAY - 1;
+  await half.sweepReminders();
+  t.equal(of(g.id).length, 0, 'not before half the time is used');
+  clock.now = deadline - 5 * DAY;
+  t.equal(await half.sweepReminders(), g.activeRoles.length, 'share-used at 50%');
+  t.same(of(g.id).map((e) => [e.kind, e.remainingMs]), g.activeRoles.map(() => ['share-used', 5 * DAY]));
+  t.throws(() => createGameService({ store, bus, now, reminders: { shareUsed: 1.5 } }), RangeError);
+});
