@@ -149,3 +149,24 @@ t.test('the share is configurable per service; bad settings are refused at const
   t.same(of(g.id).map((e) => [e.kind, e.remainingMs]), g.activeRoles.map(() => ['share-used', 5 * DAY]));
   t.throws(() => createGameService({ store, bus, now, reminders: { shareUsed: 1.5 } }), RangeError);
 });
+
+t.test('moves committed together (group commit) store each game its own reminder time', async (t) => {
+  const york = await player();
+  const lancaster = await player();
+  const games: GameSummary[] = [];
+  for (let i = 0; i < 6; i++) {
+    const c = await svc.createGame(york, { gameType: GT, scenario: GT, roles: ['York'], timeControl: { kind: 'correspondence', daysPerMove: 10 } as never });
+    games.push(await svc.join(lancaster, c.id, {}));
+  }
+  clock.now += HOUR;
+  const moved = await Promise.all(games.map(async (g) => {
+    const legal = await svc.getLegalActions(york, g.id, { role: 'York' });
+    return (await svc.submitAction(york, g.id, { role: 'York', action: legal.actions[0] as never })).game;
+  }));
+  for (const g of moved) {
+    // Every running seat is in a 10-day turn: its first reminder (80% used) is 2 days before its deadline.
+    const earliest = Math.min(...g.clock!.seats.filter((s) => s.running).map((s) => Date.parse(s.deadline!)));
+    const row = await store.pool.query('SELECT remind_at FROM games WHERE id = $1', [g.id]);
+    t.equal((row.rows[0].remind_at as Date).getTime(), earliest - 2 * DAY, `game ${g.id}`);
+  }
+});
