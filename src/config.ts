@@ -34,6 +34,8 @@ export interface Config {
   adminToken: string | null;
   /** Anyone may create a player (and get a key) with POST /players (HERALD_OPEN_SIGNUP, default true). */
   openSignup: boolean;
+  /** Share of a correspondence turn's time used at which its first reminder goes out (HERALD_REMINDER_PERCENT, 1–99, default 80). */
+  reminderSharePercent?: number;
   /** Requests per window: per API key (`max`), per client IP without a key (`anonymousMax`); 0 = unlimited. */
   rateLimit: { max: number; anonymousMax: number; windowMs: number };
   /** Interval of SSE heartbeat comments; each one also re-checks the database for missed events. */
@@ -170,6 +172,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     else problems.push(`HERALD_OPEN_SIGNUP must be true or false (got "${rawSignup}")`);
   }
 
+  const reminderSharePercent = intVar(env, 'HERALD_REMINDER_PERCENT', 80, 1, problems);
+  if (reminderSharePercent > 99) problems.push(`HERALD_REMINDER_PERCENT must be an integer from 1 to 99 (got "${reminderSharePercent}")`);
+
   const rateLimit = {
     max: intVar(env, 'RATE_LIMIT_MAX', 600, 0, problems),
     anonymousMax: intVar(env, 'RATE_LIMIT_ANONYMOUS_MAX', 120, 0, problems),
@@ -181,7 +186,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const trustProxy = trustProxyVar(env, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
-  return { databaseUrl, redisUrl, port, host, logLevel, dataDir, busPrefix, development, adminToken, openSignup, rateLimit, sseHeartbeatMs, databaseQueryTimeoutMs, trustProxy };
+  return { databaseUrl, redisUrl, port, host, logLevel, dataDir, busPrefix, development, adminToken, openSignup, reminderSharePercent, rateLimit, sseHeartbeatMs, databaseQueryTimeoutMs, trustProxy };
 }
 
 /** The URL with its password hidden, for logs and error messages. */

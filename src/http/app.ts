@@ -82,6 +82,7 @@ export async function buildApp(config: Config, given: AppServices = {}): Promise
     await app.register(gameService, {
       adminToken: config.adminToken,
       openSignup: config.openSignup,
+      ...(config.reminderSharePercent !== undefined ? { reminderSharePercent: config.reminderSharePercent } : {}),
       ...(given.now ? { now: given.now } : {}),
       ...(given.clockSweepMs !== undefined ? { clockSweepMs: given.clockSweepMs } : {}),
     });

@@ -74,3 +74,15 @@ t.test('the GraphQL subscription myReminders carries the reminder', async (t) =>
   t.same(results.find((r) => r.data?.myReminders.gameId === id)!.data!.myReminders, { gameId: id, role: 'York', kind: 'share-used', remainingMs: 2 * DAY, deadline });
   t.notOk(results.some((r) => r.errors), 'no errors on the subscription');
 });
+
+t.test('HERALD_REMINDER_PERCENT reaches the service: 50% puts the first reminder halfway through the turn', async (t) => {
+  const half = await buildApp(testConfig({ databaseUrl, reminderSharePercent: 50 }), { store, now: () => clock.now, clockSweepMs: 3_600_000 });
+  t.teardown(() => half.close());
+  const created = await half.inject({ method: 'POST', url: '/games', headers: { authorization: `Bearer ${york.key}` }, payload: { gameType: 'richard-iii', scenario: 'richard-iii', roles: ['York'], timeControl: { kind: 'correspondence', daysPerMove: 10 } } });
+  const id = (created.json() as { id: string }).id;
+  const joined = await half.inject({ method: 'POST', url: `/games/${id}/join`, headers: { authorization: `Bearer ${lancaster.key}` }, payload: {} });
+  const seats = (joined.json() as { clock: { seats: Array<{ deadline: string | null }> } }).clock.seats;
+  const earliest = Math.min(...seats.filter((s) => s.deadline !== null).map((s) => Date.parse(s.deadline!)));
+  const row = await store.pool.query('SELECT remind_at FROM games WHERE id = $1', [id]);
+  t.equal((row.rows[0].remind_at as Date).getTime(), earliest - 5 * DAY);
+});

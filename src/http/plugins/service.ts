@@ -15,6 +15,8 @@ declare module 'fastify' {
 export interface GameServicePluginOptions {
   adminToken: string | null;
   openSignup: boolean;
+  /** HERALD_REMINDER_PERCENT: the share-used reminder's share of a turn, in percent. */
+  reminderSharePercent?: number;
   /** How often games left unsettled are settled (jobs/settle-sweep.ts; default 60 s). */
   settleSweepMs?: number;
   /** How often due timeouts are fired (jobs/clock-sweep.ts; default 5 s). */
@@ -29,6 +31,7 @@ async function gameService(app: FastifyInstance, opts: GameServicePluginOptions)
     bus: app.bus,
     adminToken: opts.adminToken,
     openSignup: opts.openSignup,
+    ...(opts.reminderSharePercent !== undefined ? { reminders: { shareUsed: opts.reminderSharePercent / 100 } } : {}),
     log: app.log,
     ...(opts.now ? { now: opts.now } : {}),
   });
