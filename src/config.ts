@@ -36,6 +36,8 @@ export interface Config {
   openSignup: boolean;
   /** The yearly vacation allowance per player in days (HERALD_VACATION_DAYS, default 30, at most 180; 0 = no vacation). */
   vacationDays: number;
+  /** Share of a correspondence turn's time used at which its first reminder goes out (HERALD_REMINDER_PERCENT, 1–99, default 80). */
+  reminderSharePercent?: number;
   /** Requests per window: per API key (`max`), per client IP without a key (`anonymousMax`); 0 = unlimited. */
   rateLimit: { max: number; anonymousMax: number; windowMs: number };
   /** Interval of SSE heartbeat comments; each one also re-checks the database for missed events. */
@@ -175,6 +177,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   // Above 180 days a vacation could outlast a league season (the pure core's MAX_ALLOWANCE_MS).
   const vacationDays = intVar(env, 'HERALD_VACATION_DAYS', 30, 0, problems);
   if (vacationDays > 180) problems.push(`HERALD_VACATION_DAYS must be from 0 to 180 (got "${env.HERALD_VACATION_DAYS}")`);
+  const reminderSharePercent = intVar(env, 'HERALD_REMINDER_PERCENT', 80, 1, problems);
+  if (reminderSharePercent > 99) problems.push(`HERALD_REMINDER_PERCENT must be an integer from 1 to 99 (got "${reminderSharePercent}")`);
 
   const rateLimit = {
     max: intVar(env, 'RATE_LIMIT_MAX', 600, 0, problems),
@@ -187,7 +191,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const trustProxy = trustProxyVar(env, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
-  return { databaseUrl, redisUrl, port, host, logLevel, dataDir, busPrefix, development, adminToken, openSignup, vacationDays, rateLimit, sseHeartbeatMs, databaseQueryTimeoutMs, trustProxy };
+  return { databaseUrl, redisUrl, port, host, logLevel, dataDir, busPrefix, development, adminToken, openSignup, vacationDays, reminderSharePercent, rateLimit, sseHeartbeatMs, databaseQueryTimeoutMs, trustProxy };
 }
 
 /** The URL with its password hidden, for logs and error messages. */

@@ -740,6 +740,13 @@ export interface paths {
          *     down misses it, but resuming delivers that game's `your_turn` events
          *     all the same (the new game is one of the caller's games in progress).
          *
+         *     Reminders. When a seat of the caller in a correspondence game has used
+         *     a share of its turn's time (default 80%) and again when 24 hours (10%
+         *     for turns under 2 days) are left, the caller gets `event: reminder`
+         *     (data: `ReminderEvent`: the game, the seat, `kind` `share-used` or
+         *     `low-time`, the time left and the deadline), carrying the stream's
+         *     current id. Each goes out once per seat and turn; a live notice only.
+         *
          *     Heartbeats, authentication (`Authorization`, `X-Act-As`, or
          *     `?access_token=`) and shutdown as for `/games/{gameId}/events`; a key
          *     is required (the operator token holds no seats: 403).
@@ -2327,6 +2334,24 @@ export interface components {
             leagueId: string;
             round: number;
             board: number;
+        };
+        /** @description The data of a `reminder` event of `GET /me/events`: a seat of the caller is running out of time in a correspondence game. */
+        ReminderEvent: {
+            /** @constant */
+            type: "reminder";
+            /** Format: uuid */
+            gameId: string;
+            /** @description The caller's seat. */
+            role: string;
+            /** @enum {string} */
+            kind: "share-used" | "low-time";
+            /** @description Time the seat had left when the reminder was sent. */
+            remainingMs: number;
+            /**
+             * Format: date-time
+             * @description The seat's deadline.
+             */
+            deadline: string;
         };
     };
     responses: {

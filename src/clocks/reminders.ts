@@ -51,6 +51,11 @@ function options(o: ReminderOptions): Required<ReminderOptions> {
   return r;
 }
 
+/** The options with their defaults filled in; a RangeError for a share outside (0, 1) or a non-positive time. */
+export function reminderOptions(o: ReminderOptions = {}): Required<ReminderOptions> {
+  return options(o);
+}
+
 /** The reminders of a seat's current turn, earliest first ([] when its clock is not running). */
 export function reminderTimes(state: ClockState, control: TimeControl, role: string, opts: ReminderOptions = {}): Reminder[] {
   const o = options(opts);

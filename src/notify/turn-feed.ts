@@ -17,7 +17,7 @@
 // player's games again, so the new game's turns are found in its log (and a
 // feed resuming later finds them too: the game is not in its cursor yet).
 import type { Json } from '../bus/bus.ts';
-import { isSeatedEvent, playerChannel, type GameEvent, type PlayerGame, type SeatedEvent, type YourTurnEvent } from '../service/api.ts';
+import { isReminderEvent, isSeatedEvent, playerChannel, type GameEvent, type PlayerGame, type ReminderEvent, type SeatedEvent, type YourTurnEvent } from '../service/api.ts';
 import type { Fanout } from './fanout.ts';
 import { isFatal, isOverStatus } from './game-feed.ts';
 import { SerialJob } from './serial.ts';
@@ -41,6 +41,8 @@ export interface TurnFeedOptions {
   deliver(event: YourTurnEvent, id: string): void;
   /** A `seated` message as it arrived (`id`: the cursor then); left out: ignored (the game's turns are still found). */
   seated?(event: SeatedEvent, id: string): void;
+  /** A `reminder` message as it arrived (`id`: the cursor then); left out: ignored. */
+  reminder?(event: ReminderEvent, id: string): void;
   error(err: unknown, fatal: boolean): void;
 }
 
@@ -94,6 +96,11 @@ export class TurnFeed {
   }
 
   private onMessage(message: Json): void {
+    if (isReminderEvent(message)) {
+      const { type, gameId, role, kind, remainingMs, deadline } = message;
+      this.o.reminder?.({ type, gameId, role, kind, remainingMs, deadline }, this.id);
+      return;
+    }
     if (isSeatedEvent(message)) {
       const { type, gameId, role, leagueId, round, board } = message;
       this.o.seated?.({ type, gameId, role, leagueId, round, board }, this.id);

@@ -342,8 +342,35 @@ export interface SeatedEvent {
   board: number;
 }
 
+/**
+ * On `player:<playerId>` for a seat whose correspondence clock runs (src/clocks/reminders.ts):
+ * `share-used` once the seat has used a share of its turn's time (default 80%), `low-time` when
+ * 24 hours (10% for turns under 2 days) are left. Each goes out once per seat and turn (claimed
+ * in games.reminders_sent before it is published); a live notice only, not a game change.
+ */
+export interface ReminderEvent {
+  type: 'reminder';
+  gameId: string;
+  role: string;
+  kind: 'share-used' | 'low-time';
+  /** Time the seat had left when the reminder was sent. */
+  remainingMs: number;
+  /** The seat's deadline (ISO 8601). */
+  deadline: string;
+}
+
 /** The messages of `player:<playerId>`. */
-export type PlayerEvent = YourTurnEvent | SeatedEvent;
+export type PlayerEvent = YourTurnEvent | SeatedEvent | ReminderEvent;
+
+/** A message of `player:<id>` that is a well-formed ReminderEvent (the bus carries any JSON). */
+export function isReminderEvent(m: unknown): m is ReminderEvent {
+  if (m === null || typeof m !== 'object' || Array.isArray(m)) return false;
+  const e = m as Record<string, unknown>;
+  return (
+    e.type === 'reminder' && typeof e.gameId === 'string' && typeof e.role === 'string' &&
+    (e.kind === 'share-used' || e.kind === 'low-time') && Number.isInteger(e.remainingMs) && typeof e.deadline === 'string'
+  );
+}
 
 /** A message of `player:<id>` that is a well-formed SeatedEvent (the bus carries any JSON). */
 export function isSeatedEvent(m: unknown): m is SeatedEvent {

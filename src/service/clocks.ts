@@ -3,9 +3,10 @@
 // the pure core's (src/clocks/); this file only decides when to call it. A game without a time
 // control (time_control null) costs one null check per change.
 import type { Prisma } from '../generated/prisma/client.ts';
-import { afterChange, isFlagged, remaining, start, timeoutAt, validateTimeControl, type ClockState, type TimeControl } from '../clocks/index.ts';
+import type { Json } from '../bus/bus.ts';
+import { afterChange, isFlagged, reminderTimes, remindersDue, remaining, start, timeoutAt, validateTimeControl, type ClockState, type Reminder, type ReminderOptions, type TimeControl } from '../clocks/index.ts';
 import { findGame, type GameRow } from '../store/games.ts';
-import type { GameClock, GameStatus } from './api.ts';
+import { playerChannel, type GameClock, type GameStatus, type ReminderEvent } from './api.ts';
 import { mutate } from './commit.ts';
 import { isOver, moduleOf, orderSeats, type Ctx } from './context.ts';
 import { ServiceError } from './errors.ts';
@@ -30,6 +31,8 @@ export function parseTimeControl(input: unknown, field = 'timeControl'): TimeCon
 export interface ClockFields {
   clocks?: Prisma.InputJsonValue | null;
   deadlineAt?: Date | null;
+  /** The earliest reminder time of the running clocks (the reminder sweep's index). */
+  remindAt?: Date | null;
 }
 
 /**
@@ -42,11 +45,33 @@ function notBefore(state: ClockState, now: number): number {
   return t;
 }
 
-function fields(state: ClockState): ClockFields {
+function fields(state: ClockState, control: TimeControl, opts: ReminderOptions | undefined): ClockFields {
   // deadlines(state).earliest without its sorted list: this runs on every action of a clocked game.
   let earliest: number | null = null;
   for (const s of Object.values(state.seats)) if (s.deadline !== null && (earliest === null || s.deadline < earliest)) earliest = s.deadline;
-  return { clocks: state as unknown as Prisma.InputJsonValue, deadlineAt: earliest === null ? null : new Date(earliest) };
+  const remind = earliest === null ? null : earliestReminder(state, control, opts, () => true);
+  return { clocks: state as unknown as Prisma.InputJsonValue, deadlineAt: earliest === null ? null : new Date(earliest), remindAt: remind === null ? null : new Date(remind) };
+}
+
+/** The first reminder time of freshly started clocks (a league round's games), for games.remind_at. */
+export function firstReminder(state: ClockState, control: TimeControl, opts: ReminderOptions | undefined): Date | null {
+  const at = earliestReminder(state, control, opts, () => true);
+  return at === null ? null : new Date(at);
+}
+
+/**
+ * The earliest reminder time among the running seats' reminders that `pending` keeps; null for none.
+ * On a clock change every reminder of the new state counts, sent or not (the write path does not
+ * read reminders_sent): a seat whose turn went on gets its sent reminder's time again, and the
+ * sweep then finds nothing due and moves remind_at on — one extra look, never a missed reminder.
+ */
+function earliestReminder(state: ClockState, control: TimeControl, opts: ReminderOptions | undefined, pending: (r: Reminder) => boolean): number | null {
+  if (control.kind !== 'correspondence') return null;
+  let at: number | null = null;
+  for (const role of Object.keys(state.seats)) {
+    for (const r of reminderTimes(state, control, role, opts)) if (pending(r) && (at === null || r.at < at)) at = r.at;
+  }
+  return at;
 }
 
 /**
@@ -59,7 +84,7 @@ export function clockChange(ctx: Ctx, game: GameRow, next: { status: GameStatus;
   const control = game.timeControl as unknown as TimeControl;
   if (game.status !== 'active') {
     if (next.status !== 'active') return {};
-    return fields(start(control, moduleOf(ctx, game.gameType).roles, next.activeRoles, now));
+    return fields(start(control, moduleOf(ctx, game.gameType).roles, next.activeRoles, now), control, ctx.reminders);
   }
   if (game.clocks === null) return {};
   const state = game.clocks as unknown as ClockState;
@@ -67,7 +92,7 @@ export function clockChange(ctx: Ctx, game: GameRow, next: { status: GameStatus;
   const sameRoles = activeAfter.length === game.activeRoles.length && activeAfter.every((r) => game.activeRoles.includes(r));
   // Nothing to charge or hand over when the same seats still must act and none of them acted.
   if (sameRoles && actor === null) return {};
-  return fields(afterChange(state, control, { activeBefore: game.activeRoles, activeAfter, actor }, notBefore(state, now)));
+  return fields(afterChange(state, control, { activeBefore: game.activeRoles, activeAfter, actor }, notBefore(state, now)), control, ctx.reminders);
 }
 
 /** The seats of `game` whose time has run out at `now` ([] without a clock or when not active). */
@@ -142,6 +167,94 @@ export async function sweepTimeouts(ctx: Ctx): Promise<number> {
     }
   }
   return fired;
+}
+
+/** What the reminder sweep reads of a game: its clocks, who holds each seat, what was sent. */
+interface ReminderRow {
+  version: number;
+  clocks: ClockState;
+  time_control: TimeControl;
+  reminders_sent: string[];
+  players: Record<string, string | null>;
+}
+
+/**
+ * Sends the reminders of one game that are due at `now`; how many this call sent.
+ *
+ * Exactly once: each reminder's key is claimed by a conditional UPDATE of reminders_sent (not
+ * already there, and the game still at the version the reminders were computed from: a move in
+ * between began a new turn, whose reminders are its own) and published only after that committed.
+ * Two instances racing: Postgres serialises the two updates on the row, the second one finds the
+ * key present and sends nothing. The claim neither bumps the version nor writes a log entry: a
+ * reminder is a notice, not a game change. Keys of past turns are dropped by the same update.
+ * Then remind_at moves on to the next pending reminder (same version condition).
+ */
+export async function sendDueReminders(ctx: Ctx, gameId: string, now: number): Promise<number> {
+  const { rows } = await ctx.sql.query<ReminderRow>({
+    name: 'herald-reminder-game',
+    text: `SELECT g.version, g.clocks, g.time_control, g.reminders_sent,
+             (SELECT coalesce(json_object_agg(s.role, s.player_id), '{}'::json) FROM seats s WHERE s.game_id = g.id) AS players
+           FROM games g WHERE g.id = $1::uuid AND g.status = 'active' AND g.clocks IS NOT NULL AND g.time_control IS NOT NULL`,
+    values: [gameId],
+  });
+  const row = rows[0];
+  if (!row) return 0;
+  const state = row.clocks;
+  const control = row.time_control;
+  const sentBefore = new Set(row.reminders_sent);
+  const due = remindersDue(state, control, 0, now, sentBefore, ctx.reminders);
+  const current: string[] = [];
+  for (const role of Object.keys(state.seats)) for (const r of reminderTimes(state, control, role, ctx.reminders)) current.push(r.key);
+  let sent = 0;
+  for (const r of due) {
+    const claimed = await ctx.sql.query({
+      name: 'herald-reminder-claim',
+      text: `UPDATE games SET reminders_sent = array_append(ARRAY(SELECT k FROM unnest(reminders_sent) AS k WHERE k = ANY($3::text[])), $2::text)
+             WHERE id = $1::uuid AND version = $4 AND status = 'active' AND NOT ($2::text = ANY(reminders_sent))
+             RETURNING 1`,
+      values: [gameId, r.key, current, row.version],
+    });
+    if (claimed.rowCount !== 1) continue;
+    sent++;
+    const playerId = row.players[r.role];
+    const deadline = state.seats[r.role]!.deadline!;
+    if (!playerId) continue;
+    const event: ReminderEvent = { type: 'reminder', gameId, role: r.role, kind: r.kind, remainingMs: Math.max(0, deadline - now), deadline: new Date(deadline).toISOString() };
+    await ctx.bus
+      .publish(playerChannel(playerId), event as unknown as Json)
+      .catch((err: unknown) => ctx.log.warn({ err: String(err), gameId }, 'bus publish failed (the reminder is recorded as sent)'));
+  }
+  // Due now or sent (by this call or another instance) are done; a seat out of time gets no more.
+  const done = new Set([...sentBefore, ...due.map((r) => r.key)]);
+  const next = earliestReminder(state, control, ctx.reminders, (r) => !done.has(r.key) && state.seats[r.role]!.deadline! > now);
+  await ctx.sql.query({
+    name: 'herald-reminder-next',
+    text: `UPDATE games SET remind_at = $2::timestamptz WHERE id = $1::uuid AND version = $3`,
+    values: [gameId, next === null ? null : new Date(next).toISOString(), row.version],
+  });
+  return sent;
+}
+
+/**
+ * Sends every reminder due at ctx.now() (jobs/clock-sweep.ts); how many this call sent. The due
+ * games are one indexed query on games.remind_at (status, remind_at), like the timeouts.
+ */
+export async function sweepReminders(ctx: Ctx): Promise<number> {
+  const now = ctx.now();
+  const { rows } = await ctx.sql.query<{ id: string }>({
+    name: 'herald-due-reminders',
+    text: `SELECT id::text AS id FROM games WHERE status = 'active' AND remind_at <= $1::timestamptz ORDER BY remind_at LIMIT ${SWEEP_BATCH}`,
+    values: [new Date(now)],
+  });
+  let sent = 0;
+  for (const r of rows) {
+    try {
+      sent += await sendDueReminders(ctx, r.id, now);
+    } catch (err) {
+      ctx.log.warn({ err: String(err), gameId: r.id }, 'reminders could not be sent; the next sweep tries again');
+    }
+  }
+  return sent;
 }
 
 /** The clock part of a game's summary as of `now`; null without a time control. */

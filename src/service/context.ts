@@ -13,6 +13,7 @@ import type { GameCache } from './game-cache.ts';
 import type { KeyCache } from './key-cache.ts';
 import type { Caller, GameResult, GameSummary, ServiceObserver } from './api.ts';
 import { clockSummary } from './clocks.ts';
+import type { ReminderOptions } from '../clocks/reminders.ts';
 import { ServiceError } from './errors.ts';
 
 export interface Ctx {
@@ -34,6 +35,8 @@ export interface Ctx {
   now: () => number;
   /** The server's vacation allowance (HERALD_VACATION_DAYS). */
   vacation: VacationPolicy;
+  /** When reminders go out (GameServiceOptions.reminders; default DEFAULT_REMINDERS). */
+  reminders?: ReminderOptions;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -17,6 +17,7 @@ import { endLeagueGame } from './lifecycle.ts';
 import { newSeed } from './secrets.ts';
 import { pauseOnStart } from './vacation.ts';
 import { start as startClocks, deadlines, type TimeControl } from '../clocks/index.ts';
+import { firstReminder } from './clocks.ts';
 
 const MAX_EDITS = 500;
 
@@ -108,7 +109,7 @@ async function publishTx(ctx: Ctx, tx: Prisma.TransactionClient, row: LeagueRow,
           autoStart: true,
           rated: s.rated,
           ...(control !== null && clocks !== null
-            ? { timeControl: control as unknown as Prisma.InputJsonValue, clocks: clocks as unknown as Prisma.InputJsonValue, deadlineAt: earliest === null ? null : new Date(earliest.deadline) }
+            ? { timeControl: control as unknown as Prisma.InputJsonValue, clocks: clocks as unknown as Prisma.InputJsonValue, deadlineAt: earliest === null ? null : new Date(earliest.deadline), remindAt: firstReminder(clocks, control, ctx.reminders) }
             : {}),
           createdById: row.createdById,
           status: 'active',

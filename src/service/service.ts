@@ -7,6 +7,7 @@ import type { Bus } from '../bus/bus.ts';
 import type { GameModule } from '../engine/types.ts';
 import { games as installedGames } from '../games/index.ts';
 import type { Store } from '../store/store.ts';
+import { reminderOptions, type ReminderOptions } from '../clocks/reminders.ts';
 import { commitGroup } from '../store/games.ts';
 import type { Caller, GameServiceApi, ServiceObserver } from './api.ts';
 import * as accounts from './accounts.ts';
@@ -45,6 +46,8 @@ export interface GameServiceOptions {
   now?: () => number;
   /** The yearly vacation allowance in days (HERALD_VACATION_DAYS; default 30). */
   vacationDays?: number;
+  /** When reminders go out (share used, time left); default DEFAULT_REMINDERS (80%, 24 h / 10%). */
+  reminders?: ReminderOptions;
 }
 
 export class GameService implements GameServiceApi {
@@ -73,6 +76,8 @@ export class GameService implements GameServiceApi {
       log: o.log ?? { warn: () => {} },
       now: o.now ?? Date.now,
       vacation: o.vacationDays === undefined ? DEFAULT_VACATION : { allowanceMs: o.vacationDays * DAY, minChargeMs: Math.min(DEFAULT_VACATION.minChargeMs, o.vacationDays * DAY) },
+      // Checked here, so bad settings stop the start rather than every action of a clocked game.
+      ...(o.reminders !== undefined ? { reminders: reminderOptions(o.reminders) } : {}),
     };
     vacation.listenForClockChanges(this.ctx);
   }
@@ -161,6 +166,7 @@ export class GameService implements GameServiceApi {
   getVacation: GameServiceApi['getVacation'] = (caller) => vacation.getVacation(this.ctx, caller);
   startVacation: GameServiceApi['startVacation'] = (caller, input) => vacation.startVacation(this.ctx, caller, input);
   endVacation: GameServiceApi['endVacation'] = (caller) => vacation.endVacation(this.ctx, caller);
+  sweepReminders = (): Promise<number> => clocks.sweepReminders(this.ctx);
 }
 
 export function createGameService(o: GameServiceOptions): GameService {

@@ -12,6 +12,7 @@
 // other instance drops its cached row too.
 import { canPause, DAY, openUse, endVacation as endUse, pause, resume, startVacation as startUse, remainingAllowance, vacationEndsBy, type ClockState, type TimeControl, type VacationAccount, type VacationPolicy } from '../clocks/index.ts';
 import { findGame } from '../store/games.ts';
+import { firstReminder } from './clocks.ts';
 import { plannedRounds } from './league-schedule.ts';
 import { shapeOf } from './league-views.ts';
 import type { Caller } from './api.ts';
@@ -162,9 +163,11 @@ async function setPaused(ctx: Ctx, id: string, playerId: string, at: number, pau
     if (state === before) return false;
     let earliest: number | null = null;
     for (const s of Object.values(state.seats)) if (s.deadline !== null && (earliest === null || s.deadline < earliest)) earliest = s.deadline;
+    // remind_at follows the running seats like deadline_at (a paused seat gets no reminder; sent ones are not sent again).
+    const remindAt = earliest === null ? null : firstReminder(state, control, ctx.reminders);
     const res = await ctx.sql.query({
-      text: `UPDATE games SET clocks = $1::jsonb, deadline_at = $2::timestamptz WHERE id = $3::uuid AND version = $4`,
-      values: [JSON.stringify(state), earliest === null ? null : new Date(earliest), id, game.version],
+      text: `UPDATE games SET clocks = $1::jsonb, deadline_at = $2::timestamptz, remind_at = $3::timestamptz WHERE id = $4::uuid AND version = $5`,
+      values: [JSON.stringify(state), earliest === null ? null : new Date(earliest), remindAt, id, game.version],
     });
     ctx.cache.drop(id);
     if (res.rowCount === 1) {

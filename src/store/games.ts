@@ -15,7 +15,8 @@ export type PairingRef = {
   /** The league's organisers: they may read its games, private ones (unlisted leagues) too. */
   organisers: string[];
 };
-export type GameRow = Game & { seats: SeatRow[]; pairing?: PairingRef | null };
+// remind_at and reminders_sent are the reminder sweep's own (service/clocks.ts reads them itself).
+export type GameRow = Omit<Game, 'remindAt' | 'remindersSent'> & { seats: SeatRow[]; pairing?: PairingRef | null };
 export type { Action as LogRow, IdempotencyRecord };
 
 const withSeats = {
@@ -169,6 +170,8 @@ export interface Change {
     /** The seats' clocks after the change (ClockState) and their earliest running deadline; omitted = unchanged. */
     clocks?: JsonIn | null;
     deadlineAt?: Date | null;
+    /** The earliest reminder time of the clocks (set with them). */
+    remindAt?: Date | null;
   };
   seats?: { role: string; playerId: string | null; inviteCodeHash?: string | null }[];
   /** One per version step (at least one). */
@@ -209,6 +212,7 @@ export async function commitChange(db: PrismaClient, commits: CommitGroup, c: Ch
         ...(c.game.activeRoles !== undefined ? { activeRoles: c.game.activeRoles } : {}),
         ...(c.game.clocks !== undefined ? { clocks: jsonOrNull(c.game.clocks) } : {}),
         ...(c.game.deadlineAt !== undefined ? { deadlineAt: c.game.deadlineAt } : {}),
+        ...(c.game.remindAt !== undefined ? { remindAt: c.game.remindAt } : {}),
       },
     });
     if (updated.count !== 1) throw new VersionConflict();
@@ -297,6 +301,7 @@ async function commitInOneStatement(sql: Sql, c: Change): Promise<number> {
       g.clocks === undefined || g.clocks === null ? null : JSON.stringify(g.clocks),
       // An ISO string: pg's own Date formatting costs more than the clock arithmetic.
       g.deadlineAt ? g.deadlineAt.toISOString() : null,
+      g.remindAt ? g.remindAt.toISOString() : null,
     ],
   });
   if (Number(rows[0]?.updated ?? 0) !== 1) throw new VersionConflict();
@@ -313,6 +318,7 @@ const COMMIT = `
       active_roles = CASE WHEN $7::boolean THEN $8::text[] ELSE active_roles END,
       clocks = CASE WHEN $18::boolean THEN $19::jsonb ELSE clocks END,
       deadline_at = CASE WHEN $18::boolean THEN $20::timestamptz ELSE deadline_at END,
+      remind_at = CASE WHEN $18::boolean THEN $21::timestamptz ELSE remind_at END,
       updated_at = now()
     WHERE id = $9::uuid AND version = $10
     RETURNING id
@@ -354,6 +360,7 @@ async function commitManyInOneStatement(sql: Sql, cs: Change[]): Promise<Set<num
       set_clocks: g.clocks !== undefined,
       clocks: g.clocks ?? null,
       deadline_at: g.deadlineAt ? g.deadlineAt.toISOString() : null,
+      remind_at: g.remindAt ? g.remindAt.toISOString() : null,
       entries: entryRows(c),
       idem: idem !== null,
       idem_player: idem?.playerId ?? null,
@@ -372,7 +379,7 @@ const COMMIT_MANY = `
     SELECT * FROM jsonb_to_recordset($1::jsonb) AS c(
       i int, game_id uuid, expected int, version int, status text,
       set_state boolean, state jsonb, set_result boolean, result jsonb, set_roles boolean, active_roles text[],
-      set_clocks boolean, clocks jsonb, deadline_at timestamptz,
+      set_clocks boolean, clocks jsonb, deadline_at timestamptz, remind_at timestamptz,
       entries jsonb, idem boolean, idem_player uuid, idem_key text, idem_hash text, idem_response jsonb, at timestamptz)
   ), g AS (
     UPDATE games SET
@@ -383,6 +390,7 @@ const COMMIT_MANY = `
       active_roles = CASE WHEN c.set_roles THEN c.active_roles ELSE games.active_roles END,
       clocks = CASE WHEN c.set_clocks THEN c.clocks ELSE games.clocks END,
       deadline_at = CASE WHEN c.set_clocks THEN c.deadline_at ELSE games.deadline_at END,
+      remind_at = CASE WHEN c.set_clocks THEN c.remind_at ELSE games.remind_at END,
       updated_at = now()
     FROM c
     WHERE games.id = c.game_id AND games.version = c.expected

@@ -16,6 +16,7 @@ t.test('defaults: embedded database, in-process bus, 127.0.0.1:3000, info logs, 
     adminToken: null,
     openSignup: true,
     vacationDays: 30,
+    reminderSharePercent: 80,
     rateLimit: { max: 600, anonymousMax: 120, windowMs: 60_000 },
     sseHeartbeatMs: 15_000,
     databaseQueryTimeoutMs: 10_000,
@@ -131,4 +132,10 @@ t.test('redactUrl hides passwords only', async (t) => {
   t.equal(redactUrl('postgresql://app:secret@db:5432/herald'), 'postgresql://app:***@db:5432/herald');
   t.equal(redactUrl('postgresql://app@db/herald'), 'postgresql://app@db/herald');
   t.equal(redactUrl('::'), '<unparseable URL>');
+});
+
+t.test('HERALD_REMINDER_PERCENT', async (t) => {
+  t.equal(loadConfig({}, '/srv').reminderSharePercent, 80, 'default 80');
+  t.equal(loadConfig({ HERALD_REMINDER_PERCENT: '50' }, '/srv').reminderSharePercent, 50);
+  for (const bad of ['0', '100', '80%', '-5']) t.throws(() => loadConfig({ HERALD_REMINDER_PERCENT: bad }, '/srv'), { message: /HERALD_REMINDER_PERCENT must be an integer/ }, bad);
 });

@@ -264,6 +264,9 @@ t.test('a league with a time control: the player who stops moving loses the boar
   const board = round!.pairings[0]!;
   const g = await svc.getGame(null, board.gameId!);
   t.same(g.clock!.seats.map((s) => s.deadline), [new Date(published + 2 * DAY).toISOString(), new Date(published + 2 * DAY).toISOString()], 'clocks started at publishing');
+  // A 2-day turn: 24 hours left (1 day in) comes before 80% used (1.6 days in).
+  const remindAt = (await db.query('SELECT remind_at FROM games WHERE id = $1', [g.id])).rows[0].remind_at as Date;
+  t.equal(remindAt.getTime(), published + DAY, 'the first reminder time is stored at publishing');
   const york = board.first.id === p1.playerId ? p1 : p2;
   const lancaster = york === p1 ? p2 : p1;
   const { loser, deadline } = await opening(york, lancaster, g.id);

@@ -20,11 +20,15 @@
 // mySeats: `seated` messages of `player:<id>` (a published league round gave
 // the caller a seat in a new game), live only: nothing stores them to replay,
 // and the game shows up in myGames and myTurn anyway.
+//
+// myReminders: `reminder` messages of `player:<id>` (the caller's clock is
+// running low), live only like mySeats.
 import { checkArguments } from './input.ts';
 import type { Bus, Json, Unsubscribe } from '../../bus/bus.ts';
 import {
   ServiceError,
   gameChannel,
+  isReminderEvent,
   isSeatedEvent,
   playerChannel,
   type Caller,
@@ -32,6 +36,7 @@ import {
   type GameServiceApi,
   type GameViewResult,
   type PlayerGame,
+  type ReminderEvent,
   type SeatedEvent,
   type YourTurnEvent,
 } from '../../service/api.ts';
@@ -212,6 +217,17 @@ export function subscriptionResolvers(service: GameServiceApi, bus: Bus, log: Fa
     return stream;
   }
 
+  async function myReminders(ctx: HeraldContext) {
+    const caller = await ctx.auth.required();
+    const stream = new EventStream<{ myReminders: Omit<ReminderEvent, 'type'> }>((err) => publicError(err, log));
+    await attach(bus, playerChannel(caller.playerId), stream, (m) => {
+      if (!isReminderEvent(m)) return;
+      const { gameId, role, kind, remainingMs, deadline } = m;
+      stream.serial(async () => stream.push({ myReminders: { gameId, role, kind, remainingMs, deadline } }));
+    });
+    return stream;
+  }
+
   // A subscription document sent over plain HTTP is executed like a query, with
   // no event as the root value: refuse it as a client error (not a null for a
   // non-null field, which would be an internal error).
@@ -232,6 +248,10 @@ export function subscriptionResolvers(service: GameServiceApi, bus: Bus, log: Fa
     mySeats: {
       subscribe: (_root: unknown, _args: unknown, ctx: HeraldContext) => guard(mySeats(ctx)),
       resolve: resolveEvent('mySeats'),
+    },
+    myReminders: {
+      subscribe: (_root: unknown, _args: unknown, ctx: HeraldContext) => guard(myReminders(ctx)),
+      resolve: resolveEvent('myReminders'),
     },
   };
 }

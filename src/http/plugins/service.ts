@@ -17,6 +17,8 @@ export interface GameServicePluginOptions {
   openSignup: boolean;
   /** HERALD_VACATION_DAYS: the yearly vacation allowance. */
   vacationDays?: number;
+  /** HERALD_REMINDER_PERCENT: the share-used reminder's share of a turn, in percent. */
+  reminderSharePercent?: number;
   /** How often games left unsettled are settled (jobs/settle-sweep.ts; default 60 s). */
   settleSweepMs?: number;
   /** How often due timeouts are fired (jobs/clock-sweep.ts; default 5 s). */
@@ -32,6 +34,7 @@ async function gameService(app: FastifyInstance, opts: GameServicePluginOptions)
     adminToken: opts.adminToken,
     openSignup: opts.openSignup,
     ...(opts.vacationDays !== undefined ? { vacationDays: opts.vacationDays } : {}),
+    ...(opts.reminderSharePercent !== undefined ? { reminders: { shareUsed: opts.reminderSharePercent / 100 } } : {}),
     log: app.log,
     ...(opts.now ? { now: opts.now } : {}),
   });
@@ -41,7 +44,7 @@ async function gameService(app: FastifyInstance, opts: GameServicePluginOptions)
   const sweep = startSettleSweep({ sweep: () => service.sweepUnsettled(), intervalMs: opts.settleSweepMs ?? SETTLE_SWEEP_MS, log: app.log });
   app.addHook('onClose', () => sweep.stop());
   // Timeouts that came due (also while every instance was down): now, then every few seconds.
-  const clockSweep = startClockSweep({ sweep: () => service.sweepClocks(), intervalMs: opts.clockSweepMs ?? CLOCK_SWEEP_MS, log: app.log });
+  const clockSweep = startClockSweep({ sweep: () => service.sweepClocks(), remind: () => service.sweepReminders(), intervalMs: opts.clockSweepMs ?? CLOCK_SWEEP_MS, log: app.log });
   app.addHook('onClose', () => clockSweep.stop());
 }
 
