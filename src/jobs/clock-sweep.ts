@@ -5,9 +5,8 @@
 // Reminders the same way: games.remind_at holds each game's earliest pending reminder, and the
 // service's sweepReminders claims each reminder in reminders_sent before publishing it.
 // Runs once when the service starts (a timeout that came due while every instance was down fires
-// then) and at a fixed interval after. Like the settlement sweep: runs never overlap, the timer
-// is unref'd, stop() waits for a run in progress.
-import type { ScheduledJob } from './settle-sweep.ts';
+// then) and at a fixed interval after. It runs on repeat.ts, like the settlement sweep.
+import { repeat, type ScheduledJob } from './repeat.ts';
 
 export const CLOCK_SWEEP_MS = 5_000;
 
@@ -21,39 +20,25 @@ export interface ClockSweepOptions {
 }
 
 export function startClockSweep(o: ClockSweepOptions): ScheduledJob {
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  const run = (): void => {
-    if (stopped || running) return;
-    const remind = (): Promise<void> =>
-      o.remind
-        ? o.remind().then(
-            (sent) => {
-              if (sent > 0) o.log.info({ sent }, 'reminders sent');
-            },
-            (err: unknown) => o.log.warn({ err }, 'the reminder sweep failed; it runs again later'),
-          )
-        : Promise.resolve();
-    running = remind()
-      .then(() => o.sweep())
-      .then(
-        (fired) => {
-          if (fired > 0) o.log.info({ fired }, 'games ended by timeout');
-        },
-        (err: unknown) => o.log.warn({ err }, 'the clock sweep failed; it runs again later'),
-      )
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(run, o.intervalMs ?? CLOCK_SWEEP_MS);
-  timer.unref();
-  run();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  const remind = (): Promise<void> =>
+    o.remind
+      ? o.remind().then(
+          (sent) => {
+            if (sent > 0) o.log.info({ sent }, 'reminders sent');
+          },
+          (err: unknown) => o.log.warn({ err }, 'the reminder sweep failed; it runs again later'),
+        )
+      : Promise.resolve();
+  return repeat(
+    () =>
+      remind()
+        .then(() => o.sweep())
+        .then(
+          (fired) => {
+            if (fired > 0) o.log.info({ fired }, 'games ended by timeout');
+          },
+          (err: unknown) => o.log.warn({ err }, 'the clock sweep failed; it runs again later'),
+        ),
+    o.intervalMs ?? CLOCK_SWEEP_MS,
+  );
 }

@@ -3,9 +3,11 @@
 // and the settlement, or a settlement that failed, leaves a game unsettled. This job settles
 // those: once when the service starts, then at a fixed interval.
 //
-// Runs never overlap (a slow sweep delays the next one instead of racing it: settling is
-// exactly-once anyway, but two sweeps would only do the same work twice). The timer is
-// unref'd, so it never keeps the process alive; stop() waits for a run in progress.
+// It runs on repeat.ts: never two runs at once (settling is exactly-once anyway, but two
+// sweeps would only do the same work twice).
+import { repeat, type ScheduledJob } from './repeat.ts';
+
+export type { ScheduledJob };
 
 export const SETTLE_SWEEP_MS = 60_000;
 
@@ -16,36 +18,15 @@ export interface SettleSweepOptions {
   log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
 }
 
-export interface ScheduledJob {
-  /** No new run starts; resolves when the run in progress (if any) has finished. */
-  stop(): Promise<void>;
-}
-
 export function startSettleSweep(o: SettleSweepOptions): ScheduledJob {
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  const run = (): void => {
-    if (stopped || running) return;
-    running = o
-      .sweep()
-      .then(
+  return repeat(
+    () =>
+      o.sweep().then(
         (settled) => {
           if (settled > 0) o.log.info({ settled }, 'settled games that were over and not settled');
         },
         (err: unknown) => o.log.warn({ err }, 'the settlement sweep failed; it runs again later'),
-      )
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(run, o.intervalMs ?? SETTLE_SWEEP_MS);
-  timer.unref();
-  run();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+      ),
+    o.intervalMs ?? SETTLE_SWEEP_MS,
+  );
 }
