@@ -90,8 +90,12 @@ export function clockChange(ctx: Ctx, game: GameRow, next: { status: GameStatus;
   const state = game.clocks as unknown as ClockState;
   const activeAfter = isOver(next.status) ? [] : next.activeRoles;
   const sameRoles = activeAfter.length === game.activeRoles.length && activeAfter.every((r) => game.activeRoles.includes(r));
-  // Nothing to charge or hand over when the same seats still must act and none of them acted.
-  if (sameRoles && actor === null) return {};
+  // The same seats still must act and the actor (if any) is one of them: nobody hands over and no
+  // turn begins, so only the running seats would be charged, and that changes no deadline, no
+  // reminder and no remaining time as read later (remainingMs − (t − runningSince) is the same
+  // whether charged now or at the next handover; ranOutAt is runningSince + remainingMs either
+  // way). So nothing is written: most actions (a Richard III turn is several) skip the clocks.
+  if (sameRoles && (actor === null || game.activeRoles.includes(actor))) return {};
   return fields(afterChange(state, control, { activeBefore: game.activeRoles, activeAfter, actor }, notBefore(state, now)), control, ctx.reminders);
 }
 
