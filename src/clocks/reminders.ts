@@ -88,3 +88,27 @@ export function remindersDue(state: ClockState, control: TimeControl, since: num
   }
   return out.sort((a, b) => a.at - b.at || (a.key < b.key ? -1 : 1));
 }
+
+/**
+ * The earliest reminder instant over every seat (the least `at` of reminderTimes for each role),
+ * or null when no clock runs: what games.remind_at stores after a handover. Computed without the
+ * Reminder objects, keys and sorting, since the write path needs only the instant.
+ */
+export function firstReminderAt(state: ClockState, control: TimeControl, opts: ReminderOptions = {}): number | null {
+  if (control.kind !== 'correspondence') return null;
+  const o = options(opts);
+  let at: number | null = null;
+  for (const role in state.seats) {
+    const seat = state.seats[role]!;
+    if (seat.deadline === null || seat.turnBudgetMs === null) continue;
+    const budget = seat.turnBudgetMs;
+    const shareLeft = Math.round(budget * (1 - o.shareUsed));
+    const lowLeft = budget < o.shortBelowMs ? Math.round(budget * o.shortShareLeft) : o.lowMs;
+    // As in reminderTimes: share-used only when it does not coincide with low-time; each only inside the turn.
+    // The earliest is the one leaving the most time.
+    let left = lowLeft > 0 && lowLeft < budget ? lowLeft : -1;
+    if (shareLeft !== lowLeft && shareLeft > 0 && shareLeft < budget && shareLeft > left) left = shareLeft;
+    if (left > 0 && (at === null || seat.deadline - left < at)) at = seat.deadline - left;
+  }
+  return at;
+}

@@ -4,7 +4,7 @@
 // control (time_control null) costs one null check per change.
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { Json } from '../bus/bus.ts';
-import { afterChange, isFlagged, reminderTimes, remindersDue, remaining, start, timeoutAt, validateTimeControl, type ClockState, type Reminder, type ReminderOptions, type TimeControl } from '../clocks/index.ts';
+import { afterChange, firstReminderAt, isFlagged, reminderTimes, remindersDue, remaining, start, timeoutAt, validateTimeControl, type ClockState, type Reminder, type ReminderOptions, type TimeControl } from '../clocks/index.ts';
 import { findGame, type GameRow } from '../store/games.ts';
 import { playerChannel, type GameClock, type GameStatus, type ReminderEvent } from './api.ts';
 import { mutate } from './commit.ts';
@@ -49,21 +49,22 @@ function fields(state: ClockState, control: TimeControl, opts: ReminderOptions |
   // deadlines(state).earliest without its sorted list: this runs on every action of a clocked game.
   let earliest: number | null = null;
   for (const s of Object.values(state.seats)) if (s.deadline !== null && (earliest === null || s.deadline < earliest)) earliest = s.deadline;
-  const remind = earliest === null ? null : earliestReminder(state, control, opts, () => true);
+  const remind = earliest === null ? null : firstReminderAt(state, control, opts);
   return { clocks: state as unknown as Prisma.InputJsonValue, deadlineAt: earliest === null ? null : new Date(earliest), remindAt: remind === null ? null : new Date(remind) };
 }
 
 /** The first reminder time of freshly started clocks (a league round's games), for games.remind_at. */
 export function firstReminder(state: ClockState, control: TimeControl, opts: ReminderOptions | undefined): Date | null {
-  const at = earliestReminder(state, control, opts, () => true);
+  const at = firstReminderAt(state, control, opts);
   return at === null ? null : new Date(at);
 }
 
 /**
  * The earliest reminder time among the running seats' reminders that `pending` keeps; null for none.
- * On a clock change every reminder of the new state counts, sent or not (the write path does not
- * read reminders_sent): a seat whose turn went on gets its sent reminder's time again, and the
- * sweep then finds nothing due and moves remind_at on — one extra look, never a missed reminder.
+ * On a clock change (fields, firstReminder: firstReminderAt) every reminder of the new state counts,
+ * sent or not (the write path does not read reminders_sent): a seat whose turn went on gets its
+ * sent reminder's time again, and the sweep then finds nothing due and moves remind_at on — one
+ * extra look, never a missed reminder.
  */
 function earliestReminder(state: ClockState, control: TimeControl, opts: ReminderOptions | undefined, pending: (r: Reminder) => boolean): number | null {
   if (control.kind !== 'correspondence') return null;

@@ -1,7 +1,9 @@
 import t from 'tap';
-import { DAY, HOUR, PRESETS, daysPerMove } from '../../src/clocks/controls.ts';
+import { DAY, HOUR, PRESETS, daysPerMove, type TimeControl } from '../../src/clocks/controls.ts';
 import { afterChange, pause, resume, start } from '../../src/clocks/clock.ts';
-import { reminderTimes, remindersDue } from '../../src/clocks/reminders.ts';
+import { firstReminderAt, reminderTimes, remindersDue, type ReminderOptions } from '../../src/clocks/reminders.ts';
+import { randomInt, seedRng } from '../../src/engine/rng.ts';
+import type { ClockState } from '../../src/clocks/clock.ts';
 
 const ROLES = ['York', 'Lancaster'];
 const T0 = Date.UTC(2026, 5, 1);
@@ -63,4 +65,42 @@ t.test('due reminders: each once, moved by a pause, none after the deadline', as
   t.same(remindersDue(s2, c, T0, T0 + 3 * DAY, new Set()), []);
   t.same(remindersDue(s2, c, T0, T0 + 3 * DAY - 1, new Set()).map((r) => r.key), ['York:1:low-time', 'York:1:share-used']);
   t.throws(() => remindersDue(s2, c, T0 + 1, T0, new Set()), /bad interval/);
+});
+
+t.test('firstReminderAt is the earliest of every seat\'s reminderTimes (random games, controls and options)', async (t) => {
+  const controls: TimeControl[] = [daysPerMove(1), daysPerMove(3), PRESETS['rally-fast'], PRESETS['rally-slow'], PRESETS['bot-blitz'], { kind: 'none' }];
+  const optionSets: (ReminderOptions | undefined)[] = [undefined, {}, { shareUsed: 0.5 }, { shareUsed: 0.9, lowMs: 2 * DAY }, { lowMs: HOUR, shortBelowMs: DAY, shortShareLeft: 0.2 }, { shareUsed: 0.9, shortShareLeft: 0.1 }];
+  const earliest = (s: ClockState, c: TimeControl, o: ReminderOptions | undefined): number | null => {
+    let at: number | null = null;
+    for (const role of ROLES) for (const r of reminderTimes(s, c, role, o)) if (at === null || r.at < at) at = r.at;
+    return at;
+  };
+  const subsets = [[], ['York'], ['Lancaster'], ['York', 'Lancaster']];
+  const failures: string[] = [];
+  let checked = 0;
+  let some = 0;
+  for (let seed = 0; seed < 200; seed++) {
+    const rng = seedRng(`first-reminder-${seed}`);
+    const c = controls[seed % controls.length]!;
+    let now = T0;
+    let s = start(c, ROLES, ['York'], now);
+    for (let step = 0; step < 30; step++) {
+      now += randomInt(rng, 6 * HOUR);
+      const before = ROLES.filter((r) => s.seats[r]!.active);
+      const k = randomInt(rng, 10);
+      if (k === 0 && c.kind === 'correspondence') s = pause(s, c, ROLES[randomInt(rng, 2)]!, now);
+      else if (k === 1 && c.kind === 'correspondence') s = resume(s, c, ROLES[randomInt(rng, 2)]!, now);
+      else s = afterChange(s, c, { activeBefore: before, activeAfter: subsets[randomInt(rng, subsets.length)]!, actor: before.length > 0 ? before[randomInt(rng, before.length)]! : null }, now);
+      for (const o of optionSets) {
+        const want = earliest(s, c, o);
+        const got = firstReminderAt(s, c, o);
+        checked++;
+        if (want !== null) some++;
+        if (got !== want) failures.push(`seed ${seed} step ${step} ${JSON.stringify(o)}: ${got} !== ${want}`);
+      }
+    }
+  }
+  t.same(failures.slice(0, 5), [], `${checked} states, ${some} with a reminder`);
+  t.ok(some > checked / 4, 'most states have a running correspondence clock');
+  t.throws(() => firstReminderAt(start(daysPerMove(3), ROLES, ['York'], T0), daysPerMove(3), { shareUsed: 1 }), /shareUsed/, 'the options are checked as reminderTimes checks them');
 });
