@@ -64,9 +64,10 @@ function backendNs(): number {
 }
 
 type Kind = 'A' | 'B';
-interface Sample { node: number; pg: number; wall: number } // ms each
+/** ms each; `handover`: the move changed who must act (the clocks' handover, when A writes them). */
+interface Sample { node: number; pg: number; wall: number; handover: boolean }
 const samples: Record<Kind, Sample[]> = { A: [], B: [] };
-const blocks: Record<Kind, Sample>[] = [];
+const blocks: Record<Kind, Omit<Sample, 'handover'>>[] = [];
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -95,18 +96,18 @@ try {
       pair[kind] = g.id;
     }
     await refreshBackends();
-    const block: Record<Kind, Sample> = { A: { node: 0, pg: 0, wall: 0 }, B: { node: 0, pg: 0, wall: 0 } };
+    const block: Record<Kind, Omit<Sample, 'handover'>> = { A: { node: 0, pg: 0, wall: 0 }, B: { node: 0, pg: 0, wall: 0 } };
     for (let m = 0; m < MOVES; m++) {
       now += 60_000;
       const order = (m + i) % 2 === 0 ? (['A', 'B'] as const) : (['B', 'A'] as const);
       let over = false;
-      const moves: Partial<Record<Kind, { caller: Caller; id: string; role: string; action: unknown }>> = {};
+      const moves: Partial<Record<Kind, { caller: Caller; id: string; role: string; action: unknown; before: string }>> = {};
       for (const kind of order) {
         const g = await svc.getGame(a, pair[kind]);
         if (g.status !== 'active') { over = true; break; }
         const role = g.activeRoles[0]!;
         const legal = await svc.getLegalActions(holder(role), g.id, { role });
-        moves[kind] = { caller: holder(role), id: g.id, role, action: legal.actions.find((x) => (x as { type?: string }).type !== 'undo') ?? legal.actions[0] };
+        moves[kind] = { caller: holder(role), id: g.id, role, before: g.activeRoles.join(), action: legal.actions.find((x) => (x as { type?: string }).type !== 'undo') ?? legal.actions[0] };
       }
       // Both games must make this move, or the block's two sums would not be of the same work.
       if (over) break;
@@ -115,11 +116,11 @@ try {
         const p0 = backendNs();
         const c0 = process.cpuUsage();
         const w0 = performance.now();
-        await svc.submitAction(mv.caller, mv.id, { role: mv.role, action: mv.action as never, ...(IDEM ? { idempotencyKey: `k${keyNo++}` } : {}) });
+        const res = await svc.submitAction(mv.caller, mv.id, { role: mv.role, action: mv.action as never, ...(IDEM ? { idempotencyKey: `k${keyNo++}` } : {}) });
         const wall = performance.now() - w0;
         const c = process.cpuUsage(c0);
         const pgMs = (backendNs() - p0) / 1e6;
-        const s = { node: (c.user + c.system) / 1000, pg: pgMs, wall };
+        const s = { node: (c.user + c.system) / 1000, pg: pgMs, wall, handover: res.game.activeRoles.join() !== mv.before };
         if (i >= WARMUP) samples[kind].push(s);
         block[kind].node += s.node;
         block[kind].pg += s.pg;
@@ -132,7 +133,7 @@ try {
   const n = samples.A.length;
   console.log(`${AA ? 'A/A check (both without a clock)' : 'A = correspondence clock (14 days per move), B = no clock'}${IDEM ? ', with Idempotency-Keys' : ''}`);
   console.log(`${blocks.length} blocks (game pairs) of up to ${MOVES} moves after ${WARMUP} warm-up blocks; ${n} actions each`);
-  const metrics: [string, (s: Sample) => number][] = [
+  const metrics: [string, (s: Omit<Sample, 'handover'>) => number][] = [
     ['node CPU', (s) => s.node],
     ['postgres CPU', (s) => s.pg],
     ['node+postgres', (s) => s.node + s.pg],
@@ -147,6 +148,13 @@ try {
       `${name.padEnd(16)} ${ma.toFixed(3).padStart(9)} ${mb.toFixed(3).padStart(8)}   ${pct(ma / mb).padStart(7)}        | ` +
         `${pct(median(ratios))} [${pct(quantile(ratios, 0.25))} .. ${pct(quantile(ratios, 0.75))}] (${pct(Math.min(...ratios))} .. ${pct(Math.max(...ratios))})`,
     );
+  }
+  const ho = (k: Kind) => samples[k].filter((s) => s.handover);
+  console.log(`handovers only (${ho('A').length} of ${n} actions; the others write no clock fields), median ms:`);
+  for (const [name, f] of metrics.slice(0, 3)) {
+    const ma = median(ho('A').map(f));
+    const mb = median(ho('B').map(f));
+    console.log(`${name.padEnd(16)} ${ma.toFixed(3).padStart(9)} ${mb.toFixed(3).padStart(8)}   ${pct(ma / mb).padStart(7)}`);
   }
   const mean = (k: Kind, f: (s: Sample) => number) => samples[k].reduce((t, s) => t + f(s), 0) / n;
   console.log(`means: node CPU A ${mean('A', (s) => s.node).toFixed(3)} / B ${mean('B', (s) => s.node).toFixed(3)} ms, postgres CPU A ${mean('A', (s) => s.pg).toFixed(3)} / B ${mean('B', (s) => s.pg).toFixed(3)} ms`);
