@@ -46,7 +46,7 @@ function notBefore(state: ClockState, now: number): number {
 }
 
 function fields(state: ClockState, control: TimeControl, opts: ReminderOptions | undefined): ClockFields {
-  // deadlines(state).earliest without its sorted list: this runs on every action of a clocked game.
+  // deadlines(state).earliest without its sorted list: this runs on every handover of a clocked game.
   let earliest: number | null = null;
   for (const s of Object.values(state.seats)) if (s.deadline !== null && (earliest === null || s.deadline < earliest)) earliest = s.deadline;
   const remind = earliest === null ? null : firstReminderAt(state, control, opts);
@@ -78,7 +78,8 @@ function earliestReminder(state: ClockState, control: TimeControl, opts: Reminde
 /**
  * The clocks after `game` changes to `next` (status, active roles) at `now`, `actor` being the
  * seat that acted (null for lifecycle steps and timeouts): started at the start, charged and
- * handed over on every change of an active game, all stopped when it ends (deadline null).
+ * handed over whenever the seats that must act change (nothing, {}, while the same seats still
+ * must act: see below), all stopped when it ends (deadline null).
  */
 export function clockChange(ctx: Ctx, game: GameRow, next: { status: GameStatus; activeRoles: string[] }, actor: string | null, now: number): ClockFields {
   if (game.timeControl === null) return {};
