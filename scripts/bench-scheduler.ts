@@ -37,6 +37,7 @@ import { createMemoryBus } from '../src/bus/index.ts';
 import { createGameService, type Caller } from '../src/service/api.ts';
 import { openStore } from '../src/store/store.ts';
 import { projectRoot } from '../src/paths.ts';
+import { dueBatch } from '../src/service/clocks.ts';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -381,9 +382,11 @@ async function measureIdle(tree: string, label: string): Promise<IdleFigures> {
 
 // ─── EXPLAIN ────────────────────────────────────────────────────────────────
 /** The sweep statements as the sweeps send them (clocks.ts, vacation.ts via Prisma, settle.ts). */
+const asRun = (column: 'deadline_at' | 'remind_at') => dueBatch(column).replace('$1::timestamptz', 'now()').replace('$2::uuid[]', `'{}'::uuid[]`);
 const SWEEP_QUERIES: Array<[string, string]> = [
-  ['timeouts (clocks.ts sweepTimeouts)', `SELECT id::text AS id FROM games WHERE status = 'active' AND deadline_at <= now() ORDER BY deadline_at LIMIT 200`],
-  ['reminders (clocks.ts sweepReminders)', `SELECT id::text AS id FROM games WHERE status = 'active' AND remind_at <= now() ORDER BY remind_at LIMIT 200`],
+  ['timeouts (clocks.ts sweepTimeouts)', asRun('deadline_at')],
+  ['reminders (clocks.ts sweepReminders)', asRun('remind_at')],
+  ['timeouts before this change (5f08952)', `SELECT id::text AS id FROM games WHERE status = 'active' AND deadline_at <= now() ORDER BY deadline_at LIMIT 200`],
   ['vacations ending (vacation.ts)', `SELECT player_id, ends_by FROM vacations WHERE ended_at IS NULL AND ends_by <= now() ORDER BY ends_by LIMIT 200`],
   ['league vacation limits (vacation.ts)', `SELECT id, player_id, ends_by FROM vacations WHERE ended_at IS NULL AND league_ends_by <= now() LIMIT 200`],
   ['unsettled games (settle.ts, every 60 s)', `SELECT id::text AS id FROM games WHERE status IN ('finished', 'abandoned') AND settled_at IS NULL ORDER BY updated_at, id LIMIT 200`],
@@ -476,7 +479,7 @@ async function reminderBurst(n: number, listener: ReminderListener): Promise<Bur
 // ─── Trees (this one, and the baseline revision) ────────────────────────────
 function extractBaseline(rev: string): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-baseline-'));
-  const archive = execFileSync('git', ['-C', projectRoot, 'archive', '--format=tar', rev, 'src', 'prisma', 'package.json', 'tsconfig.json'], { maxBuffer: 1 << 30 });
+  const archive = execFileSync('git', ['-C', projectRoot, 'archive', '--format=tar', rev], { maxBuffer: 1 << 30 });
   execFileSync('tar', ['-x', '-C', dir], { input: archive });
   symlinkSync(path.join(projectRoot, 'node_modules'), path.join(dir, 'node_modules'));
   // The generated Prisma client is not in git; the baseline must have the same schema.
@@ -498,7 +501,7 @@ try {
   await explainAll('with no game due', SWEEP_QUERIES);
   const dueIds = await cloneGames(BURST, 'timeouts');
   await q(`ANALYZE games`);
-  await explainAll(`with ${BURST} games past their deadline`, SWEEP_QUERIES.slice(0, 1));
+  await explainAll(`with ${BURST} games past their deadline`, SWEEP_QUERIES.slice(0, 3).filter((_, i) => i !== 1));
   await q(`DELETE FROM games WHERE id = ANY($1::uuid[])`, [dueIds]);
   await q(`VACUUM ANALYZE games`);
 

@@ -164,8 +164,8 @@ const SWEEP_BATCH = 100;
 const SWEEP_WINDOW = 20 * SWEEP_BATCH;
 const SWEEP_PARALLEL = 4;
 
-/** The due games of one batch: a random SWEEP_BATCH of the SWEEP_WINDOW earliest by `column`, `skip` left out. */
-function dueBatch(column: 'deadline_at' | 'remind_at'): string {
+/** The due games of one batch: a random SWEEP_BATCH of the SWEEP_WINDOW earliest by `column`, `skip` left out (exported for bench:scheduler's EXPLAIN). */
+export function dueBatch(column: 'deadline_at' | 'remind_at'): string {
   return `SELECT id FROM (
             SELECT id::text AS id FROM games
             WHERE status = 'active' AND ${column} <= $1::timestamptz AND NOT (id = ANY($2::uuid[]))
