@@ -358,7 +358,8 @@ async function measureIdle(tree: string, label: string): Promise<IdleFigures> {
     // Backends report their statistics at most every second while busy and within 10 s while idle.
     await pause(11_000);
     const c1 = await counters();
-    const minutes = (performance.now() - t0 - 11_000) / 60_000;
+    // Both readings lag their instant by about as much, so the counts cover the time between them.
+    const minutes = (performance.now() - t0) / 60_000;
     // Our own statements between the two readings (each one an autocommit transaction), less the
     // ones of the first reading that were counted before it (2 of its 3 statements).
     const own = c1.own - c0.own;
