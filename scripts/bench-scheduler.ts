@@ -23,7 +23,7 @@
  *   after are measured on the same machine state.
  *
  *   npm run bench:scheduler -- [--games 100000] [--burst 10000] [--repeats 3] [--idle-seconds 60]
- *                              [--instances 1,2] [--baseline 5f08952 --baseline-burst 2000]
+ *                              [--instances 1,2] [--baseline 5f08952 --baseline-burst 2000] [--idle-repeats 2]
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -224,7 +224,19 @@ interface Server {
   port: number;
 }
 
+/** A server process of `tree`; a start that fails is tried again (on a saturated machine a plugin can miss Fastify's start-up timeout). */
 async function startServer(tree: string): Promise<Server> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerOnce(tree);
+    } catch (err) {
+      if (attempt >= 3) throw err;
+      console.log(`  (a server did not start, trying again: ${String(err).split('\n').find((l) => /Error/.test(l)) ?? String(err).slice(0, 200)})`);
+    }
+  }
+}
+
+async function startServerOnce(tree: string): Promise<Server> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: DB_URL, REDIS_URL, BUS_PREFIX: busPrefix, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', NODE_ENV: 'production' };
   for (const name of ['NODE_OPTIONS', 'DATA_DIR']) delete env[name];
@@ -508,7 +520,7 @@ try {
 
   console.log(`\nidle (one instance, ${IDLE_S} s each, no game due):`);
   const idle = new Map<string, IdleFigures[]>();
-  for (let r = 0; r < Math.min(REPEATS, 2); r++) {
+  for (let r = 0; r < num('idle-repeats', Math.min(REPEATS, 2)); r++) {
     for (const tree of trees) {
       const f = await measureIdle(tree.dir, tree.label);
       idle.set(tree.label, [...(idle.get(tree.label) ?? []), f]);
