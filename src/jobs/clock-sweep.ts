@@ -2,6 +2,9 @@
 // deadline is stored in games.deadline_at (set by the same commit that changes its clocks), so
 // the due games are one indexed query (status, deadline_at); each is ended through the service's
 // fireTimeout, whose version check makes it exactly once however many instances sweep at once.
+// A run works off everything due, in batches, a few games at a time, and instances take random
+// games of the most overdue ones (service/clocks.ts sweepDue): a burst is not capped at one batch
+// per interval, and a second instance adds throughput instead of racing the first for the same games.
 // Reminders the same way: games.remind_at holds each game's earliest pending reminder, and the
 // service's sweepReminders claims each reminder in reminders_sent before publishing it.
 // Runs once when the service starts (a timeout that came due while every instance was down fires

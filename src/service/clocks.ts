@@ -150,29 +150,71 @@ export async function fireTimeout(ctx: Ctx, gameId: string): Promise<boolean> {
   }
 }
 
-/** How many due games one sweep takes at most (the rest wait for the next run, a few seconds later). */
-const SWEEP_BATCH = 200;
+/**
+ * How the sweeps take the due games (timeouts and reminders alike):
+ * - in batches of SWEEP_BATCH, and again at once while a batch comes back full, so a burst (many
+ *   deadlines at one instant, or every timeout that came due while all instances were down) is
+ *   worked off in one run instead of SWEEP_BATCH per interval;
+ * - SWEEP_PARALLEL games of a batch at a time: a timeout is mostly waiting on Postgres (a few
+ *   round trips, the commit, the settlement), and concurrent commits share one transaction
+ *   (store/group-commit.ts);
+ * - each instance takes a random SWEEP_BATCH of the SWEEP_WINDOW most overdue games, so two
+ *   instances sweeping one burst mostly take different games (about SWEEP_BATCH / SWEEP_WINDOW
+ *   of them collide) instead of racing for the same oldest ones. Collisions cost work, never
+ *   correctness: the commit's version check (timeouts) and the reminders_sent claim (reminders)
+ *   make each one happen once. No lock or lease is held, so an instance killed mid-batch leaves
+ *   nothing behind: what it did not commit is still due and the next sweep of any instance takes it.
+ * With nothing due a sweep is one indexed query, as before.
+ */
+const SWEEP_BATCH = 100;
+const SWEEP_WINDOW = 20 * SWEEP_BATCH;
+const SWEEP_PARALLEL = 4;
+
+/** The due games of one batch: a random SWEEP_BATCH of the SWEEP_WINDOW earliest by `column`, `skip` left out (exported for bench:scheduler's EXPLAIN). */
+export function dueBatch(column: 'deadline_at' | 'remind_at'): string {
+  return `SELECT id FROM (
+            SELECT id::text AS id FROM games
+            WHERE status = 'active' AND ${column} <= $1::timestamptz AND NOT (id = ANY($2::uuid[]))
+            ORDER BY ${column} LIMIT ${SWEEP_WINDOW}
+          ) due ORDER BY random() LIMIT ${SWEEP_BATCH}`;
+}
+
+/**
+ * Runs `handle` on every game `column` says is due at `now`, batch after batch (see above); the
+ * sum of what it returns. A game it handled without effect (another instance was first) or that
+ * failed is not taken again in this run, so the run ends even if one stays due.
+ */
+async function sweepDue(ctx: Ctx, name: string, column: 'deadline_at' | 'remind_at', now: number, handle: (gameId: string) => Promise<number>, what: string): Promise<number> {
+  const skip: string[] = [];
+  let total = 0;
+  for (;;) {
+    const { rows } = await ctx.sql.query<{ id: string }>({ name, text: dueBatch(column), values: [new Date(now), skip] });
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < rows.length) {
+        const id = rows[next++]!.id;
+        try {
+          const n = await handle(id);
+          total += n;
+          if (n === 0) skip.push(id);
+        } catch (err) {
+          // One game's failure (a conflict storm, a settlement error) does not hold up the others.
+          skip.push(id);
+          ctx.log.warn({ err: String(err), gameId: id }, `${what}; the next sweep tries again`);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(SWEEP_PARALLEL, rows.length) }, worker));
+    if (rows.length < SWEEP_BATCH) return total;
+  }
+}
 
 /**
  * Fires every timeout due at ctx.now() (jobs/clock-sweep.ts); how many games this call ended.
  * Another instance sweeping the same games at once ends each of them once in all.
  */
 export async function sweepTimeouts(ctx: Ctx): Promise<number> {
-  const { rows } = await ctx.sql.query<{ id: string }>({
-    name: 'herald-due-timeouts',
-    text: `SELECT id::text AS id FROM games WHERE status = 'active' AND deadline_at <= $1::timestamptz ORDER BY deadline_at LIMIT ${SWEEP_BATCH}`,
-    values: [new Date(ctx.now())],
-  });
-  let fired = 0;
-  for (const r of rows) {
-    try {
-      if (await fireTimeout(ctx, r.id)) fired++;
-    } catch (err) {
-      // One game's failure (a conflict storm, a settlement error) does not hold up the others.
-      ctx.log.warn({ err: String(err), gameId: r.id }, 'a timeout could not be fired; the next sweep tries again');
-    }
-  }
-  return fired;
+  return sweepDue(ctx, 'herald-due-timeouts', 'deadline_at', ctx.now(), async (id) => ((await fireTimeout(ctx, id)) ? 1 : 0), 'a timeout could not be fired');
 }
 
 /** What the reminder sweep reads of a game: its clocks, who holds each seat, what was sent. */
@@ -243,24 +285,12 @@ export async function sendDueReminders(ctx: Ctx, gameId: string, now: number): P
 
 /**
  * Sends every reminder due at ctx.now() (jobs/clock-sweep.ts); how many this call sent. The due
- * games are one indexed query on games.remind_at (status, remind_at), like the timeouts.
+ * games are one indexed query on games.remind_at (status, remind_at), like the timeouts, taken
+ * the same way (sweepDue).
  */
 export async function sweepReminders(ctx: Ctx): Promise<number> {
   const now = ctx.now();
-  const { rows } = await ctx.sql.query<{ id: string }>({
-    name: 'herald-due-reminders',
-    text: `SELECT id::text AS id FROM games WHERE status = 'active' AND remind_at <= $1::timestamptz ORDER BY remind_at LIMIT ${SWEEP_BATCH}`,
-    values: [new Date(now)],
-  });
-  let sent = 0;
-  for (const r of rows) {
-    try {
-      sent += await sendDueReminders(ctx, r.id, now);
-    } catch (err) {
-      ctx.log.warn({ err: String(err), gameId: r.id }, 'reminders could not be sent; the next sweep tries again');
-    }
-  }
-  return sent;
+  return sweepDue(ctx, 'herald-due-reminders', 'remind_at', now, (id) => sendDueReminders(ctx, id, now), 'reminders could not be sent');
 }
 
 /** The clock part of a game's summary as of `now`; null without a time control. */
