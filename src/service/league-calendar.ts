@@ -13,6 +13,11 @@
 //    edits kept). Otherwise, with autoPair, advance pairs and publishes it; without autoPair the
 //    round waits for the organiser's draft (League.nextRoundAt stays in the past).
 // Publishing is league-rounds.ts publishTx: the games, their clocks and the `seated` events.
+//
+// The last round has a due time after it too (the slot a next round would have): with 'draw' or
+// 'double-forfeit' its unfinished boards are adjudicated then, so the league ends on the
+// calendar. A board an organiser reopens (result null) after its round's time is adjudicated
+// again by the next sweep: to change such a result, set the result instead of reopening it.
 import type { Prisma } from '../generated/prisma/client.ts';
 import { nextRoundDue, type PublishedRound, type RoundSchedule } from '../leagues/calendar.ts';
 import type { LeagueRow } from '../store/leagues.ts';
