@@ -924,7 +924,8 @@ export interface paths {
         /**
          * Close registration and start (organisers)
          * @description Seeds the entrants (given seeds first, then by rating) and, with
-         *     `autoPair`, generates and publishes round 1.
+         *     `autoPair`, generates and publishes round 1 — on a `schedule`, at
+         *     `schedule.firstRoundAt` (at once if that has passed).
          */
         post: operations["startLeague"];
         delete?: never;
@@ -1017,7 +1018,9 @@ export interface paths {
          * Publish a draft round (organisers)
          * @description With `play: herald` the round's games are created with seats and sides
          *     assigned, and both players of each board receive a `seated` event on
-         *     their player channel (`GET /me/events`, GraphQL `mySeats`).
+         *     their player channel (`GET /me/events`, GraphQL `mySeats`). On a
+         *     `schedule` a draft that exists when its round is due is published by
+         *     the server as it is; publishing it here earlier is the organiser's call.
          */
         post: operations["publishLeagueRound"];
         delete?: never;
@@ -1808,7 +1811,7 @@ export interface components {
             problem?: "unknown" | "type" | "range";
             /** @description The option's declaration (invalid_options, when the option is declared). */
             declaration?: components["schemas"]["GameOption"];
-            /** @description The field at fault (invalid_options; invalid_record names the record's field). */
+            /** @description The field at fault (invalid_options; invalid_record names the record's field; invalid_settings of a league's schedule, e.g. schedule.everyDays). */
             field?: string;
             /** @description The league setting at fault (invalid_settings). */
             setting?: string;
@@ -1973,8 +1976,10 @@ export interface components {
              * @enum {unknown}
              */
             withdrawal?: "forfeit" | "annul";
-            /** @description Generate and publish the next round as soon as the previous one is complete (default true). */
+            /** @description Generate and publish the next round as soon as the previous one is complete (default true); with a schedule, when it is due. */
             autoPair?: boolean;
+            /** @description Rounds on a schedule (null - none, the default). An update may send only the fields it changes. */
+            schedule?: null | components["schemas"]["RoundScheduleInput"];
             /**
              * @description herald: publishing a round creates the games here; elsewhere: played off Herald, results reported.
              * @enum {unknown}
@@ -2017,9 +2022,45 @@ export interface components {
             /** @enum {unknown} */
             withdrawal?: "forfeit" | "annul";
             autoPair?: boolean;
+            /** @description Rounds on a schedule (null - none, the default). */
+            schedule?: null | components["schemas"]["RoundScheduleInput"];
             /** @enum {unknown} */
             play?: "herald" | "elsewhere";
         };
+        /** @description A round schedule; firstRoundAt and everyDays are required for a new one (422 invalid_settings with setting schedule and field naming the one at fault). */
+        RoundScheduleInput: {
+            /**
+             * Format: date-time
+             * @description When round 1 is due.
+             */
+            firstRoundAt?: string;
+            /** @description Days between rounds. */
+            everyDays?: number;
+            unfinished?: components["schemas"]["UnfinishedPolicy"];
+        };
+        /**
+         * @description A league's rounds on a calendar. Round 1 is due at firstRoundAt; round n + 1 is due
+         *     everyDays days after round n's slot (firstRoundAt + n × everyDays), and never less than
+         *     everyDays after round n was published (a late round pushes the later ones back). When a
+         *     round is due, the round sweep publishes the organiser's draft of it if there is one, else
+         *     (autoPair) pairs and publishes it; without autoPair and without a draft it waits for the
+         *     organiser. An organiser may still generate, edit and publish a round early by hand.
+         */
+        RoundSchedule: {
+            /** Format: date-time */
+            firstRoundAt: string;
+            everyDays: number;
+            unfinished: components["schemas"]["UnfinishedPolicy"];
+        };
+        /**
+         * @description The previous round's boards without a result when the next round is due. wait (default):
+         *     the next round is published when their last result comes in (the league's time control
+         *     ends stalled games; without one an organiser sets the result). draw / double-forfeit:
+         *     they are adjudicated so (audit kind adjudication, source adjudication), their games end
+         *     (abandoned), and the next round starts on time.
+         * @enum {unknown}
+         */
+        UnfinishedPolicy: "wait" | "draw" | "double-forfeit";
         /** @description Every setting, defaults filled in. */
         LeagueSettings: {
             scenarios: string[];
@@ -2051,6 +2092,7 @@ export interface components {
             /** @enum {unknown} */
             withdrawal: "forfeit" | "annul";
             autoPair: boolean;
+            schedule: null | components["schemas"]["RoundSchedule"];
             /** @enum {unknown} */
             play: "herald" | "elsewhere";
         };
@@ -2096,6 +2138,11 @@ export interface components {
          *         "lateEntry": "closed",
          *         "withdrawal": "forfeit",
          *         "autoPair": true,
+         *         "schedule": {
+         *           "firstRoundAt": "2026-12-01T18:00:00.000Z",
+         *           "everyDays": 7,
+         *           "unfinished": "wait"
+         *         },
          *         "play": "herald"
          *       },
          *       "organisers": [
@@ -2111,6 +2158,7 @@ export interface components {
          *       "entrantCount": 0,
          *       "roundCount": 0,
          *       "plannedRounds": 5,
+         *       "nextRoundAt": "2026-12-01T18:00:00.000Z",
          *       "version": 0,
          *       "createdAt": "2026-11-25T16:00:00.000Z",
          *       "updatedAt": "2026-11-25T16:00:00.000Z"
@@ -2141,6 +2189,13 @@ export interface components {
             roundCount: number;
             /** @description The rounds the format will have, once known. */
             plannedRounds: number | null;
+            /**
+             * Format: date-time
+             * @description With a schedule: when the next round is due; null without one, once every round is
+             *     published, and when the league is finished. In the past: the round waits for the
+             *     previous round's last result (unfinished wait) or for the organiser's draft (autoPair off).
+             */
+            nextRoundAt: string | null;
             /** @description Bumped by every change to the league. */
             version: number;
             /** Format: date-time */
@@ -2183,7 +2238,7 @@ export interface components {
              * @description Where the result came from.
              * @enum {unknown}
              */
-            source: "game" | "reported" | "organiser" | "withdrawal" | "pairing" | null;
+            source: "game" | "reported" | "organiser" | "withdrawal" | "pairing" | "adjudication" | null;
             /** @description A reported result waiting for the opponent's (or an organiser's) confirmation. */
             report: null | {
                 /** Format: uuid */
@@ -2272,7 +2327,7 @@ export interface components {
             /** @description Who made the change (null for the server, e.g. a game's end). */
             by: null | components["schemas"]["PlayerRef"];
             /** @enum {unknown} */
-            kind: "game" | "report" | "confirm" | "correction" | "forfeit" | "withdrawal";
+            kind: "game" | "report" | "confirm" | "correction" | "forfeit" | "withdrawal" | "adjudication";
             before: null | components["schemas"]["PairingResult"];
             after: null | components["schemas"]["PairingResult"];
             reason: string | null;

@@ -35,6 +35,8 @@ export interface AppServices {
   now?: () => number;
   /** How often due timeouts are fired (default 5 s). */
   clockSweepMs?: number;
+  /** How often league rounds due on a schedule are started (default 15 s). */
+  roundSweepMs?: number;
 }
 
 const version = (JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
@@ -86,6 +88,7 @@ export async function buildApp(config: Config, given: AppServices = {}): Promise
       ...(config.reminderSharePercent !== undefined ? { reminderSharePercent: config.reminderSharePercent } : {}),
       ...(given.now ? { now: given.now } : {}),
       ...(given.clockSweepMs !== undefined ? { clockSweepMs: given.clockSweepMs } : {}),
+      ...(given.roundSweepMs !== undefined ? { roundSweepMs: given.roundSweepMs } : {}),
     });
     // Before authentication (which reads X-Act-As) and every route.
     await app.register(inputGuard);

@@ -11,7 +11,7 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 export const LEAGUE_SETTINGS_FIELDS = [
   'name', 'description', 'visibility', 'gameType', 'scenarios', 'options', 'format', 'rounds', 'pools', 'points', 'tieBreaks',
   'sidePolicy', 'harderSide', 'rated', 'timeControl', 'vacationDays', 'noVacationInLastRound', 'maxEntrants', 'registrationOpensAt', 'registrationClosesAt', 'lateEntry',
-  'withdrawal', 'autoPair', 'play',
+  'withdrawal', 'autoPair', 'schedule', 'play',
 ] as const;
 /** What PATCH /leagues/{id} may change: everything but the game type and the format. */
 export const LEAGUE_UPDATE_FIELDS = LEAGUE_SETTINGS_FIELDS.filter((f) => f !== 'gameType' && f !== 'format');

@@ -9,3 +9,4 @@ export * from './ratings.ts';
 export * from './round-robin.ts';
 export * from './swiss.ts';
 export * from './knockout.ts';
+export * from './calendar.ts';

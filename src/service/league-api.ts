@@ -12,8 +12,9 @@
  */
 import type { Json } from '../bus/bus.ts';
 import type { TieBreak } from '../leagues/standings.ts';
+import type { RoundSchedule, UnfinishedPolicy } from '../leagues/calendar.ts';
 
-export type { TieBreak };
+export type { TieBreak, RoundSchedule, UnfinishedPolicy };
 
 export type LeagueFormat = 'round-robin' | 'double-round-robin' | 'swiss' | 'knockout' | 'pools';
 export const LEAGUE_FORMATS: readonly LeagueFormat[] = ['round-robin', 'double-round-robin', 'swiss', 'knockout', 'pools'];
@@ -72,8 +73,15 @@ export interface LeagueSettingsInput {
   lateEntry?: 'closed' | 'zero' | 'half';
   /** A withdrawn or disqualified player's unplayed games: forfeit wins for the opponents, or annulled (not counted). */
   withdrawal?: 'forfeit' | 'annul';
-  /** Generate and publish the next round as soon as the previous one is complete (default true). */
+  /** Generate and publish the next round as soon as the previous one is complete (default true); with a schedule, when it is due. */
   autoPair?: boolean;
+  /**
+   * Rounds on a schedule (null: none, the default): round 1 is due at firstRoundAt, each later
+   * round everyDays days after the previous one (src/leagues/calendar.ts). When a round is due the
+   * round sweep publishes the organiser's draft of it if there is one, else (autoPair) pairs and
+   * publishes it; the previous round's unfinished boards wait (default) or are adjudicated.
+   */
+  schedule?: { firstRoundAt: string; everyDays: number; unfinished?: UnfinishedPolicy } | null;
   /** herald: publishing a round creates the games here; elsewhere: games are played off Herald and results reported. */
   play?: 'herald' | 'elsewhere';
 }
@@ -99,6 +107,7 @@ export interface LeagueSettings {
   lateEntry: 'closed' | 'zero' | 'half';
   withdrawal: 'forfeit' | 'annul';
   autoPair: boolean;
+  schedule: RoundSchedule | null;
   play: 'herald' | 'elsewhere';
 }
 
@@ -127,6 +136,12 @@ export interface League {
   roundCount: number;
   /** Rounds the format will have once known (Swiss: settings.rounds; round robins: from the entrants at the start). */
   plannedRounds: number | null;
+  /**
+   * With a schedule: when the next round is due (ISO 8601); null without a schedule, once every
+   * round of the format has been published, and once the league is finished. In the past: the round is waiting for the
+   * previous round's last result (unfinished: wait), or for the organiser's draft (autoPair off).
+   */
+  nextRoundAt: string | null;
   version: number;
   createdAt: string;
   updatedAt: string;
@@ -166,7 +181,8 @@ export interface Pairing {
   second: PlayerRef | null;
   gameId: string | null;
   result: PairingResult | null;
-  source: 'game' | 'reported' | 'organiser' | 'withdrawal' | 'pairing' | null;
+  /** adjudication: the round's time ran out under a schedule (settings.schedule.unfinished). */
+  source: 'game' | 'reported' | 'organiser' | 'withdrawal' | 'pairing' | 'adjudication' | null;
   /** A reported result waiting for the opponent's (or an organiser's) confirmation. */
   report: PairingReport | null;
 }
@@ -196,7 +212,7 @@ export interface ResultChange {
   pairingId: string;
   round: number;
   by: PlayerRef | null;
-  kind: 'game' | 'report' | 'confirm' | 'correction' | 'forfeit' | 'withdrawal';
+  kind: 'game' | 'report' | 'confirm' | 'correction' | 'forfeit' | 'withdrawal' | 'adjudication';
   before: PairingResult | null;
   after: PairingResult | null;
   reason: string | null;

@@ -17,6 +17,7 @@ import { standingsOf, type StoredEntrant } from './league-schedule.ts';
 import { changeLeague, type AfterCommit } from './league-tx.ts';
 import { isOrganiser, loadLeague, refsFor, rolesOf, shapeOf, storedEntrant, storedPairing, storedRound, toPairing } from './league-views.ts';
 import { endLeagueGame } from './lifecycle.ts';
+import type { ClockState } from '../clocks/index.ts';
 
 const MAX_REASON = 500;
 const REPORTABLE: readonly ReportableResult[] = ['first', 'second', 'draw'];
@@ -181,14 +182,40 @@ export async function settleLeagueGame(ctx: Ctx, tx: Prisma.TransactionClient, g
   // The same lock order as every league change: the league row first.
   await tx.$queryRaw`SELECT id FROM leagues WHERE id = ${p.leagueId}::uuid FOR UPDATE`;
   const board = (await tx.leaguePairing.findUnique({ where: { id: p.id } }))!;
-  if (board.result !== null || game.status !== 'finished') return after;
+  if (board.result !== null) return after;
   const m = ctx.games[(await tx.game.findUnique({ where: { id: game.id }, select: { gameType: true } }))!.gameType];
-  const winner = (game.result as GameResult | null)?.winner ?? null;
-  const result: PairingResult = winner === null ? 'draw' : winner === m?.roles[0] ? 'first' : 'second';
-  await record(ctx, tx, board, result, { by: null, kind: 'game', reason: (game.result as GameResult | null)?.reason ?? null, source: 'game' }, after);
+  const reason = (game.result as GameResult | null)?.reason ?? null;
+  if (game.status === 'finished') {
+    const winner = (game.result as GameResult | null)?.winner ?? null;
+    const result: PairingResult = winner === null ? 'draw' : winner === m?.roles[0] ? 'first' : 'second';
+    await record(ctx, tx, board, result, { by: null, kind: 'game', reason, source: 'game' }, after);
+  } else if (reason === 'timeout' && m) {
+    // A league game whose clock ran out before a seat had moved is abandoned (unrated, as any
+    // game), but the board must not stay open: a no-show forfeits, as league tools score it.
+    // Without this a stalled game would hold a round (and a schedule that waits for it) forever.
+    await record(ctx, tx, board, await noShowResult(tx, game.id, m.roles as [string, string]), { by: null, kind: 'forfeit', reason: 'ran out of time without playing (no-show)', source: 'game' }, after);
+  } else {
+    return after;
+  }
   await tx.league.update({ where: { id: p.leagueId }, data: { version: { increment: 1 } } });
   await advance(ctx, tx, p.leagueId, after);
   return after;
+}
+
+/**
+ * The result of a league game abandoned by timeout (some seat had not moved): the seat that ran
+ * out forfeits to the other — unless the other had not moved either and its own time had run out
+ * too by then (two no-shows): a double forfeit. A seat that never had the move wins.
+ */
+async function noShowResult(tx: Prisma.TransactionClient, gameId: string, [first, second]: [string, string]): Promise<PairingResult> {
+  const timeout = await tx.action.findFirst({ where: { gameId, kind: 'timeout' }, orderBy: { seq: 'desc' }, select: { role: true, createdAt: true } });
+  const game = await tx.game.findUnique({ where: { id: gameId }, select: { clocks: true } });
+  const other = timeout?.role === first ? second : first;
+  const seat = (game?.clocks as ClockState | null)?.seats[other];
+  const ranOut = seat ? (seat.ranOutAt ?? seat.deadline) : null;
+  const alsoNoShow = !!seat && seat.moves < 1 && ranOut !== null && timeout !== null && ranOut <= timeout.createdAt.getTime();
+  if (alsoNoShow) return 'double-forfeit';
+  return other === first ? 'forfeit-first' : 'forfeit-second';
 }
 
 async function standingsData(ctx: Ctx, leagueId: string, round: number | undefined) {

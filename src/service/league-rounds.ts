@@ -18,6 +18,7 @@ import { newSeed } from './secrets.ts';
 import { pauseOnStart } from './vacation.ts';
 import { start as startClocks, deadlines, type TimeControl } from '../clocks/index.ts';
 import { firstReminder } from './clocks.ts';
+import { nextRoundDue } from '../leagues/calendar.ts';
 
 const MAX_EDITS = 500;
 
@@ -78,7 +79,7 @@ async function createNextRound(ctx: Ctx, tx: Prisma.TransactionClient, row: Leag
  * with both seats taken (the one write path's start entry, version 1); boards decided without
  * a game (byes, forfeits) are final at once. After the commit both players hear of the game.
  */
-async function publishTx(ctx: Ctx, tx: Prisma.TransactionClient, row: LeagueRow, number: number, after: AfterCommit): Promise<void> {
+export async function publishTx(ctx: Ctx, tx: Prisma.TransactionClient, row: LeagueRow, number: number, after: AfterCommit): Promise<void> {
   const s = shapeOf(row).settings;
   const m = moduleOf(ctx, row.gameType);
   const [firstRole, secondRole] = m.roles as [string, string];
@@ -181,9 +182,13 @@ export async function advance(ctx: Ctx, tx: Prisma.TransactionClient, leagueId: 
     if (last && last.status === 'published') {
       const boards = await tx.leaguePairing.findMany({ where: { leagueId, round: last.number }, select: { result: true } });
       if (!isComplete(boards)) return;
-      await tx.leagueRound.update({ where: { leagueId_number: { leagueId, number: last.number } }, data: { status: 'complete', completedAt: new Date() } });
+      await tx.leagueRound.update({ where: { leagueId_number: { leagueId, number: last.number } }, data: { status: 'complete', completedAt: new Date(ctx.now()) } });
     }
-    if (!shapeOf(row).settings.autoPair) {
+    const { autoPair, schedule } = shapeOf(row).settings;
+    // On a schedule the next round waits for its time: the round sweep (league-calendar.ts) calls
+    // this again then.
+    const notYet = schedule !== null && ctx.now() < nextRoundDue(schedule, last ? { number: last.number, publishedAt: (last.publishedAt ?? new Date(0)).getTime() } : null);
+    if (!autoPair || notYet) {
       // Without autoPair the organiser pairs each round; the league still ends by itself.
       if (last && (await noMoreRounds(ctx, tx, row))) await tx.league.update({ where: { id: leagueId }, data: { status: 'finished' } });
       return;

@@ -11,6 +11,7 @@ import { ServiceError } from './errors.ts';
 import { resolveOptions } from './game-types.ts';
 import { isPlainObject } from './json.ts';
 import { validateTimeControl } from '../clocks/index.ts';
+import { MAX_EVERY_DAYS, UNFINISHED_POLICIES, type RoundSchedule } from '../leagues/calendar.ts';
 
 export const MAX_NAME = 100;
 export const MAX_DESCRIPTION = 4000;
@@ -21,14 +22,14 @@ const MAX_SCENARIOS = 20;
 const SETTING_KEYS = [
   'name', 'description', 'visibility', 'gameType', 'scenarios', 'options', 'format', 'rounds', 'pools', 'points', 'tieBreaks',
   'sidePolicy', 'harderSide', 'rated', 'timeControl', 'vacationDays', 'noVacationInLastRound', 'maxEntrants', 'registrationOpensAt', 'registrationClosesAt', 'lateEntry',
-  'withdrawal', 'autoPair', 'play',
+  'withdrawal', 'autoPair', 'schedule', 'play',
 ] as const;
 
 /** Settings an organiser may still change once the league has started (the rest shape pairings already made). */
-const CHANGEABLE_RUNNING = new Set(['name', 'description', 'visibility', 'autoPair', 'tieBreaks', 'registrationClosesAt', 'lateEntry', 'harderSide']);
+const CHANGEABLE_RUNNING = new Set(['name', 'description', 'visibility', 'autoPair', 'schedule', 'tieBreaks', 'registrationClosesAt', 'lateEntry', 'harderSide']);
 
-export function bad(setting: string, detail: string): ServiceError {
-  return new ServiceError('invalid_settings', detail, { setting });
+export function bad(setting: string, detail: string, field?: string): ServiceError {
+  return new ServiceError('invalid_settings', detail, { setting, ...(field !== undefined ? { field } : {}) });
 }
 
 function isInt(v: unknown, min: number, max: number): v is number {
@@ -52,12 +53,31 @@ function text(setting: string, v: unknown, max: number, min = 0): string {
   return min > 0 ? v.trim() : v;
 }
 
-function date(setting: string, v: unknown): string | null {
+function date(setting: string, v: unknown, field?: string): string | null {
   if (v === null) return null;
   if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}T/.test(v) || Number.isNaN(Date.parse(v))) {
-    throw bad(setting, `${setting} must be an ISO 8601 date-time (e.g. 2026-12-01T18:00:00Z) or null.`);
+    throw bad(setting, `${field ?? setting} must be an ISO 8601 date-time (e.g. 2026-12-01T18:00:00Z)${field ? '' : ' or null'}.`, field);
   }
   return new Date(v).toISOString();
+}
+
+/**
+ * A round schedule (src/leagues/calendar.ts): {firstRoundAt, everyDays, unfinished}. An update
+ * may send only the fields it changes; the others keep their value (a new schedule needs the
+ * first two; unfinished defaults to wait). Each refusal names the field.
+ */
+function scheduleOf(v: unknown, current: RoundSchedule | null): RoundSchedule {
+  const keys = ['firstRoundAt', 'everyDays', 'unfinished'];
+  if (!isPlainObject(v)) throw bad('schedule', 'schedule must be an object {firstRoundAt, everyDays, unfinished} or null.');
+  const unknown = Object.keys(v).filter((k) => !keys.includes(k));
+  if (unknown.length > 0) throw bad('schedule', `schedule takes firstRoundAt, everyDays and unfinished, not ${unknown.map((k) => JSON.stringify(k.slice(0, 50))).join(', ')}.`, `schedule.${unknown[0]!.slice(0, 50)}`);
+  const out = { ...(current ?? { unfinished: 'wait' as const }), ...v } as Partial<Record<string, unknown>>;
+  if (out.firstRoundAt === undefined) throw bad('schedule', 'schedule.firstRoundAt is required: when round 1 is due (ISO 8601).', 'schedule.firstRoundAt');
+  const first = date('schedule', out.firstRoundAt === null ? undefined : out.firstRoundAt, 'schedule.firstRoundAt');
+  if (!isInt(out.everyDays, 1, MAX_EVERY_DAYS)) throw bad('schedule', `schedule.everyDays must be an integer from 1 to ${MAX_EVERY_DAYS}: the days between rounds.`, 'schedule.everyDays');
+  const unfinished = typeof out.unfinished === 'string' && (UNFINISHED_POLICIES as readonly string[]).includes(out.unfinished) ? (out.unfinished as RoundSchedule['unfinished']) : null;
+  if (unfinished === null) throw bad('schedule', `schedule.unfinished must be one of ${UNFINISHED_POLICIES.join(', ')}.`, 'schedule.unfinished');
+  return { firstRoundAt: first!, everyDays: out.everyDays, unfinished };
 }
 
 function pointsOf(v: unknown): LeagueSettings['points'] {
@@ -122,6 +142,7 @@ export function resolveNewLeague(ctx: Ctx, input: LeagueSettingsInput): {
     lateEntry: 'closed',
     withdrawal: 'forfeit',
     autoPair: true,
+    schedule: null,
     play: 'herald',
   };
   const out = {
@@ -226,6 +247,10 @@ function applySettings(m: GameModule, format: LeagueFormat, base: LeagueSettings
   if (s.lateEntry !== 'closed' && format !== 'swiss') throw bad('lateEntry', 'Late entry is for Swiss leagues only (a schedule cannot take a new player).');
   if (input.withdrawal !== undefined) s.withdrawal = oneOf('withdrawal', input.withdrawal, ['forfeit', 'annul']);
   if (input.autoPair !== undefined) s.autoPair = bool('autoPair', input.autoPair);
+  if (input.schedule !== undefined) s.schedule = input.schedule === null ? null : scheduleOf(input.schedule, s.schedule);
+  if (s.schedule && s.lateEntry === 'closed' && s.registrationClosesAt && s.schedule.firstRoundAt < s.registrationClosesAt) {
+    throw bad('schedule', `schedule.firstRoundAt (${s.schedule.firstRoundAt}) is before registration closes (${s.registrationClosesAt}).`, 'schedule.firstRoundAt');
+  }
   if (input.play !== undefined) s.play = oneOf('play', input.play, ['herald', 'elsewhere']);
   if (s.play === 'elsewhere' && s.rated) throw bad('rated', 'Ratings come from games played on Herald: a league played elsewhere cannot be rated.');
   return s;

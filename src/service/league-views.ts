@@ -1,5 +1,6 @@
 // League rows as the contract's answers (league-api.ts), and the loading they need.
 import { ageRating, type Rating as CoreRating } from '../leagues/ratings.ts';
+import { nextRoundDue, type PublishedRound } from '../leagues/calendar.ts';
 import type { EntrantRow, LeagueRow, PairingRow, RoundRow, Db } from '../store/leagues.ts';
 import { findLeague, listEntrantRows, listPairingRows, listRoundRows, playerRefs } from '../store/leagues.ts';
 import type {
@@ -22,7 +23,8 @@ export function rolesOf(ctx: Ctx, gameType: string): { first: string; second: st
 
 export function shapeOf(row: Pick<LeagueRow, 'format' | 'settings' | 'seed'>): LeagueShape {
   // Leagues stored before the vacation settings existed read with their defaults.
-  return { format: row.format as LeagueFormat, settings: { vacationDays: null, noVacationInLastRound: false, ...(row.settings as object) } as LeagueSettings, seed: row.seed };
+  // Leagues stored before round schedules existed read with none.
+  return { format: row.format as LeagueFormat, settings: { vacationDays: null, noVacationInLastRound: false, schedule: null, ...(row.settings as object) } as LeagueSettings, seed: row.seed };
 }
 
 export function isOrganiser(row: LeagueRow, caller: Caller | null): boolean {
@@ -41,9 +43,24 @@ export async function loadLeague(db: Db, id: string): Promise<LeagueRow> {
   return row;
 }
 
+/** The last published round of the league (null before round 1), as the calendar reads it. */
+export function lastPublished(row: Pick<LeagueRow, 'rounds'>): PublishedRound | null {
+  const r = row.rounds[0];
+  return r ? { number: r.number, publishedAt: (r.publishedAt ?? new Date(0)).getTime() } : null;
+}
+
+function nextRoundAtOf(row: LeagueRow, shape: LeagueShape, planned: number | null): string | null {
+  const schedule = shape.settings.schedule;
+  if (!schedule || row.status === 'finished') return null;
+  const last = lastPublished(row);
+  if (planned !== null && (last?.number ?? 0) >= planned) return null;
+  return new Date(nextRoundDue(schedule, last)).toISOString();
+}
+
 export function toLeague(ctx: Ctx, row: LeagueRow, entrantCount?: number): League {
   const shape = shapeOf(row);
   const n = entrantCount ?? row._count.entrants;
+  const planned = plannedRounds(shape, n);
   return {
     id: row.id,
     name: row.name,
@@ -57,7 +74,8 @@ export function toLeague(ctx: Ctx, row: LeagueRow, entrantCount?: number): Leagu
     organisers: row.organisers.map((o) => ({ player: o.player, role: o.role as 'owner' | 'co' })),
     entrantCount: row._count.entrants,
     roundCount: row._count.rounds,
-    plannedRounds: plannedRounds(shape, n),
+    plannedRounds: planned,
+    nextRoundAt: nextRoundAtOf(row, shape, planned),
     version: row.version,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

@@ -44,7 +44,7 @@ export async function createLeague(ctx: Ctx, callerIn: Caller, input: LeagueSett
 
 export async function updateLeague(ctx: Ctx, callerIn: Caller, leagueId: string, input: LeagueUpdateInput): Promise<League> {
   const caller = requirePlayer(callerIn);
-  await changeLeague(ctx, leagueId, async (tx, row) => {
+  await changeLeague(ctx, leagueId, async (tx, row, after) => {
     requireOrganiser(row, caller);
     if (row.status === 'finished') throw new ServiceError('invalid_state', 'The league is finished.');
     const shape = shapeOf(row);
@@ -63,6 +63,9 @@ export async function updateLeague(ctx: Ctx, callerIn: Caller, leagueId: string,
       if (active > v.settings.maxEntrants) throw bad('maxEntrants', `${active} players have entered already: maxEntrants cannot be below that.`);
     }
     await tx.league.update({ where: { id: leagueId }, data: { name: v.name, description: v.description, visibility: v.visibility, settings: v.settings as unknown as Prisma.InputJsonValue } });
+    // Turning autoPair on, or a schedule off, lets a league whose round is complete go on now
+    // (a schedule moved to an earlier date is the round sweep's, within seconds).
+    if (row.status === 'running') await advance(ctx, tx, leagueId, after);
   });
   return getLeague(ctx, caller, leagueId);
 }

@@ -25,6 +25,7 @@ import * as results from './league-results.ts';
 import * as ratings from './ratings.ts';
 import * as settle from './settle.ts';
 import * as clocks from './clocks.ts';
+import * as calendar from './league-calendar.ts';
 
 export interface GameServiceOptions {
   store: Pick<Store, 'prisma' | 'pool'>;
@@ -167,6 +168,8 @@ export class GameService implements GameServiceApi {
   startVacation: GameServiceApi['startVacation'] = (caller, input) => vacation.startVacation(this.ctx, caller, input);
   endVacation: GameServiceApi['endVacation'] = (caller) => vacation.endVacation(this.ctx, caller);
   sweepReminders = (): Promise<number> => clocks.sweepReminders(this.ctx);
+  /** Starts every league round that is due on its schedule (jobs/round-sweep.ts); how many leagues moved on. */
+  sweepRounds = (): Promise<number> => calendar.sweepScheduledRounds(this.ctx);
 }
 
 export function createGameService(o: GameServiceOptions): GameService {

@@ -10,6 +10,8 @@ const playerRef = { select: { id: true, name: true, isBot: true } } as const;
 export const leagueInclude = {
   organisers: { include: { player: playerRef }, orderBy: { addedAt: 'asc' as const } },
   _count: { select: { entrants: true, rounds: true } },
+  // The last published round: when the next one is due on a schedule (League.nextRoundAt).
+  rounds: { where: { status: { not: 'draft' } }, orderBy: { number: 'desc' as const }, take: 1, select: { number: true, publishedAt: true } },
 } satisfies Prisma.LeagueInclude;
 
 export type LeagueRow = Prisma.LeagueGetPayload<{ include: typeof leagueInclude }>;

@@ -223,6 +223,11 @@ function invalidBodyFor(route: string): { payload: string; cls: string } {
       () => ({ name: 'x', gameType: 'richard-iii', format: 'swiss', timeControl: '5+3' }), () => ({ name: 'x', gameType: 'richard-iii', format: 'swiss', options: { endCampaign: 99 } }),
       () => ({ name: 'x', gameType: 'richard-iii', format: 'swiss', scenarios: [pick(HOSTILE)] }), () => ({ name: LONG, gameType: 'richard-iii', format: 'swiss' }),
       () => ({ name: 'x', gameType: 'richard-iii', format: 'round-robin', pools: w() }), () => ({ name: 'x', gameType: 'richard-iii', format: 'swiss', colour: 'red' }),
+      () => ({ name: 'x', gameType: 'richard-iii', format: 'round-robin', schedule: w() ?? 'weekly' }),
+      () => ({ name: 'x', gameType: 'richard-iii', format: 'round-robin', schedule: { firstRoundAt: pick(HOSTILE), everyDays: 7 } }),
+      () => ({ name: 'x', gameType: 'richard-iii', format: 'round-robin', schedule: { firstRoundAt: '2030-01-07T18:00:00Z', everyDays: w() === null ? 0 : 1e9 } }),
+      () => ({ name: 'x', gameType: 'richard-iii', format: 'round-robin', schedule: { firstRoundAt: '2030-01-07T18:00:00Z', everyDays: 7, unfinished: pick(HOSTILE) } }),
+      () => ({ name: 'x', gameType: 'richard-iii', format: 'round-robin', schedule: { firstRoundAt: '2030-01-07T18:00:00Z', everyDays: 7, [pick(HOSTILE)]: 1 } }),
     ],
   };
   const list = choices[route] ?? [() => w()];

@@ -57,7 +57,7 @@ function optionalRound(v: number | null | undefined): { round?: number } {
 }
 
 /** Settings that may be null in the service's input (null clears them); any other null is a mistake. */
-const NULLABLE_SETTINGS = new Set(['harderSide', 'timeControl', 'vacationDays', 'maxEntrants', 'registrationOpensAt', 'registrationClosesAt']);
+const NULLABLE_SETTINGS = new Set(['harderSide', 'timeControl', 'vacationDays', 'maxEntrants', 'registrationOpensAt', 'registrationClosesAt', 'schedule']);
 
 /** CreateLeagueInput / UpdateLeagueInput → the service's input: enums translated, explicit nulls checked. */
 function settingsInput(input: Record<string, unknown>): Record<string, unknown> {
@@ -75,6 +75,10 @@ function settingsInput(input: Record<string, unknown>): Record<string, unknown> 
       out[key] = value as Record<string, Json>;
     } else if (key === 'pools' || key === 'points') {
       out[key] = { ...(value as object) }; // graphql-js input objects have a null prototype
+    } else if (key === 'schedule') {
+      // Fields left out or null keep their value (the service names a missing required one).
+      const fields = Object.entries(value as object).filter(([, v]) => v !== null);
+      out[key] = Object.fromEntries(fields.map(([k, v]) => [k, k === 'unfinished' ? fromEnum(v as string) : v]));
     } else {
       out[key] = value;
     }
@@ -110,6 +114,9 @@ export function leagueResolvers(service: GameServiceApi): IResolvers {
     },
     LeagueSettings: {
       tieBreaks: (s: League['settings']) => s.tieBreaks.map(toEnum),
+    },
+    RoundSchedule: {
+      unfinished: (s: NonNullable<League['settings']['schedule']>) => toEnum(s.unfinished),
     },
     Round: {
       stage: (r: Round) => toEnum(r.stage),

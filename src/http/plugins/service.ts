@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { createGameService, type GameServiceApi } from '../../service/api.ts';
 import { SETTLE_SWEEP_MS, startSettleSweep } from '../../jobs/settle-sweep.ts';
 import { CLOCK_SWEEP_MS, startClockSweep } from '../../jobs/clock-sweep.ts';
+import { ROUND_SWEEP_MS, startRoundSweep } from '../../jobs/round-sweep.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -23,6 +24,8 @@ export interface GameServicePluginOptions {
   settleSweepMs?: number;
   /** How often due timeouts are fired (jobs/clock-sweep.ts; default 5 s). */
   clockSweepMs?: number;
+  /** How often league rounds due on a schedule are started (jobs/round-sweep.ts; default 15 s). */
+  roundSweepMs?: number;
   /** The service's clock (GameServiceOptions.now); tests move time with it. */
   now?: () => number;
 }
@@ -46,6 +49,9 @@ async function gameService(app: FastifyInstance, opts: GameServicePluginOptions)
   // Timeouts that came due (also while every instance was down): now, then every few seconds.
   const clockSweep = startClockSweep({ sweep: () => service.sweepClocks(), remind: () => service.sweepReminders(), intervalMs: opts.clockSweepMs ?? CLOCK_SWEEP_MS, log: app.log });
   app.addHook('onClose', () => clockSweep.stop());
+  // League rounds due on their schedule (also those that came due while every instance was down).
+  const roundSweep = startRoundSweep({ sweep: () => service.sweepRounds(), intervalMs: opts.roundSweepMs ?? ROUND_SWEEP_MS, log: app.log });
+  app.addHook('onClose', () => roundSweep.stop());
 }
 
 export default fp(gameService, { name: 'herald-game-service', dependencies: ['herald-services'] });
