@@ -1,0 +1,20 @@
+import { writeFileSync } from 'node:fs';
+import { playout } from '../test/games/richard-iii/playout-helpers.ts';
+import { viewFor } from '../src/games/richard-iii/view.ts';
+import { BOARD_RENDERERS, svgToPng } from '../src/render/index.ts';
+const seat = (process.argv[2] ?? 'York') as 'York';
+const lang = (process.argv[3] ?? 'en') as 'en';
+const states: any[] = [];
+playout({ scenario: process.argv[4] ?? 'wars-of-the-roses', seed: 'pv1', endWeight: 0.05, check: false, onState: (s) => states.push(structuredClone(s)) });
+// pick a state in a battle
+let idx = states.findIndex((s, i) => i > 150 && s.flow.length && s.flow[s.flow.length-1].s === 'battle');
+if (idx < 0) idx = Math.floor(states.length / 3);
+const views = states.slice(Math.max(0, idx - 300), idx + 1).map((s) => viewFor(s, seat === 'spectator' as any ? null : seat));
+BOARD_RENDERERS["richard-iii"]!.svg(views[views.length - 1], idx, views.slice(0, -1), lang); svgToPng(BOARD_RENDERERS["richard-iii"]!.svg(views[0], idx, [], lang));
+const t0 = performance.now();
+const svg = BOARD_RENDERERS['richard-iii']!.svg(views[views.length - 1], idx, views.slice(0, -1), lang);
+const t1 = performance.now();
+const png = svgToPng(svg);
+const t2 = performance.now();
+writeFileSync('/tmp/board.svg', svg); writeFileSync('/tmp/board.png', png);
+console.log(states.length, idx, 'svg', (t1-t0).toFixed(1), 'ms', svg.length, 'png', (t2-t1).toFixed(1), 'ms', png.length);
