@@ -265,7 +265,7 @@ export function renderBoardSvg({ view, version, earlier, t }: BoardInput): strin
       // From the oval's rim, not its centre: a sea with ten coasts stays readable.
       const th = Math.atan2((a.y - s.y) / s.ry, (a.x - s.x) / s.rx);
       const rim = { x: s.x + s.rx * Math.cos(th), y: s.y + s.ry * Math.sin(th) };
-      links.push(`<line x1="${n(rim.x)}" y1="${n(rim.y)}" x2="${n(a.x)}" y2="${n(a.y)}" stroke="${c.coast}" stroke-width="1.6" stroke-dasharray="4 3"/>`);
+      links.push(`<line x1="${n(rim.x)}" y1="${n(rim.y)}" x2="${n(a.x)}" y2="${n(a.y)}" stroke="${c.coast}" stroke-width="1.4"/>`);
     }
   }
   for (const key of Object.keys(BORDER)) {
