@@ -13,7 +13,7 @@
 //    block);
 //  - no card the seat may not see (the enemy's hand, the enemy's face-down
 //    card) appears by its name, unless the view shows a card of that name.
-import { AREAS, BLOCKS, BLOCK, SCENARIOS, type Side } from '../../src/games/richard-iii/data.ts';
+import { AREAS, BLOCKS, BLOCK, CARDS, SCENARIOS, type Side } from '../../src/games/richard-iii/data.ts';
 import type { R3State } from '../../src/games/richard-iii/state.ts';
 import type { R3View } from '../../src/games/richard-iii/view.ts';
 import { LAYOUT } from '../../src/render/richard-iii.ts';
@@ -84,10 +84,17 @@ export function pictureLeaks(svg: string, view: R3View, state: R3State, t: Trans
     else allowed.set(k, left - 1);
   }
 
+  // Cards by the name the picture gives them.
+  const cardName = (card: string) => {
+    const ap = /^ap(\d)/.exec(card);
+    return ap ? t('card', { card: 'action', ap: Number(ap[1]) }) : t('card', { card: card.replace(/-(.)/g, (_, ch: string) => ch.toUpperCase()), ap: 0 });
+  };
   // Names and labels of hidden blocks, unless the same words name something public.
   const publicWords = new Set<string>(['York', 'Lancaster', 'Rebel']);
   for (const a of AREAS) for (const w of [a.name, a.city, a.cathedral]) if (w) publicWords.add(w);
   for (const sc of SCENARIOS) publicWords.add(sc.name);
+  // Card names ("Force March" is no Earl of March).
+  for (const c of CARDS) publicWords.add(cardName(c.id));
   for (const id of shown) {
     publicWords.add(BLOCK[id]!.name);
     if (LAYOUT.blockLabels[id]) publicWords.add(LAYOUT.blockLabels[id]!);
@@ -101,11 +108,7 @@ export function pictureLeaks(svg: string, view: R3View, state: R3State, t: Trans
     }
   }
 
-  // Cards the seat may not see, by the name the picture would give them.
-  const cardName = (card: string) => {
-    const ap = /^ap(\d)/.exec(card);
-    return ap ? t('card', { card: 'action', ap: Number(ap[1]) }) : t('card', { card: card.replace(/-(.)/g, (_, ch: string) => ch.toUpperCase()), ap: 0 });
-  };
+  // Cards the seat may not see.
   const seen = new Set<string>();
   for (const c of [view.cards.played.York, view.cards.played.Lancaster, ...(view.hand ?? [])]) if (c && c !== 'hidden') seen.add(cardName(c));
   const secret: string[] = [];
