@@ -41,6 +41,9 @@ const pngCpu: number[] = [];
 const pngWall: number[] = [];
 const svgBytes: number[] = [];
 const pngBytes: number[] = [];
+// A baseline drawn alternately with the pictures: a blank page of the same size (what rasterising and encoding 800 × H pixels cost at all).
+const blankCpu: number[] = [];
+const blank = `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="1130"><rect width="800" height="1130" fill="#fbf8f0"/></svg>`;
 // One warm-up picture: module loading and the first font parse are not per-picture costs.
 svgToPng(renderer.svg(viewFor(playout({ scenario: 'richard-iii', seed: 'warm', check: false, maxDecisions: 5 }).final, 'York'), 1, [], lang));
 
@@ -60,6 +63,9 @@ for (let g = 0; g < Number(values.games); g++) {
       const png = svgToPng(svg);
       const c2 = cpu();
       pngWall.push(performance.now() - w1);
+      const c3 = cpu();
+      svgToPng(blank);
+      blankCpu.push(cpu() - c3);
       svgCpu.push(c1 - c0);
       pngCpu.push(c2 - c1);
       svgBytes.push(Buffer.byteLength(svg) / 1024);
@@ -78,5 +84,6 @@ for (let g = 0; g < Number(values.games); g++) {
 console.log(`${svgCpu.length} pictures (${values.games} random games, 3 seats, language ${lang}); CPU ms per picture (process.cpuUsage):`);
 console.log(`  SVG (render from the view, arrows from up to 200 earlier views): ${stats(svgCpu)}`);
 console.log(`  PNG (resvg parse + raster + encode):                            ${stats(pngCpu)}`);
+console.log(`  blank page PNG, same size (baseline):                           ${stats(blankCpu)}`);
 console.log(`  PNG wall ms:                                                     ${stats(pngWall)}`);
 console.log(`  SVG kB: ${stats(svgBytes)}; PNG kB: ${stats(pngBytes)}`);

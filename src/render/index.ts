@@ -17,6 +17,11 @@ export interface BoardRenderer {
   svg(view: unknown, version: number, earlier: readonly unknown[], lang: Lang): string;
   /** How many earlier views `svg` may use, at most (the service replays no more). */
   readonly maxEarlier: number;
+  /**
+   * Which game turn a view is in: `svg` uses the views of the current turn
+   * and the one before, so older ones need not be built.
+   */
+  turnOf(view: unknown): string;
 }
 
 /** Renderers by game type; a game type without one has no pictures. */
@@ -24,7 +29,8 @@ export const BOARD_RENDERERS: Readonly<Record<string, BoardRenderer>> = {
   'richard-iii': {
     svg: (view, version, earlier, lang) =>
       renderBoardSvg({ view: view as R3View, version, earlier: earlier as R3View[], t: translator('richard-iii', 'picture', lang) }),
-    // Two game turns: far more versions than any turn of random play takes.
+    // Random play takes at most ~110 versions for one game turn; two turns fit with room to spare.
     maxEarlier: 600,
+    turnOf: (view) => `${(view as R3View).campaign}:${(view as R3View).turn}`,
   },
 };

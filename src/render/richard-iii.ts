@@ -12,7 +12,7 @@ import { AREA, AREAS, BLOCK, BORDER, SCENARIO, type Side } from '../games/richar
 import type { R3View } from '../games/richard-iii/view.ts';
 import type { Translate } from './messages.ts';
 import { turnMoves, type Move } from './richard-iii-moves.ts';
-import { esc, n, text } from './svg.ts';
+import { n, text } from './svg.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -146,7 +146,7 @@ function boxExit(cx: number, cy: number, tx: number, ty: number, margin: number)
   return { x: cx + dx * Math.min(k, 1), y: cy + dy * Math.min(k, 1) };
 }
 
-function arrowSvg(m: Move, t: Translate): string {
+function arrowSvg(m: Move): string {
   const a = LAYOUT.areas[m.from];
   const b = LAYOUT.areas[m.to];
   if (!a || !b) return '';
@@ -324,11 +324,10 @@ export function renderBoardSvg({ view, version, earlier, t }: BoardInput): strin
 
   // Move arrows on top.
   const { which, moves } = turnMoves([...earlier, view]);
-  out.push(`<g class="moves">${moves.map((m) => arrowSvg(m, t)).join('')}</g>`);
+  out.push(`<g class="moves">${moves.map((m) => arrowSvg(m)).join('')}</g>`);
 
   out.push(legendSvg(view, version, which, t));
   out.push('</svg>');
   return out.join('\n');
 }
 
-export { esc };

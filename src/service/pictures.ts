@@ -15,7 +15,7 @@ import type { Caller } from './api.ts';
 import { isOver, loadGame, moduleOf, viewingRole, type Ctx } from './context.ts';
 import { ServiceError } from './errors.ts';
 import { listEntries } from '../store/games.ts';
-import { BOARD_RENDERERS, pickLanguage, svgToPngAsync, type Lang } from '../render/index.ts';
+import { BOARD_RENDERERS, pickLanguage, svgToPngAsync, type BoardRenderer, type Lang } from '../render/index.ts';
 
 export const PICTURE_FORMATS = ['svg', 'png'] as const;
 export type PictureFormat = (typeof PICTURE_FORMATS)[number];
@@ -106,7 +106,7 @@ export async function getBoardPicture(ctx: Ctx, cache: PictureCache, caller: Cal
   }
   const key = `${game.id}|${version}|${role ?? ''}|${lang}|${format}`;
   return cache.get(key, async () => {
-    const views = await viewsUpTo(ctx, game, version, role, renderer.maxEarlier);
+    const views = await viewsUpTo(ctx, game, version, role, renderer);
     const view = views.pop();
     if (view === undefined) throw new ServiceError('invalid_state', 'The game has not started: there is no board to draw yet.', { gameStatus: game.status });
     const svg = renderer.svg(view, version, views, lang);
@@ -116,18 +116,21 @@ export async function getBoardPicture(ctx: Ctx, cache: PictureCache, caller: Cal
 }
 
 /**
- * The seat's views at `version` and at up to `earlier` versions before it,
- * oldest first (none before the game started), by replaying the stored log.
+ * The seat's view at `version` and its views at the versions just before it
+ * that the renderer uses (the current game turn and the one before, at most
+ * `renderer.maxEarlier`), oldest first; none before the game started. Built
+ * by replaying the stored log.
  */
-async function viewsUpTo(ctx: Ctx, game: Awaited<ReturnType<typeof loadGame>>, version: number, role: string | null, earlier: number): Promise<unknown[]> {
+async function viewsUpTo(ctx: Ctx, game: Awaited<ReturnType<typeof loadGame>>, version: number, role: string | null, renderer: BoardRenderer): Promise<unknown[]> {
   const m = moduleOf(ctx, game.gameType);
   const entries = await listEntries(ctx.db, game.id, { upToSeq: version });
-  const first = Math.max(1, version - earlier);
+  // states[i]: the state at version first + i.
+  const first = Math.max(1, version - renderer.maxEarlier);
   const states: unknown[] = [];
   let state: unknown = null;
   let seq = 0;
   const keep = (upTo: number) => {
-    for (; seq < upTo; seq++) if (seq + 1 >= first && state !== null) states.push(state);
+    for (; seq < upTo; seq++) if (seq + 1 >= first) states.push(state);
   };
   for (const e of entries) {
     keep(e.seq - 1);
@@ -135,5 +138,14 @@ async function viewsUpTo(ctx: Ctx, game: Awaited<ReturnType<typeof loadGame>>, v
     else if (e.kind === 'action') state = m.apply(state, e.role!, e.action);
   }
   keep(version);
-  return states.map((s) => m.view(s, role));
+  // Newest first, until a third game turn begins.
+  const views: unknown[] = [];
+  const turns = new Set<string>();
+  for (let i = states.length - 1; i >= 0 && states[i] !== null; i--) {
+    const view = m.view(states[i], role);
+    turns.add(renderer.turnOf(view));
+    if (turns.size > 2) break;
+    views.push(view);
+  }
+  return views.reverse();
 }
