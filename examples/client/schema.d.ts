@@ -588,6 +588,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/games/{gameId}/board.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The board as SVG, from the caller's seat or the spectator's
+         * @description A schematic board drawn from the same view GET /games/{gameId}/view
+         *     gives that seat (never the raw state): every area with its crown,
+         *     city and cathedral, borders coloured by type, sea zones, each block in
+         *     its side's colours (the seat's own with name and strength, the
+         *     enemy's blank unless revealed in the battle being fought), the battle
+         *     highlighted, the moves of this game turn (or the last) as arrows, and
+         *     a legend (turn, phase, cards played, King and Pretender). 800 pixels
+         *     wide. `role`: the seat (one the caller holds) or `spectator`; default
+         *     as for the view. `version` below the current one: only for games
+         *     that are over. `lang` (en, pl, cs, ru; else English), or else the
+         *     Accept-Language header. Pictures are kept per game, version, seat,
+         *     language and format. GraphQL: `boardPicture`.
+         */
+        get: operations["getBoardPictureSvg"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/games/{gameId}/board.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The board as PNG, from the caller's seat or the spectator's
+         * @description A schematic board drawn from the same view GET /games/{gameId}/view
+         *     gives that seat (never the raw state): every area with its crown,
+         *     city and cathedral, borders coloured by type, sea zones, each block in
+         *     its side's colours (the seat's own with name and strength, the
+         *     enemy's blank unless revealed in the battle being fought), the battle
+         *     highlighted, the moves of this game turn (or the last) as arrows, and
+         *     a legend (turn, phase, cards played, King and Pretender). 800 pixels
+         *     wide. `role`: the seat (one the caller holds) or `spectator`; default
+         *     as for the view. `version` below the current one: only for games
+         *     that are over. `lang` (en, pl, cs, ru; else English), or else the
+         *     Accept-Language header. Pictures are kept per game, version, seat,
+         *     language and format. GraphQL: `boardPicture`.
+         */
+        get: operations["getBoardPicturePng"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/games/{gameId}/actions": {
         parameters: {
             query?: never;
@@ -3831,6 +3893,86 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFoundProblem"];
+        };
+    };
+    getBoardPictureSvg: {
+        parameters: {
+            query?: {
+                /** @description A seat the caller holds or spectator. */
+                role?: string;
+                version?: number;
+                /** @description en, pl, cs or ru (another value: English). */
+                lang?: string;
+            };
+            header?: {
+                /** @description With an application key, act as this player (one the application created). */
+                "X-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                gameId: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture. */
+            200: {
+                headers: {
+                    /** @description The language of its words. */
+                    "Content-Language"?: string;
+                    /** @description The version drawn. */
+                    "X-Game-Version"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFoundProblem"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    getBoardPicturePng: {
+        parameters: {
+            query?: {
+                /** @description A seat the caller holds or spectator. */
+                role?: string;
+                version?: number;
+                /** @description en, pl, cs or ru (another value: English). */
+                lang?: string;
+            };
+            header?: {
+                /** @description With an application key, act as this player (one the application created). */
+                "X-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                gameId: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture. */
+            200: {
+                headers: {
+                    /** @description The language of its words. */
+                    "Content-Language"?: string;
+                    /** @description The version drawn. */
+                    "X-Game-Version"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFoundProblem"];
+            409: components["responses"]["Conflict"];
         };
     };
     getLegalActions: {

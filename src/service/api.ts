@@ -52,6 +52,8 @@ export interface Caller {
 export type { VacationInfo } from './vacation.ts';
 import type { VacationInfo } from './vacation.ts';
 export { ERROR_CODES, ServiceError, type ErrorCode } from './errors.ts';
+import type { BoardPicture, BoardPictureOptions } from './pictures.ts';
+export { PICTURE_FORMATS, type BoardPicture, type BoardPictureOptions, type PictureFormat } from './pictures.ts';
 
 // ─── Players and keys ───────────────────────────────────────────────────────
 
@@ -451,6 +453,12 @@ export interface GameServiceApi {
    */
   getView(caller: Caller | null, gameId: string, opts?: { role?: string; version?: number; knownVersion?: number }): Promise<GameViewResult>;
   getLegalActions(caller: Caller, gameId: string, opts?: { role?: string }): Promise<LegalActionsResult>;
+  /**
+   * The board picture (SVG or PNG) from the caller's seat or the spectator's
+   * (role 'spectator'), at the current version or, once the game is over, an
+   * earlier one; authorised as getView. See pictures.ts.
+   */
+  getBoardPicture(caller: Caller | null, gameId: string, opts: BoardPictureOptions): Promise<BoardPicture>;
   getLog(caller: Caller | null, gameId: string, opts?: { role?: string }): Promise<GameLog>;
   listGames(caller: Caller | null, filter: GameFilter, page?: { cursor?: string; limit?: number }): Promise<Page<GameSummary>>;
   /** Catch-up for SSE / subscriptions: the events after `version`, oldest first (no access check: check getGame first). */

@@ -18,6 +18,7 @@ import * as gameTypes from './game-types.ts';
 import { KEY_TTL_MS, KeyCache } from './key-cache.ts';
 import * as lifecycle from './lifecycle.ts';
 import * as reads from './reads.ts';
+import { getBoardPicture, PictureCache } from './pictures.ts';
 import * as records from './records.ts';
 import * as leagues from './leagues.ts';
 import * as rounds from './league-rounds.ts';
@@ -49,12 +50,16 @@ export interface GameServiceOptions {
   vacationDays?: number;
   /** When reminders go out (share used, time left); default DEFAULT_REMINDERS (80%, 24 h / 10%). */
   reminders?: ReminderOptions;
+  /** Bytes of board pictures each instance keeps (pictures.ts; default 32 MB, 0: none). */
+  pictureCacheBytes?: number;
 }
 
 export class GameService implements GameServiceApi {
   private readonly ctx: Ctx;
+  private readonly pictures: PictureCache;
 
   constructor(o: GameServiceOptions) {
+    this.pictures = new PictureCache(o.pictureCacheBytes ?? 32 * 1024 * 1024);
     this.ctx = {
       db: o.store.prisma,
       sql: o.store.pool,
@@ -110,6 +115,7 @@ export class GameService implements GameServiceApi {
   getGame: GameServiceApi['getGame'] = (caller, gameId) => reads.getGame(this.ctx, caller, gameId);
   getView: GameServiceApi['getView'] = (caller, gameId, opts) => reads.getView(this.ctx, caller, gameId, opts);
   getLegalActions: GameServiceApi['getLegalActions'] = (caller, gameId, opts) => reads.getLegalActions(this.ctx, caller, gameId, opts);
+  getBoardPicture: GameServiceApi['getBoardPicture'] = (caller, gameId, opts) => getBoardPicture(this.ctx, this.pictures, caller, gameId, opts);
   getLog: GameServiceApi['getLog'] = (caller, gameId, opts) => reads.getLog(this.ctx, caller, gameId, opts);
   listGames: GameServiceApi['listGames'] = (caller, filter, page) => reads.listGames(this.ctx, caller, filter, page);
   listEventsSince: GameServiceApi['listEventsSince'] = (gameId, version, limit) => reads.listEventsSince(this.ctx, gameId, version, limit);

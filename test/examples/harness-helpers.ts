@@ -35,10 +35,55 @@ export async function scanStored(app: FastifyInstance, gameId: string, received:
 
 import { playRestGame } from '../../examples/rest-bot.ts';
 import { SCENARIOS } from '../../src/games/richard-iii/data.ts';
+import { games as gameModules } from '../../src/games/index.ts';
+import type { R3State } from '../../src/games/richard-iii/state.ts';
+import type { R3View } from '../../src/games/richard-iii/view.ts';
+import { LANGUAGES, translator } from '../../src/render/messages.ts';
+import { pictureLeaks } from '../helpers/picture-leaks.ts';
+
+/**
+ * Fog of war on board pictures of a finished game: the service draws the
+ * SVG of each seat (as that seat's player) and of the spectator at the last
+ * version and one in the middle; each is checked against the engine state and
+ * the seat's view at that version (test/helpers/picture-leaks.ts). The
+ * language changes from game to game.
+ */
+export async function scanPictures(app: FastifyInstance, gameId: string, n: number): Promise<{ findings: Finding[]; pictures: number }> {
+  const game = (await app.store.prisma.game.findUnique({ where: { id: gameId }, include: { seats: true } }))!;
+  const entries = await app.store.prisma.action.findMany({ where: { gameId }, orderBy: { seq: 'asc' } });
+  const m = gameModules['richard-iii']!;
+  const states: (R3State | null)[] = [null];
+  let state: unknown = null;
+  for (const e of entries) {
+    if (e.kind === 'start') state = m.setup({ scenario: game.scenario, seed: game.seed, options: game.options as Record<string, unknown> });
+    else if (e.kind === 'action') state = m.apply(state, e.role!, e.action);
+    states[e.seq] = state as R3State;
+  }
+  for (let v = 1; v < states.length; v++) if (states[v] === undefined) states[v] = states[v - 1]!;
+  const last = states.length - 1;
+  const lang = LANGUAGES[n % LANGUAGES.length]!;
+  const tr = translator('richard-iii', 'picture', lang);
+  const findings: Finding[] = [];
+  let pictures = 0;
+  for (const version of [...new Set([Math.max(3, Math.floor(last / 2)), last])]) {
+    const st = states[version];
+    if (!st) continue;
+    for (const seat of [...game.seats.map((s) => ({ role: s.role as string | null, playerId: s.playerId })), { role: null, playerId: null }]) {
+      const caller = seat.playerId ? { playerId: seat.playerId, keyId: 'leak-scan', kind: 'player' as const } : null;
+      const pic = await app.gameService.getBoardPicture(caller, gameId, { format: 'svg', version, role: seat.role ?? 'spectator', lang });
+      pictures++;
+      const view = m.view(st, seat.role) as R3View;
+      for (const problem of pictureLeaks(pic.body as string, view, st, tr)) findings.push({ role: seat.role ?? 'spectator', version, source: `picture:${lang}`, problem });
+    }
+  }
+  return { findings, pictures };
+}
 
 export interface ManyResult {
   games: number;
   payloads: number;
+  /** Board pictures drawn and scanned (scanPictures). */
+  pictures: number;
   findings: Finding[];
   actions: number;
 }
@@ -49,7 +94,7 @@ export async function playMany(
   baseUrl: string,
   o: { n: number; concurrency: number; scenarios?: string[]; seedPrefix?: string; keys?: [string, string]; onGame?: (r: ManyResult) => void; shouldStop?: () => boolean },
 ): Promise<ManyResult> {
-  const total: ManyResult = { games: 0, payloads: 0, findings: [], actions: 0 };
+  const total: ManyResult = { games: 0, payloads: 0, pictures: 0, findings: [], actions: 0 };
   let next = 0;
   const worker = async () => {
     while (next < o.n && !o.shouldStop?.()) {
@@ -63,6 +108,9 @@ export async function playMany(
       );
       const s = await scanStored(app, r.gameId, c.received);
       if (r.status !== 'finished') throw new Error(`game ${r.gameId} ended ${r.status}`);
+      const pics = await scanPictures(app, r.gameId, i);
+      total.pictures += pics.pictures;
+      total.findings.push(...pics.findings.slice(0, 20));
       total.games++;
       total.actions += r.actions;
       total.payloads += s.scanned;
@@ -108,6 +156,7 @@ export async function leakScanShard(t: Test, shard: number): Promise<void> {
   const r = await playMany(app, baseUrl, { n: games, concurrency: 6, scenarios: SCENARIOS.map((s) => s.id), seedPrefix: `ci-leak-${shard}`, shouldStop: () => Date.now() > stopAt });
   t.ok(r.games >= Math.min(games, 4), `${r.games} games played to the end`);
   t.ok(r.payloads > r.games * 50, `${r.payloads} payloads scanned`);
+  t.ok(r.pictures >= r.games * 3, `${r.pictures} board pictures scanned`);
   t.same(r.findings, [], 'no finding');
-  t.comment(`leak scan shard ${shard}: ${r.games} of ${games} games, ${r.actions} actions, ${r.payloads} payloads scanned, ${r.findings.length} findings`);
+  t.comment(`leak scan shard ${shard}: ${r.games} of ${games} games, ${r.actions} actions, ${r.payloads} payloads and ${r.pictures} pictures scanned, ${r.findings.length} findings`);
 }

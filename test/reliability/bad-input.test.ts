@@ -285,7 +285,7 @@ function genRest(): Req {
   }
   // Hostile query strings.
   if (chance(0.3)) {
-    const q = pick(['version', 'role', 'first', 'after', 'status', 'gameType', 'lastEventId', 'access_token', 'limit', '__proto__']);
+    const q = pick(['version', 'role', 'lang', 'first', 'after', 'status', 'gameType', 'lastEventId', 'access_token', 'limit', '__proto__']);
     url += `?${q}=${enc(String(pick([...HOSTILE.slice(0, -1), '-1', '1.5', '99999999999999999999', 'true'])))}`;
     if (chance(0.2)) url += `&${q}=dup`;
   }

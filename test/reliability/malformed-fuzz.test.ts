@@ -347,7 +347,7 @@ function restRequests(): Req[] {
 // The served schema: the server builds it from this file (graphql-schema.test.ts checks they are equal).
 const schema: GraphQLSchema = buildSchema(loadSdl());
 const GQL_BASE: Record<string, unknown> = {
-  'game.id': G1, 'view.gameId': G1, 'legalActions.gameId': G1, 'log.gameId': G1, 'export.gameId': G1, 'games.first': 5,
+  'game.id': G1, 'view.gameId': G1, 'boardPicture.gameId': G1, 'legalActions.gameId': G1, 'log.gameId': G1, 'export.gameId': G1, 'games.first': 5,
   'createPlayer.name': 'Fuzzed', 'createKey.label': 'fuzzed', 'startVacation.until': new Date(Date.now() + 2 * 86_400_000).toISOString(), 'revokeKey.id': SPARE_KEY,
   'createGame.input': { gameType: 'richard-iii', scenario: 'richard-iii', roles: ['York'], seed: 's' },
   'joinGame.gameId': G1, 'joinByInvite.gameId': G1, 'joinByInvite.code': 'nope', 'leaveGame.gameId': G1, 'createInvite.gameId': G1, 'createInvite.role': 'Lancaster',

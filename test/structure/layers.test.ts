@@ -22,9 +22,11 @@ const ALLOWED: Record<string, readonly string[]> = {
   leagues: ['engine'],
   /** Pure clock arithmetic (issue 15): time controls, clocks, reminders, vacation, timeouts. */
   clocks: ['engine'],
+  /** Board pictures (issue 16), pure: from a seat's view to SVG/PNG; it never sees the server's state. */
+  render: ['engine', 'games', 'shared'],
   bus: ['shared'],
   store: ['generated', 'shared'],
-  service: ['engine', 'games', 'leagues', 'clocks', 'store', 'bus', 'generated', 'shared'],
+  service: ['engine', 'games', 'leagues', 'clocks', 'render', 'store', 'bus', 'generated', 'shared'],
   /** Scheduled work (timers the app owns): it calls the service and knows no HTTP. */
   jobs: ['service', 'shared'],
   notify: ['service', 'bus', 'shared'],
@@ -35,7 +37,7 @@ const ALLOWED: Record<string, readonly string[]> = {
 
 /** Packages that are HTTP: only http (and notify's Fastify plugin) may use them. */
 const HTTP_PACKAGE = /^(fastify|fastify-plugin|@fastify\/.*|mercurius|graphql)(\/.*)?$/;
-const NO_HTTP_PACKAGES = new Set(['engine', 'games', 'leagues', 'clocks', 'bus', 'store', 'service', 'jobs']);
+const NO_HTTP_PACKAGES = new Set(['engine', 'games', 'leagues', 'clocks', 'render', 'bus', 'store', 'service', 'jobs']);
 /** The rules are pure: no npm packages (node: built-ins only). */
 const NO_PACKAGES = new Set(['engine', 'games', 'clocks']);
 

@@ -100,6 +100,16 @@ export function queryResolvers(service: GameServiceApi, info: { version: string 
       myGames: async (_root, _args, ctx: Ctx) => service.playerGames((await ctx.auth.required()).playerId),
       view: async (_root, args: { gameId: string; role?: string | null; version?: number | null }, ctx: Ctx) =>
         service.getView(await ctx.auth.optional(), args.gameId, { role: opt(args.role), version: opt(args.version) }),
+      boardPicture: async (_root, args: { gameId: string; role?: string | null; version?: number | null; format?: string | null; lang?: string | null }, ctx: Ctx) => {
+        const pic = await service.getBoardPicture(await ctx.auth.optional(), args.gameId, {
+          format: args.format ?? 'svg',
+          ...(args.role != null ? { role: args.role } : {}),
+          ...(args.version != null ? { version: args.version } : {}),
+          ...(args.lang != null ? { lang: args.lang } : {}),
+        });
+        const { body, ...rest } = pic;
+        return { ...rest, body: typeof body === 'string' ? body : body.toString('base64') };
+      },
       legalActions: async (_root, args: { gameId: string; role?: string | null }, ctx: Ctx) =>
         service.getLegalActions(await ctx.auth.required(), args.gameId, { role: opt(args.role) }),
       log: async (_root, args: { gameId: string; role?: string | null }, ctx: Ctx) =>

@@ -3,7 +3,7 @@
 // log, and records (export/import). Thin adapters over the game service.
 import type { FastifyInstance } from 'fastify';
 import { requireCaller } from '../plugins/auth.ts';
-import { ServiceError, type CreateGameInput, type GameFilter, type ImportInput, type JoinInput, type SubmitActionInput } from '../../service/api.ts';
+import { PICTURE_FORMATS, ServiceError, type CreateGameInput, type GameFilter, type ImportInput, type JoinInput, type SubmitActionInput } from '../../service/api.ts';
 import { body, bool, int, query, str, type IdParams } from './query.ts';
 
 type P = { Params: IdParams };
@@ -62,6 +62,32 @@ export default async function gameRoutes(app: FastifyInstance): Promise<void> {
     const version = int(q, 'version');
     return svc.getView(request.caller, request.params.gameId, { ...(role !== undefined ? { role } : {}), ...(version !== undefined ? { version } : {}) });
   });
+
+  // Board pictures: the seat's (or the spectator's, role=spectator) board as SVG or PNG.
+  for (const format of PICTURE_FORMATS) {
+    app.get<P>(`/games/:gameId/board.${format}`, async (request, reply) => {
+      const q = query(request);
+      const role = str(q, 'role');
+      const version = int(q, 'version');
+      const lang = str(q, 'lang');
+      const accept = request.headers['accept-language'];
+      const pic = await svc.getBoardPicture(request.caller, request.params.gameId, {
+        format,
+        ...(role !== undefined ? { role } : {}),
+        ...(version !== undefined ? { version } : {}),
+        ...(lang !== undefined ? { lang } : {}),
+        ...(typeof accept === 'string' ? { acceptLanguage: accept } : {}),
+      });
+      return reply
+        .header('content-type', pic.contentType)
+        .header('content-language', pic.lang)
+        .header('vary', 'Accept-Language, Authorization')
+        // A named version never changes; the current one does with the next move.
+        .header('cache-control', version !== undefined ? 'private, max-age=86400, immutable' : 'private, no-cache')
+        .header('x-game-version', String(pic.version))
+        .send(pic.body);
+    });
+  }
 
   app.get<P>('/games/:gameId/actions', async (request) => {
     const role = str(query(request), 'role');
