@@ -62,7 +62,7 @@ function checkRescue(s: R3State): void {
   if (AREA[where] && areaStatus(s, where, 'Lancaster') === 'friendly') {
     s.down[s.prisoner] = false;
     s.prisoner = null;
-    s.log.push({ pub: 'Henry VI is rescued from the Tower.' });
+    s.log.push({ pub: 'Henry VI is rescued from the Tower.', m: { key: 'log.rescue' } });
   }
 }
 
