@@ -120,7 +120,7 @@ export function eliminateDeferVictory(s: R3State, b: number, cause?: Cause): boo
 
   const name = blockName(b);
   addLog(s, `${side}: ${name} is eliminated${cause ? ` ${cause.text}` : ''} (${where(dest, b, side)}).`, msg('log.eliminated', {
-    side: sideRef(side), block: blockRef(b), cause: cause ? sub(cause.m) : '',
+    side: sideRef(side), block: blockRef(b), cause: sub(cause ? cause.m : msg('log.cause.none')),
     where: sub(dest === 'dead' ? msg('log.where.dead') : dest === 'home-exile' ? msg('log.where.home', { area: areaRef(mercenaryHome(b)!) }) : msg('log.where.pool', { side: sideRef(side) })),
   }));
 

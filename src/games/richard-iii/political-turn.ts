@@ -146,7 +146,7 @@ export function usurpation(s: R3State): void {
   s.crown[pretender] = heir;
   const who = heir === null ? '' : ` ${blockName(heir)} is King`;
   addLog(s, `Usurpation! ${pretender} takes the throne:${who}; ${king} becomes the Pretender.`,
-    msg('log.usurpation', { pretender: sideRef(pretender), king: sideRef(king), heir: heir === null ? '' : blockRef(heir) }));
+    msg('log.usurpation', { pretender: sideRef(pretender), king: sideRef(king), heir: heir === null ? '' : sub(msg('log.usurpationHeir', { block: blockRef(heir) })) }));
 }
 
 /* ----------------------------------------------------------- 8.3/8.4 go home */
