@@ -82,13 +82,14 @@ export function disband(s: R3State): void {
       s.loc[b] = 'pool';
       count[side]++;
       own[side].push(`${d.name} (${areaName(loc)})`);
+      ownMsgs[side].push(sub(msg('log.disbandedToPool', { block: blockRef(b), from: areaRef(loc) })));
     } else if (d.type === 'mercenary') {
       const home = mercenaryHome(b)!;
       if (loc !== home) {
         s.loc[b] = home;
         count[side]++;
         own[side].push(`${d.name} (${areaName(loc)} → ${areaName(home)})`);
-        ownMsgs[side].push(sub(msg('log.disbandedBlock', { block: blockRef(b), from: areaRef(loc), to: home === 'pool' ? sub(msg('log.pool')) : areaRef(home) })));
+        ownMsgs[side].push(sub(msg('log.disbandedBlock', { block: blockRef(b), from: areaRef(loc), to: areaRef(home) })));
       }
     }
   }
