@@ -111,17 +111,23 @@ export function choiceTree(m: GameModule, state: unknown, role: string, choices:
     at.kids.set(`a:${c.id}`, { label: c.label, id: c.id, kids: new Map() });
   }
   const collator = new Intl.Collator(lang);
-  const range = (nodes: ChoiceNode[]): ChoiceNode => ({
-    label: formatOr(m, lang, { key: 'tree.range', params: { first: nodes[0]!.label, last: nodes[nodes.length - 1]!.label } }, `${nodes[0]!.label} … ${nodes[nodes.length - 1]!.label}`),
-    children: nodes,
-  });
-  const limit = (nodes: ChoiceNode[]): ChoiceNode[] => {
+  // A range of ranges is named by the labels at its two ends, not by its first and last ranges' names.
+  const ends = new WeakMap<ChoiceNode, { first: string; last: string }>();
+  const range = (nodes: ChoiceNode[]): ChoiceNode => {
+    const first = ends.get(nodes[0]!)?.first ?? nodes[0]!.label;
+    const last = ends.get(nodes[nodes.length - 1]!)?.last ?? nodes[nodes.length - 1]!.label;
+    const node = { label: formatOr(m, lang, { key: 'tree.range', params: { first, last } }, `${first} … ${last}`), children: nodes };
+    ends.set(node, { first, last });
+    return node;
+  };
+  const limit = (nodes: ChoiceNode[], sorted_ = false): ChoiceNode[] => {
     if (nodes.length <= MAX_CHOICES) return nodes;
-    const sorted = [...nodes].sort((a, b) => collator.compare(a.label, b.label));
+    // Ranges are already in order (and their labels would not sort by their ends).
+    const sorted = sorted_ ? nodes : [...nodes].sort((a, b) => collator.compare(a.label, b.label));
     const size = Math.ceil(sorted.length / Math.ceil(sorted.length / MAX_CHOICES));
     const pages: ChoiceNode[] = [];
     for (let i = 0; i < sorted.length; i += size) pages.push(range(sorted.slice(i, i + size)));
-    return limit(pages);
+    return limit(pages, true);
   };
   const finish = (b: Build): ChoiceNode => {
     if (b.id !== undefined) return { label: b.label, id: b.id };

@@ -80,7 +80,9 @@ t.test('a long flat list is split into alphabetical ranges of at most 25, nested
   const tree = choiceTree(flat, null, 'York', choices, 'en');
   t.same(checkTree(tree, actionIds(actions)), []);
   t.ok(tree.children!.length <= 25 && tree.children!.every((c) => c.children && /^option \d{3} … option \d{3}$/.test(c.label)), 'the top step is ranges');
-  t.equal(tree.children![0]!.label, 'option 000 … option 027', 'alphabetical, first … last');
+  t.equal(tree.children![0]!.label, 'option 000 … option 349', 'a range of ranges is named by its first and last choice');
+  t.equal(tree.children![0]!.children![0]!.label, 'option 000 … option 024', 'alphabetical pages of 25');
+  t.equal(tree.children!.length, 2, '700 choices: 28 pages, in 2 ranges of 14 pages');
   t.equal(readableId({ type: 'pick', n: 3 }), 'pick:3');
   t.equal(readableId({ type: 'retreat', to: 'kent', block: 'warwick-y' }), 'retreat:warwick-y:kent', 'values in key order');
   t.match(readableId({ type: 'say', text: 'hello world' }), /^say:h-[0-9a-f]{16}$/, 'a value that is not a short word: a hash');
