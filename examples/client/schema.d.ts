@@ -657,7 +657,40 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's legal actions now */
+        /**
+         * The caller's legal actions now, with ids and readable labels
+         * @description `actions` is the machine form. `choices` lists the same actions in the
+         *     same order, each with a stable `id` (the same action has the same id at
+         *     the same version in every request; submit it as `actionId`) and a short
+         *     `label` in the caller's language: the `lang` parameter, else
+         *     Accept-Language, else English (en, pl, cs, ru). A label names only what
+         *     the seat may see.
+         *
+         *     `group=tree` adds `tree`: the actions as nested choices for chat menus
+         *     limited to 25 options (Discord select menus, autocomplete). Each step
+         *     offers at most 25 `children`; a group of one choice is replaced by that
+         *     choice; a longer step is split into alphabetical ranges
+         *     ("Arundel … Norfolk"). Each leaf is `{label, id}`, and every legal
+         *     action is exactly one leaf. For example, Lancaster in its action phase
+         *     (25 actions), abridged:
+         *
+         *     ```json
+         *     {"label": "", "children": [
+         *       {"label": "Move a block", "children": [
+         *         {"label": "Move Henry VI from Middlesex", "id": "select:henry-vi"},
+         *         {"label": "Blocks in Cornwall", "children": [
+         *           {"label": "Move Exeter from Cornwall", "id": "select:exeter-l"},
+         *           {"label": "Move Devon from Cornwall", "id": "select:devon"}]},
+         *         {"label": "Move Scots Mercenary from Scotland", "id": "select:scots-mercenary"}]},
+         *       {"label": "Recruit a block", "children": [
+         *         {"label": "Recruit Buckingham", "id": "recruit:buckingham-l"},
+         *         {"label": "Recruit Bombard", "id": "recruit:bombard-l"}]},
+         *       {"label": "End the action phase", "id": "end"}]}
+         *     ```
+         *
+         *     A bot shows the root's children as a menu, opens a group when it is
+         *     picked, and submits `{"actionId": id}` when a leaf is picked.
+         */
         get: operations["getLegalActions"];
         put?: never;
         /**
@@ -666,7 +699,9 @@ export interface paths {
          *     game is active (409 game_over / invalid_state), `expectedVersion` is
          *     current (409 version_conflict with `currentVersion`), the role is
          *     active (403 not_your_turn), the action is one of the legal actions
-         *     (422 illegal_action with `legalActions`), the seat's time has not run
+         *     (422 illegal_action with `legalActions`; an `actionId` that names no
+         *     current legal action, e.g. one from an earlier version, is 422
+         *     illegal_action naming it in `actionId`), the seat's time has not run
          *     out (409 deadline_passed: the game is then ended by timeout in the
          *     same request, `flaggedRoles` names the seats out of time). Then the action, the new
          *     state and the version are committed in one transaction, and the change
@@ -691,7 +726,9 @@ export interface paths {
          * The game's log as the caller's seat may read it
          * @description Every committed change (version, kind, role, player); the action
          *     itself only for the caller's own seats until the game is over; and the
-         *     game module's log lines for that seat (or a spectator).
+         *     game's log lines for that seat (or a spectator), worded in the
+         *     caller's language (`lang`, else Accept-Language, else English) with
+         *     the same wording as the action labels.
          */
         get: operations["getGameLog"];
         put?: never;
@@ -1747,6 +1784,24 @@ export interface components {
                 createdAt: string;
             }[];
             lines: string[];
+            lang: components["schemas"]["Language"];
+        };
+        /**
+         * @description A language Herald words labels and log lines in (those of the rulebook's editions).
+         * @enum {unknown}
+         */
+        Language: "en" | "pl" | "cs" | "ru";
+        Choice: {
+            /** @description Stable id of the action: its type and arguments (`step:kent`), or a hash for actions that are not short words. */
+            id: string;
+            label: string;
+            action: components["schemas"]["Action"];
+        };
+        /** @description A step of the choice tree: a group with at most 25 `children`, or a leaf with the `id` of a legal action. */
+        ChoiceNode: {
+            label: string;
+            id?: string;
+            children?: components["schemas"]["ChoiceNode"][];
         };
         GameRecord: {
             /** @constant */
@@ -1854,6 +1909,8 @@ export interface components {
             activeRoles?: string[];
             /** @description The caller's legal actions now (illegal_action). */
             legalActions?: components["schemas"]["Action"][];
+            /** @description The action id that names no legal action now (illegal_action). */
+            actionId?: string;
             /** @description The game's status (game_over, invalid_state). */
             gameStatus?: components["schemas"]["GameStatus"];
             /** @description The game's result (game_over). */
@@ -2814,6 +2871,10 @@ export interface components {
         };
     };
     parameters: {
+        /** @description Language of labels and log lines: en, pl, cs or ru (overrides Accept-Language; English when unknown). */
+        Lang: string;
+        /** @description Used when `lang` is absent: the best of en, pl, cs, ru by q-value; English when none. */
+        AcceptLanguage: string;
         GameId: string;
         PlayerId: string;
         /**
@@ -3980,8 +4041,14 @@ export interface operations {
             query?: {
                 /** @description Required when the caller holds several seats. */
                 role?: string;
+                /** @description Language of labels and log lines: en, pl, cs or ru (overrides Accept-Language; English when unknown). */
+                lang?: components["parameters"]["Lang"];
+                /** @description `tree`: also return the actions as nested choices of at most 25 per step. */
+                group?: "tree";
             };
             header?: {
+                /** @description Used when `lang` is absent: the best of en, pl, cs, ru by q-value; English when none. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 /** @description With an application key, act as this player (one the application created). */
                 "X-Act-As"?: components["parameters"]["ActAs"];
             };
@@ -4011,7 +4078,26 @@ export interface operations {
                      *         },
                      *         {
                      *           "type": "play",
-                     *           "card": "ap2-4"
+                     *           "card": "force-march"
+                     *         }
+                     *       ],
+                     *       "lang": "en",
+                     *       "choices": [
+                     *         {
+                     *           "id": "play:ap3-1",
+                     *           "label": "Play card: 3 AP",
+                     *           "action": {
+                     *             "type": "play",
+                     *             "card": "ap3-1"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "play:force-march",
+                     *           "label": "Play card: Force March",
+                     *           "action": {
+                     *             "type": "play",
+                     *             "card": "force-march"
+                     *           }
                      *         }
                      *       ]
                      *     }
@@ -4023,6 +4109,9 @@ export interface operations {
                         role: string;
                         active: boolean;
                         actions: components["schemas"]["Action"][];
+                        lang: components["schemas"]["Language"];
+                        choices: components["schemas"]["Choice"][];
+                        tree?: components["schemas"]["ChoiceNode"];
                     };
                 };
             };
@@ -4058,7 +4147,9 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    action: components["schemas"]["Action"];
+                    action?: components["schemas"]["Action"];
+                    /** @description The id of one of the current legal actions (`choices[].id` of GET /games/{gameId}/actions), instead of `action`. */
+                    actionId?: string;
                     /** @description Required when the caller holds several seats. */
                     role?: string;
                     expectedVersion?: number;
@@ -4101,8 +4192,12 @@ export interface operations {
         parameters: {
             query?: {
                 role?: string;
+                /** @description Language of labels and log lines: en, pl, cs or ru (overrides Accept-Language; English when unknown). */
+                lang?: components["parameters"]["Lang"];
             };
             header?: {
+                /** @description Used when `lang` is absent: the best of en, pl, cs, ru by q-value; English when none. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 /** @description With an application key, act as this player (one the application created). */
                 "X-Act-As"?: components["parameters"]["ActAs"];
             };

@@ -48,6 +48,20 @@ export function foldLog<T>(changes: Iterable<LogChange<T>>): T[] {
   return out;
 }
 
+/**
+ * A sentence a person reads (an action's label, a log line), as a message key
+ * and its parameters rather than as text, so that it can be worded in any
+ * language from the game's message catalogues (src/i18n formats it). A
+ * parameter is plain text or a number, a reference to one of the game's named
+ * things (`{ ref: 'area', id: 'kent' }`: the catalogue's `area.kent`), a list
+ * (joined as the language joins lists) or another message.
+ */
+export type MessageParam = string | number | { ref: string; id: string } | { list: MessageParam[] } | { msg: Message };
+export interface Message {
+  key: string;
+  params?: Record<string, MessageParam>;
+}
+
 export interface GameStatus {
   over: boolean;
   winner: string | null;
@@ -85,6 +99,25 @@ export interface GameModule<State = unknown, Action = unknown> {
   /** A log entry as that seat (null = spectator) may read it. */
   logLine(entry: unknown, role: string | null): string;
   status(state: State): GameStatus;
+  /**
+   * Readable actions (optional). `messagesDir`: the folder of the game's
+   * message catalogues, one sub-folder per language holding `<area>.json`
+   * files of flat keys → ICU MessageFormat strings.
+   */
+  readonly messagesDir?: string;
+  /**
+   * An action of legalActions(state, role) as a sentence for that role. It may
+   * name only what that seat may see (it is shown to that seat alone).
+   */
+  describeAction?(state: State, role: string, action: Action): Message;
+  /**
+   * Where the action sits in a menu of choices (outermost group first, e.g.
+   * [the block] for "move it to …"); [] = at the top. Used to group long
+   * lists for chat menus; the same visibility rule as describeAction.
+   */
+  actionGroups?(state: State, role: string, action: Action): Message[];
+  /** A log entry as a message for that seat (null = spectator), or null when the entry has none (older games). */
+  logMessage?(entry: unknown, role: string | null): Message | null;
 }
 
 /** Thrown by apply() for anything that is not one of legalActions(). */

@@ -16,17 +16,26 @@ import { publishCommitted } from './events.ts';
 import { settleEnded } from './settle.ts';
 import { canonicalJson, hashJson, isPlainObject } from './json.ts';
 import { clockChange, fireTimeout, flaggedAt } from './clocks.ts';
+import { actionById } from './choices.ts';
 
 const MAX_IDEMPOTENCY_KEY = 200;
 const MAX_ACTION_BYTES = 10_000;
+const MAX_ACTION_ID = 200;
 
 function validate(input: SubmitActionInput): void {
   if (!isPlainObject(input)) throw new ServiceError('invalid_request', 'The body must be a JSON object.');
-  if (!isPlainObject(input.action) || JSON.stringify(input.action).length > MAX_ACTION_BYTES) {
-    throw new ServiceError('invalid_request', 'action must be a JSON object (one of the legal actions).');
+  const byId = input.actionId !== undefined && input.actionId !== null;
+  if (byId && input.action !== undefined && input.action !== null) {
+    throw new ServiceError('invalid_request', 'Give either action (the machine form) or actionId (an id from the legal actions\' choices), not both.');
+  }
+  if (byId && (typeof input.actionId !== 'string' || input.actionId === '' || input.actionId.length > MAX_ACTION_ID)) {
+    throw new ServiceError('invalid_request', `actionId must be a non-empty string of at most ${MAX_ACTION_ID} characters.`);
+  }
+  if (!byId && (!isPlainObject(input.action) || JSON.stringify(input.action).length > MAX_ACTION_BYTES)) {
+    throw new ServiceError('invalid_request', 'action must be a JSON object (one of the legal actions), or give actionId.');
   }
   const v = input.expectedVersion;
-  if (v !== undefined && v !== null && (!Number.isSafeInteger(v) || v < 0)) {
+  if (v !== undefined && v !== null && (!Number.isSafeInteger(v) || (v as number) < 0)) {
     throw new ServiceError('invalid_request', 'expectedVersion must be a non-negative integer.');
   }
   const k = input.idempotencyKey;
@@ -51,10 +60,12 @@ async function storedResponse(ctx: Ctx, gameId: string, playerId: string, key: s
 interface Decided {
   role: string;
   next: unknown;
+  /** The action applied (named by the input, or by its id). */
+  action: Json;
 }
 
 /** The checks of the write path on one read of the game; throws the ServiceError that answers the request. */
-function decide(ctx: Ctx, game: GameRow, caller: Caller, input: SubmitActionInput, actionText: string, now: number): Decided {
+function decide(ctx: Ctx, game: GameRow, caller: Caller, input: SubmitActionInput, now: number): Decided {
   if (isOver(game.status)) throw new ServiceError('game_over', `The game is ${game.status}.`, { gameStatus: game.status, result: game.result });
   if (game.status !== 'active') throw new ServiceError('invalid_state', 'The game has not started yet.', { gameStatus: game.status });
   const role = actingRole(ctx, game, caller, input.role);
@@ -75,11 +86,25 @@ function decide(ctx: Ctx, game: GameRow, caller: Caller, input: SubmitActionInpu
   }
   const m = moduleOf(ctx, game.gameType);
   const legal = m.legalActions(game.state, role) as Json[];
-  if (!legal.some((a) => canonicalJson(a) === actionText)) {
-    throw new ServiceError('illegal_action', `That is not a legal action for ${role} now.`, { legalActions: legal, currentVersion: game.version });
+  let action: Json;
+  if (input.actionId !== undefined && input.actionId !== null) {
+    // An id is looked up in the legal list of this very read: a stale or unknown id names no action.
+    const found = actionById(legal, input.actionId);
+    if (found === undefined) {
+      throw new ServiceError('illegal_action', `"${input.actionId}" is not the id of a legal action for ${role} at version ${game.version}.`, {
+        actionId: input.actionId, legalActions: legal, currentVersion: game.version,
+      });
+    }
+    action = found;
+  } else {
+    action = input.action as Json;
+    const actionText = canonicalJson(action);
+    if (!legal.some((a) => canonicalJson(a) === actionText)) {
+      throw new ServiceError('illegal_action', `That is not a legal action for ${role} now.`, { legalActions: legal, currentVersion: game.version });
+    }
   }
   try {
-    return { role, next: m.apply(game.state, role, input.action) };
+    return { role, action, next: m.apply(game.state, role, action) };
   } catch (err) {
     if (err instanceof IllegalActionError) {
       throw new ServiceError('illegal_action', err.message, { legalActions: legal, currentVersion: game.version });
@@ -93,8 +118,10 @@ export async function submitAction(ctx: Ctx, callerIn: Caller, gameId: string, i
   const caller = requirePlayer(callerIn);
   validate(input);
   const key = input.idempotencyKey ?? null;
-  const actionText = canonicalJson(input.action);
-  const requestHash = hashJson({ role: input.role ?? null, action: input.action, expectedVersion: input.expectedVersion ?? null });
+  const requestHash = hashJson({
+    role: input.role ?? null, expectedVersion: input.expectedVersion ?? null,
+    ...(input.actionId !== undefined && input.actionId !== null ? { actionId: input.actionId } : { action: input.action }),
+  });
   const expected = input.expectedVersion ?? null;
 
   // The first read may come from this instance's cache without a round trip:
@@ -110,7 +137,7 @@ export async function submitAction(ctx: Ctx, callerIn: Caller, gameId: string, i
     const now = ctx.now();
     let d: Decided;
     try {
-      d = decide(ctx, game, caller, input, actionText, now);
+      d = decide(ctx, game, caller, input, now);
     } catch (err) {
       if (!fresh) {
         fresh = true;
@@ -145,7 +172,7 @@ export async function submitAction(ctx: Ctx, callerIn: Caller, gameId: string, i
       legalActions: activeRoles.includes(role) ? (m.legalActions(next, role) as Json[]) : [],
     };
     const entry = {
-      kind: 'action', role, playerId: caller.playerId, action: input.action as Prisma.InputJsonValue,
+      kind: 'action', role, playerId: caller.playerId, action: d.action as Prisma.InputJsonValue,
       log: m.logChange(next) as unknown as Prisma.InputJsonValue, idempotencyKey: key, status, activeRoles,
     };
     try {

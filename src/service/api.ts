@@ -24,6 +24,8 @@
  * src/http/plugins/auth.ts, from `Authorization: Bearer <key>` and
  * `X-Act-As`); `requireCaller(request)` from auth.ts throws unauthorized.
  */
+import type { Language } from '../i18n/index.ts';
+import type { Choice, ChoiceNode } from './choices.ts';
 import type { Json } from '../bus/bus.ts';
 import type { OptionDeclaration } from '../engine/types.ts';
 
@@ -206,12 +208,21 @@ export interface LegalActionsResult {
   /** True when `role` may act now. */
   active: boolean;
   actions: Json[];
+  /** The language of the labels (the caller's, English when unknown). */
+  lang: Language;
+  /** The same actions, in the same order, each with its stable id and a label in `lang` (issue 16). */
+  choices: Choice[];
+  /** With group "tree": the actions as nested choices, at most 25 per step, each leaf an action id. */
+  tree?: ChoiceNode;
 }
 
 export interface SubmitActionInput {
   /** Required when the caller holds more than one seat. */
   role?: string;
-  action: Json;
+  /** The action's machine form; or give `actionId` instead. */
+  action?: Json;
+  /** The id of one of the current legal actions (LegalActionsResult.choices), instead of `action`. */
+  actionId?: string;
   /** Stale ⇒ version_conflict (409) with `currentVersion`. */
   expectedVersion?: number;
   /**
@@ -252,8 +263,9 @@ export interface GameLog {
   version: number;
   role: string | null;
   entries: LogEntry[];
-  /** The engine's log lines as that seat (or a spectator) may read them. */
+  /** The log lines as that seat (or a spectator) may read them, worded in `lang`. */
   lines: string[];
+  lang: Language;
 }
 
 export interface GameFilter {
@@ -452,14 +464,14 @@ export interface GameServiceApi {
    * so this instance's cached row may answer without asking the database.
    */
   getView(caller: Caller | null, gameId: string, opts?: { role?: string; version?: number; knownVersion?: number }): Promise<GameViewResult>;
-  getLegalActions(caller: Caller, gameId: string, opts?: { role?: string }): Promise<LegalActionsResult>;
+  getLegalActions(caller: Caller, gameId: string, opts?: { role?: string; lang?: Language; group?: 'tree' }): Promise<LegalActionsResult>;
   /**
    * The board picture (SVG or PNG) from the caller's seat or the spectator's
    * (role 'spectator'), at the current version or, once the game is over, an
    * earlier one; authorised as getView. See pictures.ts.
    */
   getBoardPicture(caller: Caller | null, gameId: string, opts: BoardPictureOptions): Promise<BoardPicture>;
-  getLog(caller: Caller | null, gameId: string, opts?: { role?: string }): Promise<GameLog>;
+  getLog(caller: Caller | null, gameId: string, opts?: { role?: string; lang?: Language }): Promise<GameLog>;
   listGames(caller: Caller | null, filter: GameFilter, page?: { cursor?: string; limit?: number }): Promise<Page<GameSummary>>;
   /** Catch-up for SSE / subscriptions: the events after `version`, oldest first (no access check: check getGame first). */
   listEventsSince(gameId: string, version: number, limit?: number): Promise<GameEvent[]>;

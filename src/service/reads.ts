@@ -11,6 +11,8 @@ import { ServiceError } from './errors.ts';
 import { eventOf } from './events.ts';
 import { isPlainObject } from './json.ts';
 import { foldLog, type LogChange } from '../engine/types.ts';
+import { DEFAULT_LANGUAGE, type Language } from '../i18n/index.ts';
+import { choiceTree, labelledActions, logLines } from './choices.ts';
 
 function isLogChange(v: unknown): v is LogChange {
   return isPlainObject(v) && typeof v.from === 'number' && Array.isArray(v.entries);
@@ -65,13 +67,20 @@ export async function getView(ctx: Ctx, caller: Caller | null, gameId: string, o
   };
 }
 
-export async function getLegalActions(ctx: Ctx, callerIn: Caller, gameId: string, opts: { role?: string } = {}): Promise<LegalActionsResult> {
+export async function getLegalActions(
+  ctx: Ctx, callerIn: Caller, gameId: string, opts: { role?: string; lang?: Language; group?: 'tree' } = {},
+): Promise<LegalActionsResult> {
   const caller = requirePlayer(callerIn);
   const game = await loadGame(ctx, caller, gameId);
   const role = actingRole(ctx, game, caller, opts.role);
   const active = game.status === 'active' && game.activeRoles.includes(role);
-  const actions = active ? (moduleOf(ctx, game.gameType).legalActions(game.state, role) as Json[]) : [];
-  return { gameId: game.id, version: game.version, role, active, actions };
+  const m = moduleOf(ctx, game.gameType);
+  const actions = active ? (m.legalActions(game.state, role) as Json[]) : [];
+  const lang = opts.lang ?? DEFAULT_LANGUAGE;
+  const choices = labelledActions(m, game.state, role, actions, lang);
+  const out: LegalActionsResult = { gameId: game.id, version: game.version, role, active, actions, lang, choices };
+  if (opts.group === 'tree') out.tree = choiceTree(m, game.state, role, choices, lang);
+  return out;
 }
 
 function logEntry(e: LogRow, showAction: boolean): LogEntry {
@@ -80,7 +89,7 @@ function logEntry(e: LogRow, showAction: boolean): LogEntry {
   return out;
 }
 
-export async function getLog(ctx: Ctx, caller: Caller | null, gameId: string, opts: { role?: string } = {}): Promise<GameLog> {
+export async function getLog(ctx: Ctx, caller: Caller | null, gameId: string, opts: { role?: string; lang?: Language } = {}): Promise<GameLog> {
   const game = await loadGame(ctx, caller, gameId);
   const role = viewingRole(ctx, game, caller, opts.role);
   const over = isOver(game.status);
@@ -92,8 +101,9 @@ export async function getLog(ctx: Ctx, caller: Caller | null, gameId: string, op
   );
   // The log is the fold of every version's change to it, each line as this seat may read it.
   const m = moduleOf(ctx, game.gameType);
-  const lines = foldLog(rows.flatMap((e) => (isLogChange(e.log) ? [e.log] : []))).map((entry) => m.logLine(entry, role));
-  return { gameId: game.id, version: game.version, role, entries, lines };
+  const lang = opts.lang ?? DEFAULT_LANGUAGE;
+  const lines = logLines(m, foldLog(rows.flatMap((e) => (isLogChange(e.log) ? [e.log] : []))), role, lang);
+  return { gameId: game.id, version: game.version, role, entries, lines, lang };
 }
 
 function encodeCursor(createdAt: Date, id: string): string {

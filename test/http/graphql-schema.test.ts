@@ -27,7 +27,7 @@ t.test('schema.graphql equals the schema the server serves (printed from introsp
   t.equal(served + '\n', sdl, 'regenerate schema.graphql with printSchema if this fails');
   t.equal(printSchema(buildSchema(sdl)) + '\n', sdl, 'the file is in printSchema form');
   t.match(sdl, /scalar JSON/);
-  t.match(sdl, /submitAction\(gameId: ID!, role: String, action: JSON!, expectedVersion: Int, idempotencyKey: String\): ActionResult!/);
+  t.match(sdl, /submitAction\(gameId: ID!, role: String, action: JSON, actionId: String, expectedVersion: Int, idempotencyKey: String\): ActionResult!/);
   t.match(sdl, /gameEvents\(gameId: ID!, role: String, since: Int\): GameUpdate!/);
 });
 

@@ -3,6 +3,7 @@
 import t from 'tap';
 import { foldLog } from '../../src/engine/types.ts';
 import { games } from '../../src/games/index.ts';
+import { logLines } from '../../src/service/choices.ts';
 import { prng, restApp, signup, type Client } from './rest-helpers.ts';
 
 const app = await restApp(t);
@@ -158,9 +159,12 @@ t.test('views and logs hold only what the seat may see (the engine’s view for 
   let s = engine.setup({ scenario: g.scenario, seed: g.seed });
   const changes = [engine.logChange(s)];
   for (const a of played) changes.push(engine.logChange((s = engine.apply(s, a.role!, a.action))));
-  t.same(ll.lines, foldLog(changes).map((e) => engine.logLine(e, 'Lancaster')), "log lines are the engine's, as Lancaster reads them");
+  const folded = foldLog(changes);
+  t.same(ll.lines, logLines(engine, folded, 'Lancaster', 'en'), "log lines are the engine's messages in English, as Lancaster reads them");
+  t.equal(ll.lang, 'en');
   t.ok(ll.lines.length > played.length / 2, `${ll.lines.length} lines for ${played.length} actions`);
-  t.same(ll.lines.slice(ll.lines.length - (st as { log: unknown[] }).log.length), theirs.view.log, "the view's log lines are the last change's");
+  const lastChange = folded.slice(folded.length - (st as { log: unknown[] }).log.length);
+  t.same(lastChange.map((e) => engine.logLine(e, 'Lancaster')), theirs.view.log, "the view's log lines are the last change's");
   t.equal(theirs.view.logFrom + theirs.view.log.length, ll.lines.length);
   const exp = await lancaster.req('GET', `/games/${id}/export`);
   t.equal(exp.statusCode, 403, 'no export of a game in progress by one seat');

@@ -211,6 +211,9 @@ function invalidBodyFor(route: string): { payload: string; cls: string } {
       () => ({ action: LEGAL_A[rnd(LEGAL_A.length)], expectedVersion: w() }), () => ({ action: unknownAction(), role: w() }),
       () => ({ action: LEGAL_B[0], expectedVersion: 1 }), () => ({ action: unknownAction(), idempotencyKey: LONG }),
       () => ({ action: unknownAction(), idempotencyKey: 42 }), () => ({ action: w() }),
+      // Submitting by id (issue 16): an id of no legal action, of the wrong type, or beside an action.
+      () => ({ actionId: pick(['play:no-such-card', 'h-0000000000000000', 'select:henry-vi', LONG]) }), () => ({ actionId: w() }),
+      () => ({ actionId: 'keep_hand', action: LEGAL_A[0] }), () => ({ actionId: '' }),
     ],
     'POST /games/{gameId}/resign': [() => ({ role: pick(HOSTILE) }), () => ({ role: 42 }), () => ({ role: ['York'] })],
     'POST /games/{gameId}/invites': [() => ({}), () => ({ role: pick(HOSTILE) }), () => ({ role: 42 })],
@@ -383,7 +386,9 @@ function genGraphql(): Req {
     const args = op.args.length && !chance(0.1) ? `(${op.args.filter(() => !chance(0.2)).map((a) => `${a}: ${gqlValue(a)}`).join(', ')})` : '';
     query = `${op.kind} { ${op.name}${args === '()' ? '' : args} ${selection(op.kind, op.name)} }`;
     if (op.kind === 'mutation' && op.name === 'submitAction' && chance(0.5)) {
-      query = `mutation { submitAction(gameId: "${pick([G1, G2, fakeUuid()])}", action: ${pick(['{type: "win_the_game"}', '{}', '{type: "keep_hand", role: "York"}', '[]'])}${chance(0.3) ? ', expectedVersion: -5' : ''}) { version } }`;
+      query = chance(0.3)
+        ? `mutation { submitAction(gameId: "${pick([G1, G2, fakeUuid()])}", actionId: ${pick(['"play:no-such-card"', '""', '"keep_hand", action: {type: "keep_hand"}', 'null'])}) { version } }`
+        : `mutation { submitAction(gameId: "${pick([G1, G2, fakeUuid()])}", action: ${pick(['{type: "win_the_game"}', '{}', '{type: "keep_hand", role: "York"}', '[]'])}${chance(0.3) ? ', expectedVersion: -5' : ''}) { version } }`;
       cls = 'gql-unknown-action';
     }
   }

@@ -316,7 +316,7 @@ function restRequests(): Req[] {
       }
     }
     // Headers that are read (and Idempotency-Key, which is stored).
-    for (const h of ['idempotency-key', 'x-act-as', 'last-event-id', 'authorization']) {
+    for (const h of ['idempotency-key', 'x-act-as', 'last-event-id', 'authorization', 'accept-language']) {
       for (const v of valuesFor()) {
         if (v.heavy && h !== 'idempotency-key') continue; // one header carries the heavy values
         out.push(mk(unstorable(v), `header ${h}=${v.name}`, { headers: { [h]: h === 'authorization' ? `Bearer ${v.text}` : v.text } }));

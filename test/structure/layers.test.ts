@@ -24,20 +24,22 @@ const ALLOWED: Record<string, readonly string[]> = {
   clocks: ['engine'],
   /** Board pictures (issue 16), pure: from a seat's view to SVG/PNG; it never sees the server's state. */
   render: ['engine', 'games', 'shared'],
+  /** Languages and message formatting (issue 16): pure; games provide the catalogues and messages, the service formats them. */
+  i18n: ['engine'],
   bus: ['shared'],
   store: ['generated', 'shared'],
-  service: ['engine', 'games', 'leagues', 'clocks', 'render', 'store', 'bus', 'generated', 'shared'],
+  service: ['engine', 'games', 'leagues', 'clocks', 'render', 'i18n', 'store', 'bus', 'generated', 'shared'],
   /** Scheduled work (timers the app owns): it calls the service and knows no HTTP. */
   jobs: ['service', 'shared'],
   notify: ['service', 'bus', 'shared'],
-  http: ['engine', 'games', 'leagues', 'clocks', 'store', 'bus', 'service', 'notify', 'jobs', 'shared'],
+  http: ['engine', 'games', 'leagues', 'clocks', 'i18n', 'store', 'bus', 'service', 'notify', 'jobs', 'shared'],
   'main.ts': ['*'],
   shared: ['shared'],
 };
 
 /** Packages that are HTTP: only http (and notify's Fastify plugin) may use them. */
 const HTTP_PACKAGE = /^(fastify|fastify-plugin|@fastify\/.*|mercurius|graphql)(\/.*)?$/;
-const NO_HTTP_PACKAGES = new Set(['engine', 'games', 'leagues', 'clocks', 'render', 'bus', 'store', 'service', 'jobs']);
+const NO_HTTP_PACKAGES = new Set(['engine', 'games', 'leagues', 'clocks', 'render', 'i18n', 'bus', 'store', 'service', 'jobs']);
 /** The rules are pure: no npm packages (node: built-ins only). */
 const NO_PACKAGES = new Set(['engine', 'games', 'clocks']);
 

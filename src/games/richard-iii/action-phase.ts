@@ -30,6 +30,7 @@
  */
 import { BLOCK_INDEX, BLOCKS, CARD, NUM_BLOCKS, other, type Side } from './data.ts';
 import { addLog, type Frame, type R3State } from './state.ts';
+import { msg, sideRef, sub } from './msg.ts';
 import { clearUndo, type Action, type HandlerTable, type StateHandler } from './flow.ts';
 import { NUM_AREA_IX, blockSideIx, occupancy, zeros } from './occupancy.ts';
 import {
@@ -58,7 +59,9 @@ export function startActionPhase(s: R3State, side: Side): void {
   const ev: EventKind | null = card?.kind === 'event' ? card.event! : null;
   const ap = card?.ap ?? 0;
   const role = s.p1 === side ? 'Player 1' : 'Player 2';
-  addLog(s, `${side} (${role}) acts: ${ev ? EVENT_NAME[ev] : 'action card'}, ${ap} AP.`);
+  addLog(s, `${side} (${role}) acts: ${ev ? EVENT_NAME[ev] : 'action card'}, ${ap} AP.`, msg('log.actionPhase', {
+    side: sideRef(side), player: s.p1 === side ? 1 : 2, card: ev ? { ref: 'card', id: ev } : sub(msg('card.action')), ap,
+  }));
   if (ev === 'treason') s.treason = side;
   if (ev === 'muster') {
     s.flow.push({ s: 'muster_event', side, phase: true });
@@ -77,7 +80,7 @@ export function endActionPhase(s: R3State, side: Side): void {
     if (f['phase'] === true) break;
   }
   clearUndo(s);
-  addLog(s, `${side} ends its action phase.`);
+  addLog(s, `${side} ends its action phase.`, msg('log.endActionPhase', { side: sideRef(side) }));
   if (s.p1 === side) startActionPhase(s, other(side));
   else startBattlePhase(s);
 }

@@ -50,6 +50,8 @@
 import { AREA, BLOCKS, BLOCK_INDEX, LAND_AND_EXILE, NUM_BLOCKS, SIDES, other, type Side } from './data.ts';
 import { clearUndo, type Action, type HandlerTable } from './flow.ts';
 import { Acted, addLog, ownerOf, top, type Attack, type R3State } from './state.ts';
+import { areaRef, list, msg, sideRef, sub, withStrength } from './msg.ts';
+import type { MessageParam } from '../../engine/types.ts';
 import { AREA_IX, occupancy } from './occupancy.ts';
 import { eliminate } from './elimination.ts';
 import { mostSeniorAmong } from './heirs.ts';
@@ -133,6 +135,12 @@ function describeSide(s: R3State, bf: BattleFrame, side: Side): string {
   return `${side}: ${parts.join('; ')}`;
 }
 
+function describeSideMsg(s: R3State, bf: BattleFrame, side: Side): MessageParam {
+  const shown = bf.revealed.filter((b) => ownerOf(s, b) === side).map((b) => withStrength(s, b));
+  const waiting = bf.reserves.filter((b) => ownerOf(s, b) === side).length;
+  return sub(msg('log.battleSide', { side: sideRef(side), blocks: shown.length > 0 ? list(shown) : sub(msg('log.noBattleLine')), reserve: waiting }));
+}
+
 export function startBattle(s: R3State, area: string): void {
   const rec = attackOf(s, area);
   const here: number[] = [];
@@ -162,6 +170,10 @@ export function startBattle(s: R3State, area: string): void {
   addLog(
     s,
     `Battle of ${areaName(area)}: ${bf.attacker} attacks. ${describeSide(s, bf, bf.attacker)}. ${describeSide(s, bf, other(bf.attacker))}.`,
+    msg('log.battleStart', {
+      area: areaRef(area), attacker: sideRef(bf.attacker),
+      a: describeSideMsg(s, bf, bf.attacker), d: describeSideMsg(s, bf, other(bf.attacker)),
+    }),
   );
   if (s.treason !== null && treasonTargets(s, bf, s.treason, 'card').length > 0) {
     s.flow.push({ s: 'treason_event', side: s.treason });
@@ -213,7 +225,11 @@ function startRound(s: R3State, bf: BattleFrame, round: number): void {
     const names = joining.filter((b) => ownerOf(s, b) === side).map((b) => label(s, b));
     return names.length > 0 ? ` ${side} reserves join: ${names.join(', ')}.` : '';
   }).join('');
-  addLog(s, `Battle of ${areaName(bf.area)}, round ${round}.${joins}`);
+  const joinMsgs = SIDES.map((side) => {
+    const blocks = joining.filter((b) => ownerOf(s, b) === side).map((b) => withStrength(s, b));
+    return blocks.length > 0 ? sub(msg('log.reservesJoin', { side: sideRef(side), blocks: list(blocks) })) : '';
+  });
+  addLog(s, `Battle of ${areaName(bf.area)}, round ${round}.${joins}`, msg('log.battleRound', { area: areaRef(bf.area), round, j1: joinMsgs[0]!, j2: joinMsgs[1]! }));
 }
 
 /**
@@ -235,11 +251,13 @@ function deployEarly(s: R3State, bf: BattleFrame): void {
       bf.fromReserve.push(b);
       bf.acted.push(b);
     }
-    addLog(s, `${side} reserves enter the battle of ${areaName(bf.area)} at once: ${deploy.map((b) => label(s, b)).join(', ')}.`);
+    addLog(s, `${side} reserves enter the battle of ${areaName(bf.area)} at once: ${deploy.map((b) => label(s, b)).join(', ')}.`,
+      msg('log.reservesDeploy', { side: sideRef(side), area: areaRef(bf.area), blocks: list(deploy.map((b) => withStrength(s, b))) }));
   }
   if (defenderGone && bf.round === 1) {
     bf.attacker = def;
-    addLog(s, `${def} loses control of ${areaName(bf.area)}: ${other(def)} is now the Defender and ${def} the Attacker.`);
+    addLog(s, `${def} loses control of ${areaName(bf.area)}: ${other(def)} is now the Defender and ${def} the Attacker.`,
+      msg('log.roleSwap', { side: sideRef(def), other: sideRef(other(def)), area: areaRef(bf.area) }));
   }
 }
 
@@ -277,7 +295,7 @@ export function proceed(s: R3State): void {
         for (const b of stuck) {
           bf.acted.push(b);
           drop(bf.revealed, b);
-          eliminate(s, b, `unable to retreat from ${areaName(bf.area)}`);
+          eliminate(s, b, { text: `unable to retreat from ${areaName(bf.area)}`, m: msg('log.cause.noRetreat', { area: areaRef(bf.area) }) });
           if (s.result) return;
         }
         continue;
@@ -292,7 +310,8 @@ function endBattle(s: R3State, bf: BattleFrame, victor: Side | null): void {
   s.flow.pop();
   delete s.attacks[bf.area];
   clearUndo(s);
-  addLog(s, victor ? `${victor} wins the battle of ${areaName(bf.area)}.` : `The battle of ${areaName(bf.area)} ends.`);
+  addLog(s, victor ? `${victor} wins the battle of ${areaName(bf.area)}.` : `The battle of ${areaName(bf.area)} ends.`,
+    victor ? msg('log.battleWon', { side: sideRef(victor), area: areaRef(bf.area) }) : msg('log.battleEnds', { area: areaRef(bf.area) }));
   if (victor) {
     const rf: RegroupFrame = {
       s: 'regroup',
@@ -352,7 +371,7 @@ function battleApply(s: R3State, bf: BattleFrame, side: Side, a: Action): void {
       if (fire(s, bf, b) || s.result) return;
       break;
     case 'pass':
-      addLog(s, `${side}: ${label(s, b)} passes.`);
+      addLog(s, `${side}: ${label(s, b)} passes.`, msg('log.pass', { side: sideRef(side), block: withStrength(s, b) }));
       break;
     case 'retreat':
       retreat(s, bf, b, a.to as string);
@@ -363,7 +382,7 @@ function battleApply(s: R3State, bf: BattleFrame, side: Side, a: Action): void {
       break;
     case 'treachery': {
       const src = rollerSource(s, bf, b)!;
-      treasonRoll(s, bf, side, BLOCK_INDEX[a.target as string]!, src, label(s, b));
+      treasonRoll(s, bf, side, BLOCK_INDEX[a.target as string]!, src, label(s, b), b);
       if (s.result) return;
       break;
     }
@@ -414,10 +433,11 @@ export const handlers: HandlerTable = {
       const bf = battleFrame(s)!;
       if (a.type === 'treason') {
         s.treason = null;
-        treasonRoll(s, bf, side, BLOCK_INDEX[a.target as string]!, 'card', 'the Treason card');
+        treasonRoll(s, bf, side, BLOCK_INDEX[a.target as string]!, 'card', 'the Treason card', null);
         if (s.result) return;
       } else {
-        addLog(s, `${side} does not use the Treason card in the battle of ${areaName(bf.area)}.`);
+        addLog(s, `${side} does not use the Treason card in the battle of ${areaName(bf.area)}.`,
+          msg('log.treasonUnused', { side: sideRef(side), area: areaRef(bf.area) }));
       }
       proceed(s);
     },

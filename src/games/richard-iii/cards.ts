@@ -27,6 +27,7 @@ import { shuffle } from '../../engine/rng.ts';
 import { CARD, CARDS, HAND_SIZE, NUM_BLOCKS, REDEAL_THRESHOLD_AP, SIDES, other, type Side } from './data.ts';
 import { clearUndo, type Action, type HandlerTable } from './flow.ts';
 import { addLog, type Frame, type R3State } from './state.ts';
+import { cardRef, list, msg, sideRef } from './msg.ts';
 import { startActionPhase } from './action-phase.ts';
 
 /* ------------------------------------------------------------------ helpers */
@@ -93,7 +94,7 @@ export function startCampaign(s: R3State): void {
   deal(s, SIDES);
   s.turn = 0;
   clearUndo(s);
-  addLog(s, `Campaign ${s.campaign}: the cards are shuffled and 7 are dealt to each player.`);
+  addLog(s, `Campaign ${s.campaign}: the cards are shuffled and 7 are dealt to each player.`, msg('log.deal', { campaign: s.campaign }));
   offerRedeal(s, [...SIDES]);
 }
 
@@ -119,7 +120,7 @@ export function startGameTurn(s: R3State): void {
   // Game turn = 8 − cards in hand before this turn's card is played (INTERPRETATIONS 4).
   s.turn = HAND_SIZE + 1 - s.hands.York.length;
   clearUndo(s);
-  addLog(s, `Game Turn ${s.turn} of campaign ${s.campaign}.`);
+  addLog(s, `Game Turn ${s.turn} of campaign ${s.campaign}.`, msg('log.gameTurn', { turn: s.turn, campaign: s.campaign }));
   s.flow.push({ s: 'play_card', side: 'both' });
   // Game Turn 7: each player holds one card and must play it (1.1), so neither
   // choice exists; play both at once (single-option steps resolve automatically).
@@ -140,7 +141,8 @@ function reveal(s: R3State): void {
   const p1 = playerOne(y, l, s.king);
   s.p1 = p1;
   s.flow.pop();
-  addLog(s, `Cards revealed: York plays ${cardLabel(y)}, Lancaster plays ${cardLabel(l)}. ${p1} is Player 1.`);
+  addLog(s, `Cards revealed: York plays ${cardLabel(y)}, Lancaster plays ${cardLabel(l)}. ${p1} is Player 1.`,
+    msg('log.cardsRevealed', { york: cardRef(y), lancaster: cardRef(l), p1: sideRef(p1) }));
   startActionPhase(s, p1);
 }
 
@@ -162,7 +164,8 @@ const TAKE_BACK: Action = { type: 'take_back' };
 function revealDemand(s: R3State, side: Side): void {
   s.mulligan[side] = true;
   const hand = s.hands[side];
-  addLog(s, `${side} reveals its hand (${hand.map(cardLabel).join(', ')}: ${handAp(hand)} AP) and demands a redeal.`);
+  addLog(s, `${side} reveals its hand (${hand.map(cardLabel).join(', ')}: ${handAp(hand)} AP) and demands a redeal.`,
+    msg('log.redealDemand', { side: sideRef(side), cards: list(hand.map(cardRef)), ap: handAp(hand) }));
 }
 
 export const handlers: HandlerTable = {
@@ -186,7 +189,7 @@ export const handlers: HandlerTable = {
       for (const x of demanders) revealDemand(s, x);
       if (demanders.length === 2) {
         deal(s, SIDES);
-        addLog(s, 'All 25 cards are shuffled and new hands are dealt to both players.');
+        addLog(s, 'All 25 cards are shuffled and new hands are dealt to both players.', msg('log.redealAll'));
         offerRedeal(s, []);
         return;
       }
@@ -212,10 +215,11 @@ export const handlers: HandlerTable = {
       const demander = (f as RedealAnswerFrame).demander;
       s.flow.pop();
       const both = a.type === 'new_hand';
-      addLog(s, both ? `${side} takes a new hand too.` : `${side} keeps its hand.`);
+      addLog(s, both ? `${side} takes a new hand too.` : `${side} keeps its hand.`, msg(both ? 'log.newHandToo' : 'log.keepsHand', { side: sideRef(side) }));
       deal(s, both ? SIDES : [demander]);
       addLog(s, both ? 'The cards are shuffled and new hands are dealt to both players.'
-        : `The other 18 cards are shuffled and a new hand is dealt to ${demander}.`);
+        : `The other 18 cards are shuffled and a new hand is dealt to ${demander}.`,
+      both ? msg('log.redealBoth') : msg('log.redealOne', { side: sideRef(demander) }));
       // Only a side with a new hand and an unused demand is asked again.
       offerRedeal(s, both ? [side] : []);
     },

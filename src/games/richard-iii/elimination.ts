@@ -35,6 +35,8 @@ import { clearUndo, endGame } from './flow.ts';
 import { hasLivingHeir, minorHeirs } from './heirs.ts';
 import { mercenaryHome } from './homes.ts';
 import { addLog, ownerOf, type R3State } from './state.ts';
+import { areaRef, blockRef, msg, sideRef, sub } from './msg.ts';
+import type { Message } from '../../engine/types.ts';
 
 /**
  * A block's name for log lines: the printed name, except the Duke of York, whose
@@ -81,7 +83,13 @@ function heirDied(s: R3State, side: Side): void {
  * Eliminates block b (6.8). May end the game (9.0): callers check s.result.
  * `cause` only feeds the log ("in battle", "by Plague", "by supply"...).
  */
-export function eliminate(s: R3State, b: number, cause?: string): void {
+/** Why a block is eliminated, for the log: English text and message. */
+export interface Cause {
+  text: string;
+  m: Message;
+}
+
+export function eliminate(s: R3State, b: number, cause?: Cause): void {
   if (eliminateDeferVictory(s, b, cause)) checkInstantVictory(s);
 }
 
@@ -92,7 +100,7 @@ export function eliminate(s: R3State, b: number, cause?: string): void {
  * when the game ends. Returns true if an heir of some side died (then 9.0 must
  * be checked).
  */
-export function eliminateDeferVictory(s: R3State, b: number, cause?: string): boolean {
+export function eliminateDeferVictory(s: R3State, b: number, cause?: Cause): boolean {
   const d = BLOCKS[b]!;
   const side = ownerOf(s, b);
   const dest = destinationOf(b);
@@ -111,7 +119,10 @@ export function eliminateDeferVictory(s: R3State, b: number, cause?: string): bo
   if (s.prisoner === b) s.prisoner = null;
 
   const name = blockName(b);
-  addLog(s, `${side}: ${name} is eliminated${cause ? ` ${cause}` : ''} (${where(dest, b, side)}).`);
+  addLog(s, `${side}: ${name} is eliminated${cause ? ` ${cause.text}` : ''} (${where(dest, b, side)}).`, msg('log.eliminated', {
+    side: sideRef(side), block: blockRef(b), cause: sub(cause ? cause.m : msg('log.cause.none')),
+    where: sub(dest === 'dead' ? msg('log.where.dead') : dest === 'home-exile' ? msg('log.where.home', { area: areaRef(mercenaryHome(b)!) }) : msg('log.where.pool', { side: sideRef(side) })),
+  }));
 
   // Heir deaths (6.81, 6.82) and defected Clarence/Exeter (9.1, R-33).
   let heirSide: Side | null = null;
@@ -119,7 +130,8 @@ export function eliminateDeferVictory(s: R3State, b: number, cause?: string): bo
     heirSide = d.side as Side;
     if (s.crown[heirSide] === b) {
       s.crown[heirSide] = null;
-      addLog(s, heirSide === s.king ? `The King is dead (${name}).` : `The Pretender is dead (${name}).`);
+      addLog(s, heirSide === s.king ? `The King is dead (${name}).` : `The Pretender is dead (${name}).`,
+        msg(heirSide === s.king ? 'log.kingDead' : 'log.pretenderDead', { block: blockRef(b) }));
     }
   } else {
     heirSide = defectedHeirOrigin(b);
@@ -141,10 +153,11 @@ export function checkInstantVictory(s: R3State): boolean {
   if (y && l) return false;
   if (!y && !l) {
     endGame(s, null, 'Neither side has a living heir left (9.0).');
+    addLog(s, `Game over: ${s.result!.reason}`, msg('log.gameOverNoHeirs'));
   } else {
     const loser: Side = y ? 'Lancaster' : 'York';
     endGame(s, other(loser), `${loser} has no living heir left (9.0).`);
+    addLog(s, `Game over: ${s.result!.reason}`, msg('log.gameOverNoHeir', { side: sideRef(loser) }));
   }
-  addLog(s, `Game over: ${s.result!.reason}`);
   return true;
 }

@@ -22,6 +22,8 @@ import { AREA, BLOCKS, other, type Side } from './data.ts';
 import { eliminate } from './elimination.ts';
 import type { Action } from './flow.ts';
 import { addLog, ownerOf, type Frame, type R3State } from './state.ts';
+import { areaRef, blockRef, msg, sideRef, sub, withStrength } from './msg.ts';
+import type { Message } from '../../engine/types.ts';
 import { activeBlocks, drop, label, letterOf, nameOf, type BattleFrame } from './battle-state.ts';
 import { firepowerOf } from './defence.ts';
 
@@ -47,12 +49,15 @@ const plural = (n: number, w: string): string => `${n} ${w}${n === 1 ? '' : 's'}
  * Rolls for b at firepower fp; logs "York: Warwick (4) fires at B3: 1 2 5 6 — 2 hits".
  * `what` is the verb phrase ("fires", "charges Stanley (3)", "fires back at March (2)").
  */
-export function rollFor(s: R3State, bf: BattleFrame, b: number, fp: number, what: string): number {
+export function rollFor(s: R3State, bf: BattleFrame, b: number, fp: number, what: string, whatMsg: Message): number {
   const dice = rollDice(s, s.steps[b]!);
   const hits = dice.filter((d) => d <= fp).length;
   addLog(
     s,
     `${ownerOf(s, b)}: ${label(s, b)} ${what} at ${letterOf(bf, b)}${fp}: ${dice.join(' ')} — ${plural(hits, 'hit')}.`,
+    msg('log.roll', {
+      side: sideRef(ownerOf(s, b)), block: withStrength(s, b), what: sub(whatMsg), rating: `${letterOf(bf, b)}${fp}`, dice: dice.join(' '), hits,
+    }),
   );
   return hits;
 }
@@ -61,12 +66,12 @@ export function rollFor(s: R3State, bf: BattleFrame, b: number, fp: number, what
 export function hitBlock(s: R3State, bf: BattleFrame, b: number): void {
   s.steps[b] = s.steps[b]! - 1;
   if (s.steps[b]! > 0) {
-    addLog(s, `${ownerOf(s, b)}: ${nameOf(b)} takes a hit (strength ${s.steps[b]}).`);
+    addLog(s, `${ownerOf(s, b)}: ${nameOf(b)} takes a hit (strength ${s.steps[b]}).`, msg('log.hit', { side: sideRef(ownerOf(s, b)), block: blockRef(b), steps: s.steps[b]! }));
     return;
   }
   drop(bf.revealed, b);
   drop(bf.reserves, b);
-  eliminate(s, b, `in the battle of ${areaName(bf.area)}`);
+  eliminate(s, b, { text: `in the battle of ${areaName(bf.area)}`, m: msg('log.cause.battle', { area: areaRef(bf.area) }) });
 }
 
 /** The tied strongest active blocks of `side` (6.4), or [] when none is left. */
@@ -108,7 +113,7 @@ export function hitsActions(s: R3State, bf: BattleFrame, f: HitsFrame): Action[]
 
 /** Fire (6.4): returns true if a hit prompt is pending. */
 export function fire(s: R3State, bf: BattleFrame, b: number): boolean {
-  const hits = rollFor(s, bf, b, firepowerOf(s, bf, b), 'fires');
+  const hits = rollFor(s, bf, b, firepowerOf(s, bf, b), 'fires', msg('log.verb.fires'));
   const enemy = other(ownerOf(s, b));
   return assignHits(s, bf, enemy, hits);
 }
@@ -120,13 +125,13 @@ export function fire(s: R3State, bf: BattleFrame, b: number): boolean {
  * The target keeps its own battle turn. Callers check s.result.
  */
 export function charge(s: R3State, bf: BattleFrame, heir: number, target: number): void {
-  const hits = rollFor(s, bf, heir, firepowerOf(s, bf, heir), `charges ${label(s, target)}`);
+  const hits = rollFor(s, bf, heir, firepowerOf(s, bf, heir), `charges ${label(s, target)}`, msg('log.verb.charges', { target: withStrength(s, target) }));
   for (let i = 0; i < hits && s.loc[target] === bf.area && s.steps[target]! > 0; i++) {
     hitBlock(s, bf, target);
     if (s.result) return;
   }
   if (s.loc[target] !== bf.area || s.down[target]) return;
-  const back = rollFor(s, bf, target, firepowerOf(s, bf, target), `fires back at ${label(s, heir)}`);
+  const back = rollFor(s, bf, target, firepowerOf(s, bf, target), `fires back at ${label(s, heir)}`, msg('log.verb.firesBack', { target: withStrength(s, heir) }));
   for (let i = 0; i < back && s.loc[heir] === bf.area && s.steps[heir]! > 0; i++) {
     hitBlock(s, bf, heir);
     if (s.result) return;

@@ -14,6 +14,8 @@ import { pushUndo, restoreSnapshot } from './undo.ts';
 export { sameJson };
 import { setupState } from './setup.ts';
 import { lineFor, viewFor } from './view.ts';
+import { actionGroups, describeAction, logMessage } from './labels.ts';
+import { fileURLToPath } from 'node:url';
 import { handlers as cardHandlers } from './cards.ts';
 import { handlers as actionHandlers } from './action-phase.ts';
 import { handlers as battleHandlers } from './battle.ts';
@@ -62,7 +64,7 @@ function checkRescue(s: R3State): void {
   if (AREA[where] && areaStatus(s, where, 'Lancaster') === 'friendly') {
     s.down[s.prisoner] = false;
     s.prisoner = null;
-    s.log.push({ pub: 'Henry VI is rescued from the Tower.' });
+    s.log.push({ pub: 'Henry VI is rescued from the Tower.', m: { key: 'log.rescue' } });
   }
 }
 
@@ -161,6 +163,10 @@ export const richardIII: GameModule<R3State, Action> = {
   logLine: (entry, role) => lineFor(entry as LogEntry, role === null ? null : asSide(role)),
   status: (s): GameStatus =>
     s.result ? { over: true, winner: s.result.winner, reason: s.result.reason } : { over: false, winner: null },
+  messagesDir: fileURLToPath(new URL('./messages', import.meta.url)),
+  describeAction: (s, role, action) => describeAction(s, asSide(role)!, action),
+  actionGroups: (s, role, action) => actionGroups(s, asSide(role)!, action),
+  logMessage: (entry, role) => logMessage(entry as LogEntry, role === null ? null : asSide(role)),
 };
 
 export default richardIII;

@@ -12,6 +12,7 @@ import {
   type BorderType, type Side,
 } from './data.ts';
 import { Acted, addLog, ownerOf, type Attack, type R3State } from './state.ts';
+import { areaRef, blockIdRef, list, msg, sideRef, sub } from './msg.ts';
 import type { Action } from './flow.ts';
 import { AREA_IX, freshCount, occupancy, statusAt, statusOf, type Occupancy } from './occupancy.ts';
 import { allowsGroup, borderBonus, maxSteps, phaseOf, type MoveFrame, type PhaseFrame } from './action-frames.ts';
@@ -246,7 +247,12 @@ function finishMove(s: R3State, f: MoveFrame, side: Side): void {
   const at = s.attacks[to];
   const battle = at !== undefined && at.entries[side].length > 0 ? ' (battle)' : '';
   const name = BLOCKS[BLOCK_INDEX[f.block]!]!.name;
-  addLog(s, `${side} moves a block from ${areaName(from)}${via} to ${areaName(to)}${battle}.`, {
+  const params = {
+    side: sideRef(side), from: areaRef(from), to: areaRef(to),
+    via: f.path.length > 2 ? sub(msg('log.via', { areas: list(f.path.slice(1, -1).map(areaRef)) })) : '', battle: battle ? 'yes' : 'no',
+  };
+  addLog(s, `${side} moves a block from ${areaName(from)}${via} to ${areaName(to)}${battle}.`, msg('log.move', params), {
     side, text: `${side} moves ${name} from ${areaName(from)}${via} to ${areaName(to)}${battle}.`,
+    m: msg('log.moveOwn', { ...params, block: blockIdRef(f.block) }),
   });
 }

@@ -14,6 +14,7 @@
  */
 import { BLOCK_INDEX, BLOCKS, LAND_AND_EXILE, NUM_BLOCKS, type Side } from './data.ts';
 import { Acted, addLog, ownerOf, type R3State } from './state.ts';
+import { areaRef, blockRef, list, msg, sideRef, sub } from './msg.ts';
 import type { Action } from './flow.ts';
 import { isOpen, occupancy, type Occupancy } from './occupancy.ts';
 import { EDGES, areaName, canLeave, edgeBetween, isEnemyExile, landStepOK } from './movement.ts';
@@ -83,7 +84,7 @@ export function musterEventApply(s: R3State, _f: MusterEventFrame, side: Side, a
   const area = a['area'] as string;
   s.flow.pop();
   s.flow.push({ s: 'muster_who', side, phase: true, area });
-  addLog(s, `${side} musters at ${areaName(area)}.`);
+  addLog(s, `${side} musters at ${areaName(area)}.`, msg('log.musterAt', { side: sideRef(side), area: areaRef(area) }));
 }
 
 export function musterWhoActions(s: R3State, f: MusterWhoFrame, side: Side): Action[] {
@@ -146,7 +147,9 @@ export function musterMoveApply(s: R3State, f: MusterMoveFrame, side: Side, a: A
   s.flow.pop();
   const from = f.path[0]!;
   const via = f.path.length > 2 ? ` via ${areaName(f.path[1]!)}` : '';
-  addLog(s, `${side} musters a block from ${areaName(from)}${via} to ${areaName(to)}.`, {
+  const params = { side: sideRef(side), from: areaRef(from), to: areaRef(to), via: f.path.length > 2 ? sub(msg('log.via', { areas: list([areaRef(f.path[1]!)]) })) : '' };
+  addLog(s, `${side} musters a block from ${areaName(from)}${via} to ${areaName(to)}.`, msg('log.muster', params), {
     side, text: `${side} musters ${BLOCKS[b]!.name} from ${areaName(from)}${via} to ${areaName(to)}.`,
+    m: msg('log.musterOwn', { ...params, block: blockRef(b) }),
   });
 }

@@ -24,6 +24,7 @@
  */
 import { LAND_AND_EXILE, NUM_BLOCKS, type Side } from './data.ts';
 import { addLog, ownerOf, type R3State } from './state.ts';
+import { areaRef, blockRef, msg, sideRef } from './msg.ts';
 import { clearUndo, type Action } from './flow.ts';
 import { occupancy, statusOf } from './occupancy.ts';
 import { areaName } from './movement.ts';
@@ -50,16 +51,16 @@ export function plagueApply(s: R3State, _f: PlagueFrame, side: Side, a: Action):
   if (a.type === 'plague') {
     const area = a['area'] as string;
     clearUndo(s);
-    addLog(s, `${side} strikes ${areaName(area)} with Plague: every block there loses a step.`);
+    addLog(s, `${side} strikes ${areaName(area)} with Plague: every block there loses a step.`, msg('log.plague', { side: sideRef(side), area: areaRef(area) }));
     const victims: number[] = [];
     for (let b = 0; b < NUM_BLOCKS; b++) if (s.loc[b] === area && !s.down[b]) victims.push(b);
     let heirDied = false;
     for (const b of victims) {
       const owner = ownerOf(s, b);
-      addLog(s, `${owner} loses a step in ${areaName(area)} (Plague).`,
-        { side: owner, text: `${blockName(b)} loses a step in ${areaName(area)} (Plague).` });
+      addLog(s, `${owner} loses a step in ${areaName(area)} (Plague).`, msg('log.plagueStep', { side: sideRef(owner), area: areaRef(area) }),
+        { side: owner, text: `${blockName(b)} loses a step in ${areaName(area)} (Plague).`, m: msg('log.plagueStepOwn', { block: blockRef(b), area: areaRef(area) }) });
       s.steps[b]!--;
-      if (s.steps[b]! <= 0 && eliminateDeferVictory(s, b, 'by Plague')) heirDied = true;
+      if (s.steps[b]! <= 0 && eliminateDeferVictory(s, b, { text: 'by Plague', m: msg('log.cause.plague') })) heirDied = true;
     }
     if (heirDied && checkInstantVictory(s)) return;
   } else if (a.type !== 'end') {

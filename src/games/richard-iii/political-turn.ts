@@ -52,6 +52,8 @@ import {
   pendingHomes,
 } from './homes.ts';
 import { addLog, areaStatus, blockId, ownerOf, top, type Frame, type R3State } from './state.ts';
+import { areaRef, blockRef, list, msg, sideRef, sub } from './msg.ts';
+import type { MessageParam } from '../../engine/types.ts';
 import { startCampaign } from './cards.ts';
 
 /* -------------------------------------------------------------- 8.1 disband */
@@ -62,12 +64,13 @@ const areaName = (a: string): string => AREA[a]?.name ?? a;
 export function disband(s: R3State): void {
   const count: Record<Side, number> = { York: 0, Lancaster: 0 };
   const own: Record<Side, string[]> = { York: [], Lancaster: [] };
+  const ownMsgs: Record<Side, MessageParam[]> = { York: [], Lancaster: [] };
   for (let b = 0; b < NUM_BLOCKS; b++) {
     const d = BLOCKS[b]!;
     const loc = s.loc[b]!;
     if (d.type === 'rebel') {
       if (loc !== 'off' && loc !== 'dead') {
-        if (AREA[loc]) addLog(s, `The Rebel in ${areaName(loc)} disbands.`);
+        if (AREA[loc]) addLog(s, `The Rebel in ${areaName(loc)} disbands.`, msg('log.rebelDisbands', { area: areaRef(loc) }));
         s.loc[b] = 'off';
         s.down[b] = false;
       }
@@ -79,21 +82,25 @@ export function disband(s: R3State): void {
       s.loc[b] = 'pool';
       count[side]++;
       own[side].push(`${d.name} (${areaName(loc)})`);
+      ownMsgs[side].push(sub(msg('log.disbandedToPool', { block: blockRef(b), from: areaRef(loc) })));
     } else if (d.type === 'mercenary') {
       const home = mercenaryHome(b)!;
       if (loc !== home) {
         s.loc[b] = home;
         count[side]++;
         own[side].push(`${d.name} (${areaName(loc)} → ${areaName(home)})`);
+        ownMsgs[side].push(sub(msg('log.disbandedBlock', { block: blockRef(b), from: areaRef(loc), to: areaRef(home) })));
       }
     }
   }
   for (const side of ['York', 'Lancaster'] as const) {
     if (count[side] === 0) continue;
-    addLog(s, `Levies disband (8.1): ${count[side]} ${side} block(s) return to the pool or their home exile.`, {
-      side,
-      text: `Disbanded: ${own[side].join(', ')}.`,
-    });
+    addLog(s, `Levies disband (8.1): ${count[side]} ${side} block(s) return to the pool or their home exile.`,
+      msg('log.disband', { n: count[side], side: sideRef(side) }), {
+        side,
+        text: `Disbanded: ${own[side].join(', ')}.`,
+        m: msg('log.disbandOwn', { blocks: list(ownMsgs[side]) }),
+      });
   }
 }
 
@@ -128,9 +135,10 @@ export function usurpation(s: R3State): void {
   const pretender = other(king);
   const k = usurpationCount(s, king);
   const p = usurpationCount(s, pretender);
-  addLog(s, `Usurpation (8.2): ${king} (King) ${k}, ${pretender} (Pretender) ${p}.`);
+  addLog(s, `Usurpation (8.2): ${king} (King) ${k}, ${pretender} (Pretender) ${p}.`,
+    msg('log.usurpationCount', { king: sideRef(king), k, pretender: sideRef(pretender), p }));
   if (p <= k) {
-    addLog(s, `${king} keeps the throne.`);
+    addLog(s, `${king} keeps the throne.`, msg('log.keepsThrone', { side: sideRef(king) }));
     return;
   }
   s.king = pretender;
@@ -138,7 +146,8 @@ export function usurpation(s: R3State): void {
   const heir = s.crown[pretender] ?? seniorHeir(s, pretender);
   s.crown[pretender] = heir;
   const who = heir === null ? '' : ` ${blockName(heir)} is King`;
-  addLog(s, `Usurpation! ${pretender} takes the throne:${who}; ${king} becomes the Pretender.`);
+  addLog(s, `Usurpation! ${pretender} takes the throne:${who}; ${king} becomes the Pretender.`,
+    msg('log.usurpation', { pretender: sideRef(pretender), king: sideRef(king), heir: heir === null ? '' : sub(msg('log.usurpationHeir', { block: blockRef(heir) })) }));
 }
 
 /* ----------------------------------------------------------- 8.3/8.4 go home */
@@ -163,14 +172,16 @@ function sendHome(s: R3State, b: number, to: string | 'pool'): void {
   const name = blockName(b);
   s.loc[b] = to;
   if (to === 'pool') {
-    addLog(s, `${side}: a block in ${areaName(from)} has no home free and goes to the pool.`, {
+    addLog(s, `${side}: a block in ${areaName(from)} has no home free and goes to the pool.`, msg('log.noHome', { side: sideRef(side), from: areaRef(from) }), {
       side,
       text: `${name} (${areaName(from)}) has no home free and goes to the pool.`,
+      m: msg('log.noHomeOwn', { block: blockRef(b), from: areaRef(from) }),
     });
   } else if (to !== from) {
-    addLog(s, `${side}: a block goes home from ${areaName(from)} to ${areaName(to)}.`, {
+    addLog(s, `${side}: a block goes home from ${areaName(from)} to ${areaName(to)}.`, msg('log.goesHome', { side: sideRef(side), from: areaRef(from), to: areaRef(to) }), {
       side,
       text: `${name} goes home from ${areaName(from)} to ${areaName(to)}.`,
+      m: msg('log.goesHomeOwn', { block: blockRef(b), from: areaRef(from), to: areaRef(to) }),
     });
   }
 }
@@ -189,7 +200,8 @@ function autoHome(s: R3State, f: HomeFrame): void {
 function startGoHome(s: R3State, role: Role): void {
   const side = role === 'king' ? s.king : other(s.king);
   clearUndo(s);
-  addLog(s, role === 'king' ? `The King (${side}) goes home (8.4).` : `The Pretender (${side}) goes home (8.3).`);
+  addLog(s, role === 'king' ? `The King (${side}) goes home (8.4).` : `The Pretender (${side}) goes home (8.3).`,
+    msg(role === 'king' ? 'log.kingHome' : 'log.pretenderHome', { side: sideRef(side) }));
   const f: HomeFrame = { s: `${role}_goes_home`, side, moved: [] };
   s.flow.push(f);
   continueGoHome(s, f);
@@ -231,9 +243,10 @@ function toPoolForExile(s: R3State, b: number): void {
   const from = s.loc[b]!;
   s.loc[b] = 'pool';
   s.down[b] = false;
-  addLog(s, `${side}: a block in ${areaName(from)} exceeds the exile limit and goes to the pool (7.2).`, {
+  addLog(s, `${side}: a block in ${areaName(from)} exceeds the exile limit and goes to the pool (7.2).`, msg('log.exileLimit', { side: sideRef(side), from: areaRef(from) }), {
     side,
     text: `${blockName(b)} (${areaName(from)}) goes to the pool: exile limit (7.2).`,
+    m: msg('log.exileLimitOwn', { block: blockRef(b), from: areaRef(from) }),
   });
 }
 
@@ -290,7 +303,8 @@ export function campaignReset(s: R3State): void {
   }
   s.campaign++;
   clearUndo(s);
-  addLog(s, `Campaign Reset (8.5): all blocks stand up at full strength; the Rebel joins the ${other(s.king)} pool.`);
+  addLog(s, `Campaign Reset (8.5): all blocks stand up at full strength; the Rebel joins the ${other(s.king)} pool.`,
+    msg('log.campaignReset', { side: sideRef(other(s.king)) }));
   startCampaign(s);
 }
 
@@ -299,12 +313,12 @@ export function campaignReset(s: R3State): void {
 /** Entered from the Supply Phase after Game Turn 7 (supply.ts). */
 export function startPoliticalTurn(s: R3State): void {
   clearUndo(s);
-  addLog(s, `Political Turn after campaign ${s.campaign}.`);
+  addLog(s, `Political Turn after campaign ${s.campaign}.`, msg('log.politicalTurn', { campaign: s.campaign }));
   disband(s);
   usurpation(s);
   if (s.campaign >= s.endCampaign) {
     endGame(s, s.king, `${s.king} holds the throne after the Usurpation step of the last campaign (9.0).`);
-    addLog(s, `Game over: ${s.king} wins.`);
+    addLog(s, `Game over: ${s.king} wins.`, msg('log.gameOverKing', { side: sideRef(s.king) }));
     return;
   }
   startGoHome(s, 'pretender');

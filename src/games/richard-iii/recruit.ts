@@ -19,6 +19,7 @@
  */
 import { AREA, BLOCK_INDEX, BLOCKS, LAND_AND_EXILE, NUM_BLOCKS, type Side } from './data.ts';
 import { Acted, addLog, ownerOf, type R3State } from './state.ts';
+import { areaRef, blockRef, msg, sideRef } from './msg.ts';
 import type { Action } from './flow.ts';
 import { occupancy, statusOf, type Occupancy } from './occupancy.ts';
 import { phaseOf, type RecruitFrame } from './action-frames.ts';
@@ -124,7 +125,8 @@ export function recruitWhereApply(s: R3State, f: RecruitFrame, side: Side, a: Ac
   s.steps[b] = BLOCKS[b]!.maxSteps;
   s.acted[b] = Acted.Recruited;
   s.flow.pop();
-  addLog(s, `${side} recruits a block in ${areaName(area)}.`, {
+  addLog(s, `${side} recruits a block in ${areaName(area)}.`, msg('log.recruit', { side: sideRef(side), area: areaRef(area) }), {
     side, text: `${side} recruits ${BLOCKS[b]!.name} in ${areaName(area)}.`,
+    m: msg('log.recruitOwn', { side: sideRef(side), area: areaRef(area), block: blockRef(b) }),
   });
 }

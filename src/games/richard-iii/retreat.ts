@@ -24,6 +24,7 @@
  */
 import { AREA, BLOCKS, BORDER, BORDER_LIMIT, LAND_AND_EXILE, NEIGHBOURS, NUM_BLOCKS, borderId, other, type Side } from './data.ts';
 import { addLog, ownerOf, type Frame, type R3State } from './state.ts';
+import { areaRef, blockRef, msg, sideRef } from './msg.ts';
 import { drop, hostileAreas, nameOf, type BattleFrame } from './battle-state.ts';
 
 /** Areas hostile to the moving side: Friendly or Vacant = not in the set. */
@@ -129,7 +130,8 @@ export function retreat(s: R3State, bf: BattleFrame, b: number, to: string): voi
   s.loc[b] = to;
   drop(bf.revealed, b);
   drop(bf.pirates, b);
-  addLog(s, `${side}: ${nameOf(b)} retreats from ${areaName(bf.area)} to ${areaName(to)}${bySea ? ' by sea' : ''}.`);
+  addLog(s, `${side}: ${nameOf(b)} retreats from ${areaName(bf.area)} to ${areaName(to)}${bySea ? ' by sea' : ''}.`,
+    msg('log.retreat', { side: sideRef(side), block: blockRef(b), from: areaRef(bf.area), to: areaRef(to), sea: bySea ? 'yes' : 'no' }));
 }
 
 /* ------------------------------------------------------------------ regroup */
@@ -176,12 +178,14 @@ export function regroupMove(s: R3State, f: RegroupFrame, b: number, to: string):
   }
   s.loc[b] = to;
   const how = f.pirates.includes(b) ? ' by sea' : '';
+  const params = { side: sideRef(f.side), from: areaRef(f.area), to: areaRef(to), sea: how ? 'yes' : 'no' };
   if (f.seen.includes(b)) {
-    addLog(s, `${f.side} regroups ${nameOf(b)} from ${areaName(f.area)} to ${areaName(to)}${how}.`);
+    addLog(s, `${f.side} regroups ${nameOf(b)} from ${areaName(f.area)} to ${areaName(to)}${how}.`, msg('log.regroupOwn', { ...params, block: blockRef(b) }));
   } else {
-    addLog(s, `${f.side} regroups a block from ${areaName(f.area)} to ${areaName(to)}${how}.`, {
+    addLog(s, `${f.side} regroups a block from ${areaName(f.area)} to ${areaName(to)}${how}.`, msg('log.regroup', params), {
       side: f.side,
       text: `${f.side} regroups ${nameOf(b)} from ${areaName(f.area)} to ${areaName(to)}${how}.`,
+      m: msg('log.regroupOwn', { ...params, block: blockRef(b) }),
     });
   }
 }

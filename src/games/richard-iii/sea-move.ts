@@ -22,6 +22,7 @@
  */
 import { AREA, BLOCK_INDEX, BLOCKS, SEAS, type Side } from './data.ts';
 import { Acted, addLog, type R3State } from './state.ts';
+import { areaRef, blockRef, msg, sideRef } from './msg.ts';
 import type { Action } from './flow.ts';
 import { AREA_IX, isOpenAt, occupancy, statusOf, type Occupancy } from './occupancy.ts';
 import { allowsSea, phaseOf, type PhaseFrame, type SeaFrame } from './action-frames.ts';
@@ -122,5 +123,8 @@ export function seaMoveToApply(s: R3State, f: SeaFrame, side: Side, a: Action): 
   s.flow.pop();
   const tail = `from ${areaName(f.from)} to ${areaName(to)} across the ${areaName(f.zone)}` +
     `${free ? ' (port-to-port, no AP)' : ''}${attack ? ' (battle)' : ''}.`;
-  addLog(s, `${side} sea-moves a block ${tail}`, { side, text: `${side} sea-moves ${BLOCKS[b]!.name} ${tail}` });
+  const params = { side: sideRef(side), from: areaRef(f.from), to: areaRef(to), zone: areaRef(f.zone), free: free ? 'yes' : 'no', battle: attack ? 'yes' : 'no' };
+  addLog(s, `${side} sea-moves a block ${tail}`, msg('log.seaMove', params), {
+    side, text: `${side} sea-moves ${BLOCKS[b]!.name} ${tail}`, m: msg('log.seaMoveOwn', { ...params, block: blockRef(b) }),
+  });
 }

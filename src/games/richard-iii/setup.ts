@@ -72,7 +72,7 @@ export function initialState(scenario: string, seed: string): R3State {
 export function setupState(scenario: string, seed: string): R3State {
   const s = initialState(scenario, seed);
   const sc = SCENARIO[scenario]!;
-  s.log.push({ pub: `${sc.name} (${sc.year}): ${sc.kingSide} holds the throne.` });
+  s.log.push({ pub: `${sc.name} (${sc.year}): ${sc.kingSide} holds the throne.`, m: { key: 'log.setup', params: { scenario: { ref: 'scenario', id: sc.id }, year: String(sc.year), side: { ref: 'side', id: sc.kingSide } } } });
   startCampaign(s);
   return s;
 }

@@ -8,7 +8,7 @@
  * says who must act and what they may do.
  */
 import type { RngState } from '../../engine/rng.ts';
-import type { LogChange as EngineLogChange } from '../../engine/types.ts';
+import type { LogChange as EngineLogChange, Message } from '../../engine/types.ts';
 import { AREA, BLOCK, BLOCKS, NUM_BLOCKS, type Side } from './data.ts';
 
 /** Where a block is: an area id, or one of these off-map places. */
@@ -23,10 +23,12 @@ export type OffMap = 'pool' | 'minor' | 'off' | 'dead';
 export const Acted = { None: 0, Moved: 1, SeaMoved: 2, Recruited: 3 } as const;
 
 export interface LogEntry {
-  /** Text every seat (and spectators) may see. */
+  /** Text every seat (and spectators) may see (English; the engine's own record). */
   pub: string;
-  /** Fuller text for one side only (e.g. which block was recruited). */
-  own?: { side: Side; text: string };
+  /** The same line as a message, for any language (absent in logs written before messages existed). */
+  m?: Message;
+  /** Fuller text for one side only (e.g. which block was recruited), and its message. */
+  own?: { side: Side; text: string; m?: Message };
 }
 
 /** Movement bookkeeping for an area where a battle is pending (6.3, 5.22). */
@@ -256,6 +258,7 @@ export function logChange(s: R3State): LogChange {
 export const blockId = (b: number): string => BLOCKS[b]!.id;
 export const blockData = (id: string) => BLOCK[id]!;
 
-export function addLog(s: R3State, pub: string, own?: { side: Side; text: string }): void {
-  s.log.push(own ? { pub, own } : { pub });
+/** Appends a log line: its English text and its message, and optionally a fuller line for one side only. */
+export function addLog(s: R3State, pub: string, m: Message, own?: { side: Side; text: string; m: Message }): void {
+  s.log.push(own ? { pub, m, own } : { pub, m });
 }

@@ -13,6 +13,7 @@
 import { AREA, AREAS, BLOCKS, type Side } from './data.ts';
 import { heirRank, seniorHeir, seniorLivingHeir, seniorMinor } from './heirs.ts';
 import { addLog, areaStatus, type R3State } from './state.ts';
+import { areaRef, blockRef, msg, sideRef } from './msg.ts';
 
 const EXILES: Readonly<Record<Side, readonly string[]>> = {
   York: AREAS.filter((a) => a.kind === 'exile' && a.exileOf === 'York').map((a) => a.id),
@@ -66,7 +67,8 @@ export function enterHeir(s: R3State, side: Side, b: number, area: string): void
   s.steps[b] = BLOCKS[b]!.maxSteps;
   s.down[b] = false;
   s.heirsToEnter[side]--;
-  addLog(s, `${side}: the minor heir ${BLOCKS[b]!.name} comes of age and enters play in ${AREA[area]!.name}.`);
+  addLog(s, `${side}: the minor heir ${BLOCKS[b]!.name} comes of age and enters play in ${AREA[area]!.name}.`,
+    msg('log.heirEnters', { side: sideRef(side), block: blockRef(b), area: areaRef(area) }));
 }
 
 /**
@@ -79,5 +81,6 @@ export function succeed(s: R3State, side: Side): void {
   if (b === null) return; // no heir in play: instant victory has already ended the game (9.0)
   s.crown[side] = b;
   const role = side === s.king ? 'King' : 'Pretender';
-  addLog(s, `${BLOCKS[b]!.name} (heir no. ${heirRank(b)}) is now the ${side} ${role}, in ${AREA[s.loc[b]!]!.name}.`);
+  addLog(s, `${BLOCKS[b]!.name} (heir no. ${heirRank(b)}) is now the ${side} ${role}, in ${AREA[s.loc[b]!]!.name}.`,
+    msg(role === 'King' ? 'log.newKing' : 'log.newPretender', { block: blockRef(b), rank: heirRank(b) ?? 0, side: sideRef(side), area: areaRef(s.loc[b]!) }));
 }

@@ -30,6 +30,7 @@
 import { AREA, AREAS, BLOCK_INDEX, BLOCKS, NUM_BLOCKS, other, type AreaData, type Side } from './data.ts';
 import { clearUndo, type Action, type HandlerTable } from './flow.ts';
 import { addLog, ownerOf, type Frame, type R3State } from './state.ts';
+import { areaRef, blockIdRef, blockRef, msg, sideRef } from './msg.ts';
 import { eliminate } from './elimination.ts';
 import { ensureCrownHeirEnters, enterHeir, heirEntryAreas, nextEntrant, succeed } from './succession.ts';
 import { startGameTurn } from './cards.ts';
@@ -111,7 +112,7 @@ const pretender = (s: R3State): Side => other(s.king);
 /** Starts the Supply Phase (called by battle.ts when no battle remains). */
 export function startSupplyPhase(s: R3State): void {
   clearUndo(s);
-  addLog(s, `Supply Phase (Game Turn ${s.turn}).`);
+  addLog(s, `Supply Phase (Game Turn ${s.turn}).`, msg('log.supplyPhase', { turn: s.turn }));
   ensureCrownHeirEnters(s, pretender(s));
   ensureCrownHeirEnters(s, s.king);
   runSupply(s, 0);
@@ -219,8 +220,8 @@ export const handlers: HandlerTable = {
       const fr = f as ExecuteFrame;
       s.flow.pop();
       if (a.type === 'execute') {
-        addLog(s, `${side} executes ${BLOCKS[BLOCK_INDEX[fr.block]!]!.fullName} (9.1).`);
-        eliminate(s, BLOCK_INDEX[fr.block]!, 'by execution');
+        addLog(s, `${side} executes ${BLOCKS[BLOCK_INDEX[fr.block]!]!.fullName} (9.1).`, msg('log.execute', { side: sideRef(side), block: blockIdRef(fr.block) }));
+        eliminate(s, BLOCK_INDEX[fr.block]!, { text: 'by execution', m: msg('log.cause.execution') });
         if (s.result) return;
       }
       runSupply(s, fr.stage + 1);
@@ -259,12 +260,13 @@ export const handlers: HandlerTable = {
       const area = s.loc[b]!;
       const limit = AREA[area]!.kind === 'exile' ? 'exile limit' : 'supply limit';
       const why = `${limit}, ${AREA[area]!.kind === 'exile' ? '7.2' : '7.1'}`;
-      addLog(s, `${side} loses a step in ${AREA[area]!.name} (${why}).`,
-        { side, text: `${BLOCKS[b]!.name} loses a step in ${AREA[area]!.name} (${why}).` });
+      const exile = AREA[area]!.kind === 'exile' ? 'yes' : 'no';
+      addLog(s, `${side} loses a step in ${AREA[area]!.name} (${why}).`, msg('log.supplyStep', { side: sideRef(side), area: areaRef(area), exile }),
+        { side, text: `${BLOCKS[b]!.name} loses a step in ${AREA[area]!.name} (${why}).`, m: msg('log.supplyStepOwn', { block: blockRef(b), area: areaRef(area), exile }) });
       fr.reduced.push(b);
       s.steps[b] -= 1;
       if (s.steps[b]! <= 0) {
-        eliminate(s, b, `by the ${limit}`);
+        eliminate(s, b, { text: `by the ${limit}`, m: msg(limit === 'exile limit' ? 'log.cause.exileLimit' : 'log.cause.supplyLimit') });
         if (s.result) return;
       }
       // Done, and nothing left to undo: go on without a confirmation.

@@ -24,6 +24,7 @@
 import { BLOCKS, BLOCK_INDEX, other, type Side } from './data.ts';
 import { defect } from './defection.ts';
 import { addLog, ownerOf, type R3State } from './state.ts';
+import { blockRef, msg, sideRef, withStrength } from './msg.ts';
 import { activeBlocks, drop, label, nameOf, type BattleFrame } from './battle-state.ts';
 import { rollDice } from './hits.ts';
 
@@ -69,7 +70,7 @@ export function rollerSource(s: R3State, bf: BattleFrame, b: number): 'crown' | 
  * Makes the roll and applies a defection. `who` names the roller in the log
  * ("Henry VI (4)"; unused for the card). Callers check s.result afterwards.
  */
-export function treasonRoll(s: R3State, bf: BattleFrame, side: Side, target: number, source: TreasonSource, who: string): void {
+export function treasonRoll(s: R3State, bf: BattleFrame, side: Side, target: number, source: TreasonSource, who: string, roller: number | null): void {
   const n = loyaltyAgainst(target, source)!;
   const id = BLOCKS[target]!.id;
   bf.rolls[id] = (bf.rolls[id] ?? 0) + 1;
@@ -78,10 +79,14 @@ export function treasonRoll(s: R3State, bf: BattleFrame, side: Side, target: num
   const dice = rollDice(s, n);
   const ok = dice.every((d) => d % 2 === 0);
   const name = nameOf(target);
-  const roller = source === 'card' ? `${side} uses the Treason card:` : `${side}: ${who} makes a`;
+  const rollerText = source === 'card' ? `${side} uses the Treason card:` : `${side}: ${who} makes a`;
   addLog(
     s,
-    `${roller} treason roll on ${label(s, target)}: ${dice.join(' ')} — ${ok ? `${name} defects to ${side}` : `${name} stays loyal`}.`,
+    `${rollerText} treason roll on ${label(s, target)}: ${dice.join(' ')} — ${ok ? `${name} defects to ${side}` : `${name} stays loyal`}.`,
+    msg(source === 'card' || roller === null ? 'log.treasonCard' : 'log.treasonRoll', {
+      side: sideRef(side), ...(roller === null ? {} : { roller: withStrength(s, roller) }), target: withStrength(s, target),
+      name: blockRef(target), dice: dice.join(' '), ok: ok ? 'yes' : 'no',
+    }),
   );
   if (!ok) return;
   const nb = defect(s, target);

@@ -27,6 +27,8 @@ export interface Auth {
 
 export interface HeraldContext {
   auth: Auth;
+  /** The request's Accept-Language header (a `lang` argument overrides it). */
+  acceptLanguage?: string;
 }
 
 function header(value: unknown): string | undefined {

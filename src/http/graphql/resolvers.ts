@@ -1,6 +1,7 @@
 // Query and mutation resolvers: thin adapters over the game service (the same
 // functions REST uses). They translate arguments, call the service, and shape
 // the answer; rules, access checks and the write path live in the service.
+import { negotiateLanguage } from '../../i18n/index.ts';
 import { valueFromASTUntyped, type ValueNode } from 'graphql';
 import type { IResolvers } from 'mercurius';
 import type { Json } from '../../bus/bus.ts';
@@ -110,10 +111,15 @@ export function queryResolvers(service: GameServiceApi, info: { version: string 
         const { body, ...rest } = pic;
         return { ...rest, body: typeof body === 'string' ? body : body.toString('base64') };
       },
-      legalActions: async (_root, args: { gameId: string; role?: string | null }, ctx: Ctx) =>
-        service.getLegalActions(await ctx.auth.required(), args.gameId, { role: opt(args.role) }),
-      log: async (_root, args: { gameId: string; role?: string | null }, ctx: Ctx) =>
-        service.getLog(await ctx.auth.optional(), args.gameId, { role: opt(args.role) }),
+      legalActions: async (_root, args: { gameId: string; role?: string | null; lang?: string | null; tree?: boolean | null }, ctx: Ctx) =>
+        service.getLegalActions(await ctx.auth.required(), args.gameId, {
+          role: opt(args.role), lang: negotiateLanguage({ lang: args.lang ?? null, acceptLanguage: ctx.acceptLanguage ?? null }),
+          ...(args.tree ? { group: 'tree' as const } : {}),
+        }).then((r) => ({ ...r, tree: r.tree ?? null })),
+      log: async (_root, args: { gameId: string; role?: string | null; lang?: string | null }, ctx: Ctx) =>
+        service.getLog(await ctx.auth.optional(), args.gameId, {
+          role: opt(args.role), lang: negotiateLanguage({ lang: args.lang ?? null, acceptLanguage: ctx.acceptLanguage ?? null }),
+        }),
       export: async (_root, args: { gameId: string }, ctx: Ctx) => service.exportGame(await ctx.auth.required(), args.gameId),
       ...ratingQueries(service),
     },
@@ -176,12 +182,13 @@ export function queryResolvers(service: GameServiceApi, info: { version: string 
       abort: async (_root, args: { gameId: string }, ctx: Ctx) => service.abort(await ctx.auth.required(), args.gameId),
       submitAction: async (
         _root,
-        args: { gameId: string; role?: string | null; action: Json; expectedVersion?: number | null; idempotencyKey?: string | null },
+        args: { gameId: string; role?: string | null; action?: Json | null; actionId?: string | null; expectedVersion?: number | null; idempotencyKey?: string | null },
         ctx: Ctx,
       ) =>
         service.submitAction(await ctx.auth.required(), args.gameId, {
           role: opt(args.role),
-          action: args.action,
+          action: opt(args.action),
+          actionId: opt(args.actionId),
           expectedVersion: opt(args.expectedVersion),
           idempotencyKey: opt(args.idempotencyKey),
         }),

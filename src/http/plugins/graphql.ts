@@ -94,7 +94,10 @@ export default async function graphql(app: FastifyInstance, opts: GraphqlOptions
       await reply.code(statusCode).send(response);
     },
     // herald-auth authenticated the request already (and refused a bad key).
-    context: (request) => ({ auth: fixedAuth(request.caller) }),
+    context: (request) => ({
+      auth: fixedAuth(request.caller),
+      ...(typeof request.headers['accept-language'] === 'string' ? { acceptLanguage: request.headers['accept-language'] } : {}),
+    }),
     subscription: {
       // The upgrade request's headers (authenticated by herald-auth) first;
       // connection_init credentials override them.

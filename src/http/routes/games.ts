@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { requireCaller } from '../plugins/auth.ts';
 import { PICTURE_FORMATS, ServiceError, type CreateGameInput, type GameFilter, type ImportInput, type JoinInput, type SubmitActionInput } from '../../service/api.ts';
-import { body, bool, int, query, str, type IdParams } from './query.ts';
+import { body, bool, int, language, query, str, type IdParams } from './query.ts';
 
 type P = { Params: IdParams };
 
@@ -90,8 +90,13 @@ export default async function gameRoutes(app: FastifyInstance): Promise<void> {
   }
 
   app.get<P>('/games/:gameId/actions', async (request) => {
-    const role = str(query(request), 'role');
-    return svc.getLegalActions(requireCaller(request), request.params.gameId, role !== undefined ? { role } : {});
+    const q = query(request);
+    const role = str(q, 'role');
+    const group = str(q, 'group');
+    if (group !== undefined && group !== 'tree') throw new ServiceError('invalid_request', 'group must be "tree" (or left out).');
+    return svc.getLegalActions(requireCaller(request), request.params.gameId, {
+      ...(role !== undefined ? { role } : {}), lang: language(request, q), ...(group === 'tree' ? { group } : {}),
+    });
   });
 
   app.post<P>('/games/:gameId/actions', async (request, reply) => {
@@ -110,8 +115,9 @@ export default async function gameRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.get<P>('/games/:gameId/log', async (request) => {
-    const role = str(query(request), 'role');
-    return svc.getLog(request.caller, request.params.gameId, role !== undefined ? { role } : {});
+    const q = query(request);
+    const role = str(q, 'role');
+    return svc.getLog(request.caller, request.params.gameId, { ...(role !== undefined ? { role } : {}), lang: language(request, q) });
   });
 
   app.get<P>('/games/:gameId/export', async (request) => svc.exportGame(requireCaller(request), request.params.gameId));

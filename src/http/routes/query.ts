@@ -2,6 +2,7 @@
 // invalid_request problem (the same code the service uses), never a 500.
 import type { FastifyRequest } from 'fastify';
 import { ServiceError } from '../../service/api.ts';
+import { negotiateLanguage, type Language } from '../../i18n/index.ts';
 
 export type Query = Record<string, string | string[] | undefined>;
 
@@ -52,6 +53,16 @@ export function onlyFields(b: Record<string, unknown>, allowed: readonly string[
   if (unknown.length > 0) {
     throw new ServiceError('invalid_request', `Unknown field ${unknown.map((k) => JSON.stringify(k)).join(', ')}: this body takes ${allowed.join(', ')}.`);
   }
+}
+
+/**
+ * The language to word labels and log lines in: the `lang` parameter, else the
+ * Accept-Language header, else English (an unknown language is not an error:
+ * the client gets English, and `lang` in the answer says so).
+ */
+export function language(request: FastifyRequest, q: Query = query(request)): Language {
+  const header = request.headers['accept-language'];
+  return negotiateLanguage({ lang: str(q, 'lang') ?? null, acceptLanguage: typeof header === 'string' ? header : null });
 }
 
 export interface IdParams {

@@ -16,7 +16,7 @@ const lastPub = (s: { log: { pub: string }[] }): string => s.log.map((l) => l.pu
 t.test('6.82: a killed heir is permanently out; one minor heir is due at the next Supply Phase', async (t) => {
   const s = buildPosition({});
   s.undo = [snapshotOf(s)];
-  eliminate(s, B('rutland'), 'in the battle of Kent');
+  eliminate(s, B('rutland'), { text: 'in the battle of Kent', m: { key: 'log.cause.battle', params: { area: { ref: 'area', id: 'kent' } } } });
   t.equal(s.loc[B('rutland')], 'dead');
   t.equal(s.down[B('rutland')], false, 'dead blocks are shown face-up off-map');
   t.equal(s.heirsToEnter.York, 1);
@@ -120,7 +120,7 @@ t.test('9.1 [R-33]: a killed defected Clarence counts as a York heir death', asy
   const s = buildPosition({ blocks: { 'clarence-y': { loc: 'kent' } } });
   const c = defect(s, B('clarence-y'));
   t.equal(s.heirsToEnter.York, 0, 'no minor for the defection itself');
-  eliminate(s, c, 'by execution');
+  eliminate(s, c, { text: 'by execution', m: { key: 'log.cause.execution' } });
   t.equal(s.loc[B('clarence-l')], 'dead');
   t.equal(s.loc[B('clarence-y')], 'dead', 'he can never return');
   t.equal(s.heirsToEnter.York, 1, 'Gloucester enters at the next Supply Phase');
@@ -136,7 +136,7 @@ t.test('9.1: a killed defected Exeter counts as a Lancaster heir death', async (
 
 t.test('9.0: Richard III — killing the sole enemy heir wins at once', async (t) => {
   const s = buildPosition({ scenario: 'richard-iii' });
-  eliminate(s, B('gloucester'), 'in the battle of Leicester');
+  eliminate(s, B('gloucester'), { text: 'in the battle of Leicester', m: { key: 'log.cause.battle', params: { area: { ref: 'area', id: 'leicester' } } } });
   t.same(s.result, { winner: 'Lancaster', reason: 'York has no living heir left (9.0).' });
   t.equal(top(s).s, 'game_over');
 });
