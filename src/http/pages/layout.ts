@@ -43,6 +43,8 @@ dl.legend dd { margin: 0; }
 @media (max-width: 30rem) {
   body { font-size: 15px; }
   th, td { padding: .25rem .3rem; }
+  table { font-size: .9rem; }
+  td.name { min-width: 4.5rem; }
   .wide-only { display: none; }
 }
 `;

@@ -85,7 +85,7 @@ function resultText(p: Pairing): string {
 
 function standingsTable(rows: StandingRow[], tieBreaks: readonly TieBreak[]): Html {
   return html`<div class="scroll"><table class="standings">
-<thead><tr><th class="num">#</th><th>Player</th><th class="num">Pts</th>${tieBreaks.map((tb) => html`<th class="num"><abbr title="${TIE_BREAK_NAMES[tb][1]}">${TIE_BREAK_NAMES[tb][0]}</abbr></th>`)}<th class="num">Played</th><th class="num"><abbr title="won – drawn – lost">W–D–L</abbr></th></tr></thead>
+<thead><tr><th class="num">#</th><th>Player</th><th class="num">Pts</th>${tieBreaks.map((tb) => html`<th class="num"><abbr title="${TIE_BREAK_NAMES[tb][1]}">${TIE_BREAK_NAMES[tb][0]}</abbr></th>`)}<th class="num wide-only">Played</th><th class="num"><abbr title="won – drawn – lost">W–D–L</abbr></th></tr></thead>
 <tbody>
 ${rows.map(
   (r) => html`<tr data-player="${r.player.id}">
@@ -93,7 +93,7 @@ ${rows.map(
 <td class="name" data-col="player">${nameOf(r.player)}${r.status !== 'active' ? html` <span class="tag">${r.status}</span>` : ''}</td>
 <td class="num" data-col="points"><strong>${num(r.points)}</strong></td>
 ${tieBreaks.map((tb) => html`<td class="num" data-col="tb-${tb}">${num(r.tieBreaks[tb])}</td>`)}
-<td class="num" data-col="played">${r.played}</td>
+<td class="num wide-only" data-col="played">${r.played}</td>
 <td class="num" data-col="wdl">${r.won}–${r.drawn}–${r.lost}</td>
 </tr>
 `,
@@ -119,14 +119,14 @@ ${s.standings.some((r) => r.decidedByFinalOrder) ? html`<p class="muted">† Sti
 </section>`;
 }
 
-function pairingRow(p: Pairing): Html {
+function pairingRow(p: Pairing, roles: { first: string; second: string }): Html {
   const w = winnerOf(p.result, p.second !== null);
   return html`<tr data-pairing="${p.id}">
-<td class="num">${p.pool !== null ? html`<span class="tag">P${p.pool}</span> ` : ''}${p.board}</td>
-<td class="name${w === 'first' ? ' win' : ''}">${nameOf(p.first)}</td>
+<td class="num board">${p.pool !== null ? html`<span class="tag">P${p.pool}</span> ` : ''}${p.board}</td>
+<td class="name first${w === 'first' ? ' win' : ''}" data-label="${roles.first}">${nameOf(p.first)}</td>
 <td class="result" data-col="result">${resultText(p)}</td>
-<td class="name${w === 'second' ? ' win' : ''}">${p.second ? nameOf(p.second) : html`<span class="muted">—</span>`}</td>
-<td>${p.gameId ? html`<a href="${watchUrl(p.gameId)}">Watch</a>` : ''}</td>
+<td class="name second${w === 'second' ? ' win' : ''}" data-label="${roles.second}">${p.second ? nameOf(p.second) : html`<span class="muted">—</span>`}</td>
+<td class="game">${p.gameId ? html`<a href="${watchUrl(p.gameId)}">Watch</a>` : ''}</td>
 </tr>
 `;
 }
@@ -140,9 +140,9 @@ ${[...d.rounds].reverse().map(
   (r) => html`<section class="round" id="round-${r.number}">
 <h3>Round ${r.number} <span class="tag">${r.stage}</span> <span class="tag">${r.status === 'complete' ? 'complete' : 'in play'}</span></h3>
 <div class="scroll"><table class="pairings">
-<thead><tr><th class="num">Board</th><th>${first}</th><th>Result</th><th>${second}</th><th>Game</th></tr></thead>
+<thead><tr><th class="num board">Board</th><th>${first}</th><th class="result">Result</th><th>${second}</th><th class="game">Game</th></tr></thead>
 <tbody>
-${r.pairings.map(pairingRow)}</tbody>
+${r.pairings.map((p) => pairingRow(p, d.league.roles))}</tbody>
 </table></div>
 </section>
 `,
@@ -163,7 +163,7 @@ function bracketScores(result: PairingResult | null): [string, string] {
     case 'forfeit-second': return ['−', '+'];
     case 'double-forfeit': return ['−', '−'];
     case null: return ['', ''];
-    default: return ['bye', ''];
+    default: return ['', ''];
   }
 }
 
@@ -196,8 +196,8 @@ function bracketSection(d: LeaguePageData): Html {
 <h2 id="bracket-h">Knockout</h2>
 ${champion ? html`<p class="champion">Winner: <strong class="win">${nameOf(champion === 'first' ? final!.first : final!.second!)}</strong></p>` : ''}
 <div class="bracket">
-${ko.map((r) => html`<div class="column" data-round="${r.number}"><h3>${knockoutRoundName(r.pairings.length)}</h3>${r.pairings.map(bracketMatch)}</div>
-`)}${later.map((n) => html`<div class="column future"><h3>${knockoutRoundName(n)}</h3>${Array.from({ length: n }, () => html`<div class="match"><ol>${bracketSlot(null, false, '')}${bracketSlot(null, false, '')}</ol></div>`)}</div>
+${ko.map((r) => html`<div class="column" data-round="${r.number}"><h3>${knockoutRoundName(r.pairings.length)}</h3><div class="matches">${r.pairings.map(bracketMatch)}</div></div>
+`)}${later.map((n) => html`<div class="column future"><h3>${knockoutRoundName(n)}</h3><div class="matches">${Array.from({ length: n }, () => html`<div class="match"><ol>${bracketSlot(null, false, '')}${bracketSlot(null, false, '')}</ol></div>`)}</div></div>
 `)}</div>
 </section>`;
 }
@@ -212,16 +212,34 @@ function entrantsSection(d: LeaguePageData): Html {
 
 const LEAGUE_CSS = `
 .description { white-space: pre-line; }
+table.pairings { table-layout: fixed; }
+.pairings th.board { width: 4.5rem; }
+.pairings th.result { width: 9.5rem; }
+.pairings th.game { width: 4.5rem; }
 .pairings td.result { white-space: nowrap; }
+/* A phone: each board is a small card, the two players one above the other, each named by side. */
+@media (max-width: 40rem) {
+  table.pairings, table.pairings tbody { display: block; }
+  table.pairings thead { display: none; }
+  table.pairings tr { display: grid; grid-template-columns: 2.5rem 1fr auto; grid-template-areas: "board first result" "board second game"; padding: .35rem 0; border-bottom: 1px solid var(--line); }
+  table.pairings td { border: 0; padding: .1rem .3rem; }
+  .pairings td.board { grid-area: board; }
+  .pairings td.first { grid-area: first; }
+  .pairings td.second { grid-area: second; }
+  .pairings td.result { grid-area: result; text-align: right; }
+  .pairings td.game { grid-area: game; text-align: right; }
+  .pairings td.name::before { content: attr(data-label) ": "; color: var(--muted); font-weight: 400; font-size: .85rem; }
+}
 .bracket { display: flex; gap: 1rem; align-items: stretch; overflow-x: auto; padding-bottom: .5rem; }
-.bracket .column { display: flex; flex-direction: column; justify-content: space-around; gap: .6rem; min-width: 12rem; flex: 1 1 0; }
+.bracket .column { display: flex; flex-direction: column; min-width: 12rem; flex: 1 1 0; }
+.bracket .matches { display: flex; flex-direction: column; justify-content: space-around; gap: .6rem; flex: 1; }
 .bracket h3 { margin: 0 0 .2rem; font-size: .95rem; }
 .match { border: 1px solid var(--line); border-radius: .35rem; padding: .3rem .45rem; background: var(--soft); font-size: .92rem; }
 .match ol { list-style: none; margin: 0; padding: 0; }
 .match li { display: flex; justify-content: space-between; gap: .5rem; }
 .match li + li { border-top: 1px solid var(--line); }
 .match .who { overflow-wrap: anywhere; }
-.match .score { font-variant-numeric: tabular-nums; }
+.match .score { font-variant-numeric: tabular-nums; flex: none; white-space: nowrap; }
 .match a { font-size: .8rem; }
 .champion { font-size: 1.1rem; }
 @media (max-width: 40rem) {
