@@ -103,7 +103,8 @@ ${tieBreaks.map((tb) => html`<td class="num" data-col="tb-${tb}">${num(r.tieBrea
 
 function standingsSection(d: LeaguePageData): Html {
   const s = d.standings;
-  if (s.standings.length === 0) return html``;
+  // Before the start every entrant would tie at 0: the entrants section lists them instead.
+  if (s.standings.length === 0 || d.league.status === 'registration') return html``;
   const pools = [...new Set(s.standings.map((r) => r.pool))];
   const tables =
     pools.length > 1 || pools[0] !== null
@@ -203,7 +204,7 @@ ${ko.map((r) => html`<div class="column" data-round="${r.number}"><h3>${knockout
 }
 
 function entrantsSection(d: LeaguePageData): Html {
-  if (!d.entrants || d.entrants.length === 0 || d.standings.standings.length > 0) return html``;
+  if (!d.entrants || d.entrants.length === 0 || d.league.status !== 'registration') return html``;
   return html`<section id="entrants" aria-labelledby="entrants-h">
 <h2 id="entrants-h">Entrants</h2>
 <ol>${d.entrants.map((e) => html`<li>${nameOf(e.player)}${e.rating !== null ? html` <span class="muted">${num(e.rating)}</span>` : ''}</li>`)}</ol>
