@@ -356,6 +356,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/game-types/{gameType}/data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The URLs of a game type's data files (map, blocks, cards, scenarios, options)
+         * @description For clients that draw their own board: the game's published facts as
+         *     JSON files, each at a URL that holds the file's content hash
+         *     (`/game-types/{gameType}/data/{hash}/{name}.json`). Such a URL never
+         *     answers with other bytes, so clients and caches may keep it for ever;
+         *     a new version of a file gets a new URL, listed here. This index is
+         *     cached for a minute (`Cache-Control: public, max-age=60`) and has a
+         *     strong `ETag` (its `version`): send it back as `If-None-Match` to get
+         *     `304 Not Modified` while nothing changed. `GET /game-types` and
+         *     GraphQL `GameType.data` give the same URLs. Files: `map` (areas,
+         *     borders, seas, layout), `blocks`, `cards`, `scenarios` (the data files
+         *     of `src/games/<id>/data/`), and `options` (each scenario's option
+         *     declarations, as in `GET /game-types`).
+         */
+        get: operations["getGameDataIndex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/game-types/{gameType}/data/{hash}/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One data file at one content version (immutable)
+         * @description The file's JSON exactly as hashed: `Cache-Control: public,
+         *     max-age=31536000, immutable` and `ETag` `"<hash>"` (`If-None-Match`
+         *     with it: 304). Take the URLs from the index
+         *     (`GET /game-types/{gameType}/data`) rather than building them. A hash
+         *     that is not the current one (an index fetched before a server
+         *     upgrade) is 404 `not_found` whose detail names the current hash: fetch
+         *     the index again.
+         */
+        get: operations["getGameDataFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/game-types/{gameType}/leaderboard": {
         parameters: {
             query?: never;
@@ -1236,6 +1293,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/leagues/{leagueId}/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The league as a web page (standings, rounds, pairings, bracket)
+         * @description Server-rendered HTML for people: the league's facts, the standings
+         *     with their tie-breaks (the same as `GET /leagues/{leagueId}/standings`),
+         *     for knockout and pools leagues the knockout bracket, and every
+         *     published round with its pairings, results and a link to each game's
+         *     spectator page (`/watch/{gameId}`). Readable by anyone who has the id,
+         *     as the league API is (unlisted leagues included); draft rounds are not
+         *     shown. No scripts, and nothing from another site (a
+         *     `Content-Security-Policy` allows the page's own inline style only).
+         *     An unknown league is 404: an HTML page when `Accept` prefers
+         *     `text/html` (browsers), problem+json otherwise.
+         */
+        get: operations["getLeaguePage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/metrics": {
         parameters: {
             query?: never;
@@ -1879,7 +1965,20 @@ export interface components {
          *             }
          *           ]
          *         }
-         *       ]
+         *       ],
+         *       "data": {
+         *         "gameType": "richard-iii",
+         *         "index": "/game-types/richard-iii/data",
+         *         "version": "d5107c38c137de47",
+         *         "files": [
+         *           {
+         *             "name": "map",
+         *             "url": "/game-types/richard-iii/data/91e2026aaa72dc51/map.json",
+         *             "hash": "91e2026aaa72dc51",
+         *             "bytes": 19783
+         *           }
+         *         ]
+         *       }
          *     }
          */
         GameType: {
@@ -1888,6 +1987,39 @@ export interface components {
             title: string;
             roles: string[];
             scenarios: components["schemas"]["Scenario"][];
+            data: components["schemas"]["GameDataIndex"];
+        };
+        /**
+         * @description A game type's data files at versioned URLs (GET /game-types/{gameType}/data).
+         * @example {
+         *       "gameType": "richard-iii",
+         *       "index": "/game-types/richard-iii/data",
+         *       "version": "d5107c38c137de47",
+         *       "files": [
+         *         {
+         *           "name": "map",
+         *           "url": "/game-types/richard-iii/data/91e2026aaa72dc51/map.json",
+         *           "hash": "91e2026aaa72dc51",
+         *           "bytes": 19783
+         *         }
+         *       ]
+         *     }
+         */
+        GameDataIndex: {
+            gameType: string;
+            /** @description This index: /game-types/{gameType}/data. */
+            index: string;
+            /** @description Changes when any file does; the index's ETag. */
+            version: string;
+            files: {
+                /** @example map */
+                name: string;
+                /** @description Path on this server: /game-types/{gameType}/data/{hash}/{name}.json. */
+                url: string;
+                /** @description First 16 hex digits of the SHA-256 of the file; its ETag. */
+                hash: string;
+                bytes: number;
+            }[];
         };
         /** @description RFC 9457 problem details. */
         Problem: {
@@ -2715,6 +2847,15 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The client's copy (If-None-Match) is current; no body. */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "Cache-Control": components["headers"]["CacheControl"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description No such route. */
         NotFound: {
             headers: {
@@ -2877,6 +3018,8 @@ export interface components {
         AcceptLanguage: string;
         GameId: string;
         PlayerId: string;
+        /** @description An ETag from an earlier answer (or a list of them, or *); a match is 304. */
+        IfNoneMatch: string;
         /**
          * @description A game type id (GET /game-types).
          * @example richard-iii
@@ -2911,6 +3054,10 @@ export interface components {
         "RateLimit-Policy": string;
         /** @description Seconds to wait before retrying. */
         "Retry-After": number;
+        /** @description A strong entity tag (a content hash); send it as If-None-Match to revalidate. */
+        ETag: string;
+        /** @description public, max-age=60 for an index; public, max-age=31536000, immutable for a versioned file. */
+        CacheControl: string;
     };
     pathItems: never;
 }
@@ -3525,6 +3672,108 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GameType"][];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getGameDataIndex: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer (or a list of them, or *); a match is 304. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description A game type id (GET /game-types).
+                 * @example richard-iii
+                 */
+                gameType: components["parameters"]["GameTypePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The index. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameDataIndex"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No such game type (code not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getGameDataFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer (or a list of them, or *); a match is 304. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description A game type id (GET /game-types).
+                 * @example richard-iii
+                 */
+                gameType: components["parameters"]["GameTypePath"];
+                /**
+                 * @description The first 16 hex digits of the SHA-256 of the file (from the index).
+                 * @example 91e2026aaa72dc51
+                 */
+                hash: string;
+                /** @description The file's name and `.json`. */
+                file: "map.json" | "blocks.json" | "cards.json" | "scenarios.json" | "options.json";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No such game type, file, or version of it (code not_found). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:herald:problem:not-found",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "This server has no version 0123456789abcdef of richard-iii's map; the current one is 91e2026aaa72dc51 (see the game type's data index).",
+                     *       "code": "not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -5095,6 +5344,44 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["LeagueNotFound"];
+        };
+    };
+    getLeaguePage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With an application key, act as this player (one the application created). */
+                "X-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                leagueId: components["parameters"]["LeagueId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    "Content-Security-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No such league (code not_found); an HTML page for browsers. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getMetrics: {

@@ -74,6 +74,14 @@ export interface GameModule<State = unknown, Action = unknown> {
   readonly roles: readonly string[];
   readonly scenarios: readonly ScenarioInfo[];
   /**
+   * The game's published facts a client needs to draw its own board (map,
+   * blocks, cards, scenarios…), one JSON document per name. Every seat and
+   * every spectator may read all of it: nothing here may depend on a game's
+   * state. Served at versioned URLs (service/game-data.ts); the name
+   * `options` is taken by the scenarios' option declarations.
+   */
+  readonly data?: Readonly<Record<string, unknown>>;
+  /**
    * A new game. `options` has passed the scenario's declaration (the service
    * checks it, see ScenarioInfo.options); an option left out takes its default.
    */

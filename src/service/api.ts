@@ -52,6 +52,8 @@ export interface Caller {
 // ─── Errors ─────────────────────────────────────────────────────────────────
 
 export type { VacationInfo } from './vacation.ts';
+export type { GameDataFile, GameDataSet } from './game-data.ts';
+import type { GameDataFile, GameDataSet } from './game-data.ts';
 import type { VacationInfo } from './vacation.ts';
 export { ERROR_CODES, ServiceError, type ErrorCode } from './errors.ts';
 import type { BoardPicture, BoardPictureOptions } from './pictures.ts';
@@ -436,6 +438,10 @@ export interface GameServiceApi {
 
   /** The installed games, their scenarios and each scenario's option declarations (no caller needed). */
   listGameTypes(): GameTypeInfo[];
+  /** A game type's published data files (map, blocks, cards, scenarios, options) with their content hashes; not_found for an unknown type. */
+  getGameData(gameType: string): GameDataSet;
+  /** One data file at that content hash; not_found for an unknown type, name, or a hash that is not the current one. */
+  getGameDataFile(gameType: string, hash: string, name: string): GameDataFile;
 
   // lifecycle
   /**

@@ -15,6 +15,7 @@ import * as actions from './actions.ts';
 import type { Ctx } from './context.ts';
 import { GameCache } from './game-cache.ts';
 import * as gameTypes from './game-types.ts';
+import * as gameData from './game-data.ts';
 import { KEY_TTL_MS, KeyCache } from './key-cache.ts';
 import * as lifecycle from './lifecycle.ts';
 import * as reads from './reads.ts';
@@ -102,6 +103,8 @@ export class GameService implements GameServiceApi {
   createApp: GameServiceApi['createApp'] = (caller, input) => accounts.createApp(this.ctx, caller, input);
 
   listGameTypes = () => gameTypes.listGameTypes(this.ctx);
+  getGameData = (gameType: string) => gameData.getGameData(this.ctx, gameType);
+  getGameDataFile = (gameType: string, hash: string, name: string) => gameData.getGameDataFile(this.ctx, gameType, hash, name);
   createGame: GameServiceApi['createGame'] = (caller, input) => lifecycle.createGame(this.ctx, caller, input);
   join: GameServiceApi['join'] = (caller, gameId, input) => lifecycle.join(this.ctx, caller, gameId, input);
   leave: GameServiceApi['leave'] = (caller, gameId, input) => lifecycle.leave(this.ctx, caller, gameId, input);

@@ -101,6 +101,7 @@ if ((await inj('POST', `/leagues/${L1}/rounds`, D.key)).statusCode !== 201) thro
 const L1_ROUND = await inj('POST', `/leagues/${L1}/rounds/1/publish`, D.key);
 if (L1_ROUND.statusCode !== 200) throw new Error(`fixture: round not published: ${L1_ROUND.body}`);
 const P1 = L1_ROUND.json().pairings[0].id as string;
+const DATA_HASH = ((await inj('GET', '/game-types/richard-iii/data', null)).json().files as Array<{ name: string; hash: string }>).find((f) => f.name === 'map')!.hash;
 const G1_VIEW = (await inj('GET', `/games/${G1}/actions`, B.key)).json();
 const G1_VERSION = G1_VIEW.version as number;
 const LEGAL_B = G1_VIEW.actions as unknown[];
@@ -172,7 +173,7 @@ const asActor = (who: 'A' | 'B' | 'C' | 'app'): Auth => ({
   kind: `key-${who}`, header: `Bearer ${{ A: A.key, B: B.key, C: C.key, app: APP_KEY }[who]}`, actor: who,
 });
 
-interface Req { class: string; method: string; url: string; headers: Record<string, string>; payload?: string | Buffer; route: string; mayRead: boolean }
+interface Req { class: string; method: string; url: string; headers: Record<string, string>; payload?: string | Buffer; route: string; mayRead: boolean; htmlErrors?: boolean }
 
 function bodyFor(kind: string): { payload: string; ct: string; cls: string } {
   switch (kind) {
@@ -278,6 +279,10 @@ function genRest(): Req {
   }
   if (p.includes('{pairingId}')) url = url.replace('{pairingId}', pick([() => segment(pick(NOT_UUIDS)), () => fakeUuid(), () => P1, () => P1])());
   if (p.includes('{round}')) url = url.replace('{round}', pick(['1', '1', '2', '0', '-1', '1.5', 'x', '99999999999', '%00']));
+  // Game data: the current version, another one, and garbage in each segment.
+  if (p.includes('{gameType}')) url = url.replace('{gameType}', pick([() => 'richard-iii', () => 'richard-iii', () => segment(pick(HOSTILE.slice(0, -1))), () => segment(pick(NOT_UUIDS))])());
+  if (p.includes('{hash}')) url = url.replace('{hash}', pick([() => DATA_HASH, () => DATA_HASH, () => '0123456789abcdef', () => segment(pick(NOT_UUIDS)), () => segment(pick(HOSTILE.slice(0, -1)))])());
+  if (p.includes('{file}')) url = url.replace('{file}', pick([() => 'map.json', () => 'options.json', () => 'map', () => 'rules.json', () => '__proto__.json', () => segment(pick(HOSTILE.slice(0, -1)))])());
   if (p.includes('{playerId}')) url = url.replace('{playerId}', pick([() => segment(pick(NOT_UUIDS)), () => fakeUuid(), () => D.id, () => E.id, () => A.id])());
   if (p.includes('{keyId}')) {
     const k = pick([() => pick(NOT_UUIDS), () => fakeUuid(), () => B.keyId, () => C.keyId, () => revokedRes.id as string])();
@@ -294,6 +299,9 @@ function genRest(): Req {
   }
   const headers: Record<string, string> = {};
   if (auth.header) headers.authorization = auth.header;
+  // Pages answer a browser's errors with HTML pages (checked as such below).
+  const htmlErrors = p.endsWith('/page') && chance(0.5);
+  if (htmlErrors) headers.accept = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
   if (chance(0.05)) headers['x-act-as'] = pick([fakeUuid(), A.id, pick(NOT_UUIDS)]);
   if (chance(0.05)) headers['idempotency-key'] = pick(['', 'k'.repeat(300), 'k1']);
   let payload: string | undefined;
@@ -325,7 +333,7 @@ function genRest(): Req {
   if (payload !== undefined && m !== 'GET' && (m === 'POST' && method === 'POST' && auth.actor === 'app')) {
     // App keys with X-Act-As of a player it does not own: still invalid.
   }
-  return { class: `rest:${cls}`, method: m, url, headers, ...(payload !== undefined ? { payload } : {}), route, mayRead: mayRead && m === 'GET' };
+  return { class: `rest:${cls}`, method: m, url, headers, ...(payload !== undefined ? { payload } : {}), route, mayRead: mayRead && m === 'GET', ...(htmlErrors ? { htmlErrors } : {}) };
 }
 
 // ---------- GraphQL: operations from schema.graphql ----------
@@ -452,7 +460,11 @@ function check(req: Req, status: number, contentType: string | undefined, body: 
     if (!req.mayRead && !json?.errors?.length) findings.push(`${where}: a bad mutation succeeded: ${body.slice(0, 300)}`);
     return;
   }
-  if (status >= 400) {
+  if (status >= 400 && req.htmlErrors && /^text\/html/.test(contentType ?? '')) {
+    // A page's error page for a browser: an HTML document naming the status, nothing echoed unescaped.
+    if (!body.startsWith('<!DOCTYPE html>') || !body.includes('Error code <code>')) findings.push(`${where}: not an error page: ${body.slice(0, 200)}`);
+    if (/<script/i.test(body)) findings.push(`${where}: a script in an error page`);
+  } else if (status >= 400) {
     if (!/^application\/problem\+json/.test(contentType ?? '')) findings.push(`${where}: content-type ${contentType}`);
     let json: unknown = null;
     try {

@@ -70,6 +70,8 @@ async function signup(name: string) {
 const A = await signup('Alice');
 const B = await signup('Bob');
 const SPARE_KEY = (await call('POST', '/me/keys', A.key, { label: 'spare' })).json().id as string;
+/** The current hash of the game data's map (GET /game-types/{gameType}/data/{hash}/{file}). */
+const DATA_HASH = ((await call('GET', '/game-types/richard-iii/data', null)).json().files as Array<{ name: string; hash: string }>).find((f) => f.name === 'map')!.hash;
 const G1 = (await call('POST', '/games', A.key, { gameType: 'richard-iii', scenario: 'richard-iii', roles: ['York'], seed: 'fuzz' })).json().id as string;
 await call('POST', `/games/${G1}/join`, B.key, {});
 const LEGAL = (await call('GET', `/games/${G1}/actions`, A.key)).json().actions as unknown[];
@@ -263,7 +265,7 @@ const kindMatches = (type: string, kind: Kind) => (type === 'string' ? kind === 
 function baseRequest(r: Route): { url: string; params: Record<string, string>; headers: Record<string, string>; body: Json | undefined; key: string } {
   const key = `${r.method} ${r.url}`;
   const sse = r.url.endsWith('/events');
-  const params: Record<string, string> = { gameId: sse ? FAKE_GAME : G1, keyId: SPARE_KEY, leagueId: L, pairingId: P, round: '1', playerId: B.id };
+  const params: Record<string, string> = { gameId: sse ? FAKE_GAME : G1, keyId: SPARE_KEY, leagueId: L, pairingId: P, round: '1', playerId: B.id, gameType: 'richard-iii', hash: DATA_HASH, file: 'map.json' };
   const url = r.url.replace(/:(\w+)/g, (_, p: string) => params[p] ?? 'x');
   const headers: Record<string, string> = {};
   // A stream that opened would never end: the event routes get a caller or game that is refused first.

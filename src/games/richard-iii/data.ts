@@ -128,3 +128,6 @@ export const CARD: Readonly<Record<string, CardData>> = Object.fromEntries(CARDS
 export const HAND_SIZE: number = cardsJson.handSize;
 export const REDEAL_THRESHOLD_AP: number = cardsJson.redealThresholdAp;
 export const TURNS_PER_CAMPAIGN = 7;
+
+/** The published facts as clients may read them (GameModule.data): the data files as they are. */
+export const PUBLIC_DATA: Readonly<Record<string, unknown>> = { map: mapJson, blocks: blocksJson, cards: cardsJson, scenarios: scenariosJson };

@@ -6,7 +6,7 @@
  */
 import { checkOptions } from '../../engine/options.ts';
 import { IllegalActionError, type GameModule, type GameStatus, type OptionDeclaration } from '../../engine/types.ts';
-import { AREA, SCENARIO, SCENARIOS, SIDES, type ScenarioData, type Side } from './data.ts';
+import { AREA, PUBLIC_DATA, SCENARIO, SCENARIOS, SIDES, type ScenarioData, type Side } from './data.ts';
 import { type Action, type HandlerTable, type StateHandler } from './flow.ts';
 import { areaStatus, cloneState, copyJson, logChange, logLength, sameJson, top, type LogEntry, type R3State } from './state.ts';
 import { pushUndo, restoreSnapshot } from './undo.ts';
@@ -154,6 +154,7 @@ export const richardIII: GameModule<R3State, Action> = {
     description: `${sc.year}: ${sc.specialRules[0] ?? sc.victory}`,
     options: optionsOf(sc),
   })),
+  data: PUBLIC_DATA,
   setup: ({ scenario, seed, options }) => setupGame(scenario, seed, options),
   activeRoles: (s) => (s.result ? [] : SIDES.filter((side) => isActive(s, side))),
   legalActions: legalActionsOf,

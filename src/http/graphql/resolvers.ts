@@ -18,6 +18,7 @@ import {
   type Visibility,
 } from '../../service/api.ts';
 import type { HeraldContext } from './context.ts';
+import { gameDataIndex } from '../game-data.ts';
 import { ratingQueries, ratingTypes } from './ratings.ts';
 
 /** The JSON scalar: any JSON value in and out (literals are converted as written). */
@@ -59,6 +60,10 @@ export function queryResolvers(service: GameServiceApi, info: { version: string 
       min: (o: OptionDeclaration) => (o.type === 'integer' ? o.min : null),
       max: (o: OptionDeclaration) => (o.type === 'integer' ? o.max : null),
       values: (o: OptionDeclaration) => (o.type === 'string' ? o.values : null),
+    },
+    GameType: {
+      // The URLs REST's GET /game-types/{id}/data serves (http/game-data.ts).
+      data: (t: { id: string }) => gameDataIndex(service.getGameData(t.id)),
     },
     ActionResult: {
       replayed: (r: SubmitActionResult) => r.replayed ?? false,

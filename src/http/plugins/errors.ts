@@ -9,7 +9,7 @@ export const UNAVAILABLE_DETAIL = 'The database is unreachable right now; retry 
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 
-function toProblem(err: FastifyError | Error): Problem {
+export function toProblem(err: FastifyError | Error): Problem {
   // ServiceError (the service's rejections) and HttpProblem (the routes' own).
   const known = knownProblem(err);
   if (known) return known;
@@ -33,14 +33,20 @@ export function frameworkErrors(err: FastifyError, _request: FastifyRequest, rep
   void reply.code(body.status).type(PROBLEM_CONTENT_TYPE).send(body);
 }
 
+/** The problem for `err`, logged as the app logs every failed request (Retry-After set for `unavailable`). */
+export function logProblem(err: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): Problem {
+  const body = toProblem(err);
+  if (body.code === 'unavailable') {
+    request.log.warn({ error: err.message }, 'request failed: database unavailable');
+    reply.header('retry-after', '1');
+  } else if (body.status >= 500) request.log.error({ err }, 'request failed');
+  else request.log.info({ code: body.code, detail: body.detail }, 'request rejected');
+  return body;
+}
+
 async function errors(app: FastifyInstance): Promise<void> {
   app.setErrorHandler((err: FastifyError | Error, request, reply) => {
-    const body = toProblem(err);
-    if (body.code === 'unavailable') {
-      request.log.warn({ error: err.message }, 'request failed: database unavailable');
-      reply.header('retry-after', '1');
-    } else if (body.status >= 500) request.log.error({ err }, 'request failed');
-    else request.log.info({ code: body.code, detail: body.detail }, 'request rejected');
+    const body = logProblem(err, request, reply);
     return reply.code(body.status).type(PROBLEM_CONTENT_TYPE).send(body);
   });
 

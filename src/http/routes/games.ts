@@ -3,6 +3,7 @@
 // log, and records (export/import). Thin adapters over the game service.
 import type { FastifyInstance } from 'fastify';
 import { requireCaller } from '../plugins/auth.ts';
+import { gameDataIndex } from '../game-data.ts';
 import { PICTURE_FORMATS, ServiceError, type CreateGameInput, type GameFilter, type ImportInput, type JoinInput, type SubmitActionInput } from '../../service/api.ts';
 import { body, bool, int, language, query, str, type IdParams } from './query.ts';
 
@@ -11,7 +12,8 @@ type P = { Params: IdParams };
 export default async function gameRoutes(app: FastifyInstance): Promise<void> {
   const svc = app.gameService;
 
-  app.get('/game-types', async () => svc.listGameTypes());
+  // Each with the URLs of its data files (routes/game-data.ts).
+  app.get('/game-types', async () => svc.listGameTypes().map((t) => ({ ...t, data: gameDataIndex(svc.getGameData(t.id)) })));
 
   app.post('/games', async (request, reply) => {
     const game = await svc.createGame(requireCaller(request), body<CreateGameInput>(request) as CreateGameInput);
