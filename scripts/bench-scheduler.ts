@@ -82,9 +82,15 @@ const busPrefix = `herald-bench:${randomBytes(4).toString('hex')}:`;
 /** This script's own connection; every statement it sends is counted (pg_stat_database counts them too). */
 const db = new pg.Client({ connectionString: DB_URL });
 let ownStatements = 0;
-async function q<T extends pg.QueryResultRow = any>(text: string, values?: unknown[]): Promise<pg.QueryResult<T>> {
-  ownStatements++;
-  return db.query<T>(text, values);
+let queue: Promise<unknown> = Promise.resolve();
+/** One statement at a time on the script's connection (the CPU sampler and the polling share it). */
+function q<T extends pg.QueryResultRow = any>(text: string, values?: unknown[]): Promise<pg.QueryResult<T>> {
+  const run = queue.then(() => {
+    ownStatements++;
+    return db.query<T>(text, values);
+  });
+  queue = run.catch(() => {});
+  return run;
 }
 
 const children = new Set<ChildProcess>();
