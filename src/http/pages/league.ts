@@ -214,6 +214,8 @@ function entrantsSection(d: LeaguePageData): Html {
 const LEAGUE_CSS = `
 .description { white-space: pre-line; }
 table.pairings { table-layout: fixed; }
+/* The same column widths in every pool's table. */
+@media (min-width: 40rem) { .standings th.num { width: 4.5rem; } .standings th.num:first-child { width: 3rem; } }
 .pairings th.board { width: 4.5rem; }
 .pairings th.result { width: 9.5rem; }
 .pairings th.game { width: 4.5rem; }
