@@ -38,6 +38,12 @@ export const ERROR_CODES = [
   'vacation_not_allowed',
   /** A move after its seat's deadline: the game was ended by timeout in the same request. */
   'deadline_passed',
+  /**
+   * A claim of a win on time that is not open (extensions.reason): the game's control does not
+   * say onTimeout claim (`policy`), nobody is out of time (`time_left`), or the caller's seat is
+   * the one out of time (`own_time`).
+   */
+  'not_claimable',
   /** Used by the rate-limit plugin (DELIVERY). */
   'rate_limited',
   /** The database is unreachable (down, restarting): retry shortly. */
