@@ -222,7 +222,9 @@ async function noticeClaimable(ctx: Ctx, game: GameRow, outcome: Extract<Timeout
     return 0;
   }
   let sent = 0;
-  for (const role of outcome.claimants) {
+  // Only a seat that must still act can be claimed against (claimTimeout, and records.ts on import).
+  const open = game.activeRoles.includes(outcome.flagged);
+  for (const role of open ? outcome.claimants : []) {
     const playerId = game.seats.find((s) => s.role === role)?.playerId;
     if (!playerId) continue;
     const event: ClaimableEvent = { type: 'claimable', gameId: game.id, role, flagged: outcome.flagged, ranOutAt: new Date(outcome.at).toISOString() };
