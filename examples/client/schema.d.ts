@@ -605,6 +605,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/games/{gameId}/claim-timeout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim the win on time (games whose time control says onTimeout claim)
+         * @description Under `onTimeout: claim` a seat whose time runs out does not lose at once: the game goes
+         *     on, its opponent is told once (`event: claimable` on `GET /me/events`) and may claim the
+         *     win here. The game ends as an automatic loss would (a `timeout` log entry, result
+         *     `{winner, reason: timeout}`, ratings and league follow). Until someone claims, the
+         *     flagged seat may still move; once it ends its turn its overrun is forgiven and the claim
+         *     lapses. Refused with 409 not_claimable (nothing changed) and `reason`: `policy` (no clock,
+         *     or onTimeout loss), `time_left` (nobody is out of time, or the flagged seat has moved
+         *     since), `own_time` (the caller's seat is the one out of time). When a seat that never
+         *     moved ran out, the claim ends the game as abandoned and unrated, as the sweep would.
+         */
+        post: operations["claimTimeout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/games/{gameId}/abort": {
         parameters: {
             query?: never;
@@ -760,7 +788,9 @@ export interface paths {
          *     current legal action, e.g. one from an earlier version, is 422
          *     illegal_action naming it in `actionId`), the seat's time has not run
          *     out (409 deadline_passed: the game is then ended by timeout in the
-         *     same request, `flaggedRoles` names the seats out of time). Then the action, the new
+         *     same request, `flaggedRoles` names the seats out of time; under
+         *     `onTimeout: claim` a late move is accepted until the opponent claims,
+         *     see claim-timeout). Then the action, the new
          *     state and the version are committed in one transaction, and the change
          *     is published. With an `Idempotency-Key`, a retry returns the original
          *     response (header `Idempotent-Replayed: true`) and commits nothing.
@@ -902,6 +932,13 @@ export interface paths {
          *     (data: `ReminderEvent`: the game, the seat, `kind` `share-used` or
          *     `low-time`, the time left and the deadline), carrying the stream's
          *     current id. Each goes out once per seat and turn; a live notice only.
+         *
+         *     Claims. When the opponent of a seat of the caller runs out of time in a
+         *     game whose control says `onTimeout: claim`, the caller gets `event:
+         *     claimable` (data: `ClaimableEvent`: the game, the caller's seat, the
+         *     seat out of time and when it ran out) once per such overrun; it may then
+         *     `POST /games/{gameId}/claim-timeout`. A live notice only: the game's
+         *     `clock.claimable` shows the same.
          *
          *     Heartbeats, authentication (`Authorization`, `X-Act-As`, or
          *     `?access_token=`) and shutdown as for `/games/{gameId}/events`; a key
@@ -1493,6 +1530,8 @@ export interface components {
          *           "incrementMs": 259200000,
          *           "capMs": 259200000
          *         },
+         *         "onTimeout": "loss",
+         *         "claimable": null,
          *         "seats": [
          *           {
          *             "role": "York",
@@ -1547,6 +1586,19 @@ export interface components {
         };
         GameClock: {
             control: components["schemas"]["TimeControl"];
+            /**
+             * @description What a timeout does: the seat that ran out loses at once (loss), or its opponent may claim the win (claim: POST /games/{gameId}/claim-timeout).
+             * @enum {unknown}
+             */
+            onTimeout: "loss" | "claim";
+            /** @description Under onTimeout claim, the seat out of time and the seats that may claim the win now; null when nobody can claim. */
+            claimable: null | {
+                /** @description The seat whose time ran out. */
+                flagged: string;
+                /** Format: date-time */
+                ranOutAt: string;
+                claimants: string[];
+            };
             seats: {
                 role: string;
                 /** @description Time left now, in ms (never below 0). */
@@ -1562,7 +1614,8 @@ export interface components {
         };
         /**
          * @description A canonical time control: `{kind: correspondence, startMs, incrementMs, capMs}` (days per
-         *     move N is start = increment = cap = N days) or `{kind: fischer, initialMs, incrementMs}`.
+         *     move N is start = increment = cap = N days) or `{kind: fischer, initialMs, incrementMs}`;
+         *     `onTimeout: claim` when a timeout waits for the opponent's claim (left out: loss).
          */
         TimeControl: {
             /** @enum {unknown} */
@@ -1571,13 +1624,17 @@ export interface components {
             incrementMs?: number;
             capMs?: number;
             initialMs?: number;
+            /** @constant */
+            onTimeout?: "claim";
         };
         /**
          * @description A time control as sent: `{kind: none}`; `{kind: correspondence, daysPerMove: 1–14}`;
          *     `{kind: preset, name}` (rally-fast, rally-normal, rally-slow, rally-none, days-1 … days-14,
          *     bot-blitz, bot-rapid); or a canonical correspondence (startMs, incrementMs, capMs: 1 hour
-         *     to 30 days) or fischer (initialMs: 1 s to 1 day, incrementMs up to 1 hour) control. Anything
-         *     else is 422 invalid_time_control.
+         *     to 30 days) or fischer (initialMs: 1 s to 1 day, incrementMs up to 1 hour) control. Any
+         *     but none may add `onTimeout`: `loss` (default: the seat that runs out loses at once) or
+         *     `claim` (the opponent may claim the win; not for leagues, whose games always lose on time:
+         *     422 invalid_settings). Anything else is 422 invalid_time_control.
          */
         TimeControlInput: {
             /** @enum {unknown} */
@@ -1588,6 +1645,8 @@ export interface components {
             incrementMs?: number;
             capMs?: number;
             initialMs?: number;
+            /** @enum {unknown} */
+            onTimeout?: "loss" | "claim";
         };
         LeagueBoard: {
             /**
@@ -2075,8 +2134,12 @@ export interface components {
             }[];
             /** @description The seats whose time has run out (deadline_passed). */
             flaggedRoles?: string[];
-            /** @description Why registration is closed (registration_closed). */
+            /** @description The seats out of time (not_claimable with reason time_left or own_time). */
+            flagged?: string[];
+            /** @description Why registration is closed (registration_closed); why a win on time cannot be claimed (not_claimable: policy, time_left, own_time). */
             reason?: string;
+            /** @description The game's timeout policy (not_claimable with reason policy; null without a clock). */
+            onTimeout?: string | null;
         };
         Check: {
             /** @enum {unknown} */
@@ -2640,6 +2703,19 @@ export interface components {
             leagueId: string;
             round: number;
             board: number;
+        };
+        /** @description The data of a `claimable` event of `GET /me/events`: the opponent of a seat of the caller ran out of time in a game whose control says onTimeout claim; the caller may claim the win. */
+        ClaimableEvent: {
+            /** @constant */
+            type: "claimable";
+            /** Format: uuid */
+            gameId: string;
+            /** @description The caller's seat, which may claim. */
+            role: string;
+            /** @description The seat whose time ran out. */
+            flagged: string;
+            /** Format: date-time */
+            ranOutAt: string;
         };
         /** @description The data of a `reminder` event of `GET /me/events`: a seat of the caller is running out of time in a correspondence game. */
         ReminderEvent: {
@@ -4127,6 +4203,32 @@ export interface operations {
         };
     };
     resignGame: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With an application key, act as this player (one the application created). */
+                "X-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                gameId: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RoleBody"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Game"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFoundProblem"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    claimTimeout: {
         parameters: {
             query?: never;
             header?: {

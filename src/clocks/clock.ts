@@ -21,6 +21,11 @@
  * - an undo / take-back never gives time back: time spent is charged. Herald's game modules
  *   only undo within the actor's own turn (the actor stays active), so an undo is not a
  *   handover; if one ever made the actor inactive it would count as one, like any action.
+ * - a seat that hands over after its time ran out (only possible when the game's timeout policy
+ *   is `claim` and nobody claimed: timeout.ts) is forgiven its overrun: it hands over from zero,
+ *   so it gets the control's increment (days per move: a full refill) and is no longer out of
+ *   time. Carrying the debt would flag it again at once for most controls, making the late move
+ *   the opponent accepted by not claiming worthless.
  */
 import { afterHandover, canPause, initialTime, type TimeControl } from './controls.ts';
 
@@ -46,7 +51,11 @@ export interface SeatClock {
   moves: number;
   /** All the time charged to this seat so far. */
   usedMs: number;
-  /** The instant the seat's time ran out, once it has; it stays set (the game is over by then). */
+  /**
+   * The instant the seat's time ran out, once it has. Under the `loss` policy the game is over
+   * then; under `claim` it stays set (the seat can be claimed against) until the seat hands the
+   * turn over, which clears it (see afterChange).
+   */
   ranOutAt: number | null;
 }
 
@@ -126,7 +135,8 @@ export function afterChange(state: ClockState, control: TimeControl, change: Cha
     const activeAfter = change.activeAfter.includes(role);
     const handsOver = role === change.actor && seat.active && (!activeAfter || newcomer);
     if (handsOver) {
-      seat = { ...seat, moves: seat.moves + 1, remainingMs: seat.remainingMs === null ? null : afterHandover(control, seat.remainingMs) };
+      const from = seat.ranOutAt !== null ? 0 : seat.remainingMs;
+      seat = { ...seat, moves: seat.moves + 1, remainingMs: from === null ? null : afterHandover(control, from), ranOutAt: null };
     }
     // A new turn: the seat was not active, or it handed over and must act again.
     if (activeAfter && (!seat.active || handsOver)) seat = { ...seat, turn: seat.turn + 1, turnBudgetMs: seat.remainingMs };

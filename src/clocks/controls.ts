@@ -14,6 +14,11 @@
  * Callers send either a canonical control, `{kind: 'correspondence', daysPerMove: 1..14}` or
  * `{kind: 'preset', name}`; validateTimeControl turns each into the canonical form, or lists
  * every problem with the field it is about (for a 422).
+ *
+ * Every clocked control may also say what a timeout does, `onTimeout`: `loss` (the default: the
+ * seat that ran out loses at once) or `claim` (the game goes on until the opponent claims the
+ * win; src/clocks/timeout.ts). The canonical form carries `onTimeout: 'claim'` and leaves the
+ * default out, so controls stored before the field existed read as `loss` unchanged.
  */
 
 export const SECOND = 1000;
@@ -21,10 +26,19 @@ export const MINUTE = 60 * SECOND;
 export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 
+/** What happens when a seat's time runs out: it loses at once, or the opponent may claim the win. */
+export type TimeoutPolicy = 'loss' | 'claim';
+export const TIMEOUT_POLICIES: readonly TimeoutPolicy[] = ['loss', 'claim'];
+
 export type TimeControl =
   | { kind: 'none' }
-  | { kind: 'correspondence'; startMs: number; incrementMs: number; capMs: number }
-  | { kind: 'fischer'; initialMs: number; incrementMs: number };
+  | { kind: 'correspondence'; startMs: number; incrementMs: number; capMs: number; onTimeout?: 'claim' }
+  | { kind: 'fischer'; initialMs: number; incrementMs: number; onTimeout?: 'claim' };
+
+/** The control's timeout policy (`loss` unless it says `claim`). */
+export function timeoutPolicy(control: TimeControl): TimeoutPolicy {
+  return control.kind !== 'none' && control.onTimeout === 'claim' ? 'claim' : 'loss';
+}
 
 export type CorrespondenceControl = Extract<TimeControl, { kind: 'correspondence' }>;
 export type FischerControl = Extract<TimeControl, { kind: 'fischer' }>;
@@ -67,7 +81,7 @@ export const LIMITS = {
   fischer: { minInitialMs: SECOND, maxInitialMs: DAY, maxIncrementMs: HOUR },
 } as const;
 
-export type ControlProblemCode = 'wrong-type' | 'missing' | 'unknown-kind' | 'unknown-preset' | 'unknown-field' | 'out-of-range' | 'inconsistent';
+export type ControlProblemCode = 'wrong-type' | 'missing' | 'unknown-kind' | 'unknown-preset' | 'unknown-field' | 'out-of-range' | 'inconsistent' | 'unknown-policy';
 
 /** One thing wrong with a submitted control; `field` is a dotted path from the control (e.g. `capMs`). */
 export interface ControlProblem {
@@ -80,10 +94,10 @@ export type ControlResult = { ok: true; control: TimeControl } | { ok: false; pr
 
 const FIELDS: Record<string, readonly string[]> = {
   none: ['kind'],
-  correspondence: ['kind', 'startMs', 'incrementMs', 'capMs'],
-  'correspondence-days': ['kind', 'daysPerMove'],
-  fischer: ['kind', 'initialMs', 'incrementMs'],
-  preset: ['kind', 'name'],
+  correspondence: ['kind', 'startMs', 'incrementMs', 'capMs', 'onTimeout'],
+  'correspondence-days': ['kind', 'daysPerMove', 'onTimeout'],
+  fischer: ['kind', 'initialMs', 'incrementMs', 'onTimeout'],
+  preset: ['kind', 'name', 'onTimeout'],
 };
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -145,9 +159,16 @@ export function validateTimeControl(input: unknown): ControlResult {
     const incrementMs = intField(input, 'incrementMs', 0, f.maxIncrementMs, problems);
     if (initialMs !== null && incrementMs !== null) control = { kind: 'fischer', initialMs, incrementMs };
   }
+  let claim = false;
+  if (shape !== 'none' && input.onTimeout !== undefined) {
+    const p = input.onTimeout;
+    if (typeof p !== 'string') problems.push({ code: 'wrong-type', field: 'onTimeout', message: 'onTimeout must be "loss" or "claim"' });
+    else if (!(TIMEOUT_POLICIES as readonly string[]).includes(p)) problems.push({ code: 'unknown-policy', field: 'onTimeout', message: `onTimeout must be "loss" or "claim", got ${JSON.stringify(p)}` });
+    else claim = p === 'claim';
+  }
   if (problems.length > 0 || control === null) return { ok: false, problems };
   // A fresh copy: presets are shared constants, and callers may store or change what they get.
-  return { ok: true, control: { ...control } };
+  return { ok: true, control: claim && control.kind !== 'none' ? { ...control, onTimeout: 'claim' } : { ...control } };
 }
 
 /** Time a seat starts the game with; null = unlimited. */

@@ -10,10 +10,12 @@
  *   in a row (Richard III). The abort comes first, whatever the game's policy.
  * - Policy `loss` (leagues): the game ends at once. Policy `claim`: the game waits; the seats
  *   that are not out of time may claim the win (Board Game Arena lets the opponent decide).
+ *   Until someone claims, the flagged seat may still move: once it hands the turn over its
+ *   overrun is forgiven and the claim lapses (clock.ts afterChange). An abort or a draw needs
+ *   nobody's claim: they end the game under either policy.
  */
 import { isFlagged, type ClockState, type Flag } from './clock.ts';
-
-export type TimeoutPolicy = 'loss' | 'claim';
+import type { TimeoutPolicy } from './controls.ts';
 
 export type TimeoutOutcome =
   /** No result and unrated: `flagged` ran out before every seat had moved. */

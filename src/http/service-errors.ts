@@ -27,6 +27,7 @@ export const SERVICE_ERROR_STATUS: Record<ErrorCode, number> = {
   invalid_time_control: 422,
   vacation_not_allowed: 422,
   deadline_passed: 409,
+  not_claimable: 409,
   rate_limited: 429,
   unavailable: 503,
 };

@@ -17,7 +17,7 @@
 // player's games again, so the new game's turns are found in its log (and a
 // feed resuming later finds them too: the game is not in its cursor yet).
 import type { Json } from '../bus/bus.ts';
-import { isReminderEvent, isSeatedEvent, playerChannel, type GameEvent, type PlayerGame, type ReminderEvent, type SeatedEvent, type YourTurnEvent } from '../service/api.ts';
+import { isClaimableEvent, isReminderEvent, isSeatedEvent, playerChannel, type ClaimableEvent, type GameEvent, type PlayerGame, type ReminderEvent, type SeatedEvent, type YourTurnEvent } from '../service/api.ts';
 import type { Fanout } from './fanout.ts';
 import { isFatal, isOverStatus } from './game-feed.ts';
 import { SerialJob } from './serial.ts';
@@ -43,6 +43,8 @@ export interface TurnFeedOptions {
   seated?(event: SeatedEvent, id: string): void;
   /** A `reminder` message as it arrived (`id`: the cursor then); left out: ignored. */
   reminder?(event: ReminderEvent, id: string): void;
+  /** A `claimable` message (a win on time may be claimed) as it arrived (`id`: the cursor then); left out: ignored. */
+  claimable?(event: ClaimableEvent, id: string): void;
   error(err: unknown, fatal: boolean): void;
 }
 
@@ -99,6 +101,11 @@ export class TurnFeed {
     if (isReminderEvent(message)) {
       const { type, gameId, role, kind, remainingMs, deadline } = message;
       this.o.reminder?.({ type, gameId, role, kind, remainingMs, deadline }, this.id);
+      return;
+    }
+    if (isClaimableEvent(message)) {
+      const { type, gameId, role, flagged, ranOutAt } = message;
+      this.o.claimable?.({ type, gameId, role, flagged, ranOutAt }, this.id);
       return;
     }
     if (isSeatedEvent(message)) {

@@ -149,7 +149,14 @@ export interface GameSummary {
 /** A game's time control and each seat's clock (remaining time as of the answer). */
 export interface GameClock {
   /** The canonical time control (src/clocks/controls.ts): correspondence {startMs, incrementMs, capMs} or fischer {initialMs, incrementMs}. */
-  control: { kind: 'correspondence'; startMs: number; incrementMs: number; capMs: number } | { kind: 'fischer'; initialMs: number; incrementMs: number };
+  control: { kind: 'correspondence'; startMs: number; incrementMs: number; capMs: number; onTimeout?: 'claim' } | { kind: 'fischer'; initialMs: number; incrementMs: number; onTimeout?: 'claim' };
+  /** What a timeout does: `loss` (the seat that ran out loses at once) or `claim` (its opponent may claim the win). */
+  onTimeout: 'loss' | 'claim';
+  /**
+   * Under `claim`: the seat whose time ran out, when, and the seats that may claim the win now
+   * (claimTimeout); null when nobody can claim.
+   */
+  claimable: { flagged: string; ranOutAt: string; claimants: string[] } | null;
   seats: Array<{
     role: string;
     /** Time left now (never below 0); null = unlimited. */
@@ -174,7 +181,8 @@ export interface CreateGameInput {
   rated?: boolean;
   /**
    * The time control (default none): {kind: 'correspondence', daysPerMove: 1–14}, {kind: 'preset', name},
-   * or a canonical correspondence / fischer control. A bad one is 422 invalid_time_control.
+   * or a canonical correspondence / fischer control; each may add `onTimeout: 'loss' | 'claim'`
+   * (default loss). A bad one is 422 invalid_time_control.
    */
   timeControl?: Json | null;
 }
@@ -375,8 +383,32 @@ export interface ReminderEvent {
   deadline: string;
 }
 
+/**
+ * On `player:<playerId>` for each seat that may claim a win on time (a game whose control says
+ * `onTimeout: 'claim'`, when the opponent's time has run out). Sent once per flag (claimed in
+ * games.reminders_sent before it is published); a live notice only, not a game change: the
+ * game's clock summary shows the same (`claimable`).
+ */
+export interface ClaimableEvent {
+  type: 'claimable';
+  gameId: string;
+  /** The seat of the player told, which may claim (claimTimeout). */
+  role: string;
+  /** The seat whose time ran out. */
+  flagged: string;
+  /** When it ran out (ISO 8601). */
+  ranOutAt: string;
+}
+
 /** The messages of `player:<playerId>`. */
-export type PlayerEvent = YourTurnEvent | SeatedEvent | ReminderEvent;
+export type PlayerEvent = YourTurnEvent | SeatedEvent | ReminderEvent | ClaimableEvent;
+
+/** A message of `player:<id>` that is a well-formed ClaimableEvent (the bus carries any JSON). */
+export function isClaimableEvent(m: unknown): m is ClaimableEvent {
+  if (m === null || typeof m !== 'object' || Array.isArray(m)) return false;
+  const e = m as Record<string, unknown>;
+  return e.type === 'claimable' && typeof e.gameId === 'string' && typeof e.role === 'string' && typeof e.flagged === 'string' && typeof e.ranOutAt === 'string';
+}
 
 /** A message of `player:<id>` that is a well-formed ReminderEvent (the bus carries any JSON). */
 export function isReminderEvent(m: unknown): m is ReminderEvent {
@@ -456,6 +488,12 @@ export interface GameServiceApi {
   createInvite(caller: Caller, gameId: string, input: { role: string }): Promise<Invite>;
   start(caller: Caller, gameId: string): Promise<GameSummary>;
   resign(caller: Caller, gameId: string, input: { role?: string }): Promise<GameSummary>;
+  /**
+   * Claims the win on time (games whose control says `onTimeout: 'claim'`): the caller's seat
+   * (`role`, or its only one) wins when the opponent's time has run out and it has not moved
+   * since. Else 409 not_claimable (extensions.reason), nothing changed.
+   */
+  claimTimeout(caller: Caller, gameId: string, input: { role?: string }): Promise<GameSummary>;
   abort(caller: Caller, gameId: string): Promise<GameSummary>;
 
   /** THE write path (REST and GraphQL). */

@@ -4,12 +4,13 @@
 // control (time_control null) costs one null check per change.
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { Json } from '../bus/bus.ts';
-import { afterChange, firstReminderAt, isFlagged, reminderTimes, remindersDue, remaining, start, timeoutAt, validateTimeControl, type ClockState, type Reminder, type ReminderOptions, type TimeControl } from '../clocks/index.ts';
+import { afterChange, firstReminderAt, isFlagged, reminderTimes, remindersDue, remaining, start, timeoutAt, timeoutPolicy, validateTimeControl, type ClockState, type Reminder, type ReminderOptions, type TimeControl, type TimeoutOutcome } from '../clocks/index.ts';
 import { findGame, type GameRow } from '../store/games.ts';
-import { playerChannel, type GameClock, type GameStatus, type ReminderEvent } from './api.ts';
-import { mutate } from './commit.ts';
-import { isOver, moduleOf, orderSeats, type Ctx } from './context.ts';
+import { playerChannel, type Caller, type ClaimableEvent, type GameClock, type GameStatus, type GameSummary, type ReminderEvent } from './api.ts';
+import { mutate, type Decision } from './commit.ts';
+import { actingRole, isOver, moduleOf, orderSeats, requirePlayer, summarize, type Ctx } from './context.ts';
 import { ServiceError } from './errors.ts';
+import { isPlainObject } from './json.ts';
 
 /**
  * A submitted time control in its canonical form; null for none (omitted, null or kind none).
@@ -101,22 +102,62 @@ export function clockChange(ctx: Ctx, game: GameRow, next: { status: GameStatus;
   return fields(afterChange(state, control, { activeBefore: game.activeRoles, activeAfter, actor }, notBefore(state, now)), control, ctx.reminders);
 }
 
-/** The seats of `game` whose time has run out at `now` ([] without a clock or when not active). */
+/**
+ * The seats of `game` whose time has run out at `now` and whose timeout ends the game by itself
+ * ([] without a clock or when not active): any under the `loss` policy; under `claim` only an
+ * abort or a draw (nobody has to claim those), so a flagged seat may still move until claimed.
+ */
 export function flaggedAt(game: GameRow, now: number): string[] {
   if (game.status !== 'active' || game.clocks === null || game.timeControl === null) return [];
   // The stored earliest deadline answers the common case (nobody out of time) without the clocks.
   if (game.deadlineAt === null || game.deadlineAt.getTime() > now) return [];
   const state = game.clocks as unknown as ClockState;
-  return isFlagged(state, notBefore(state, now)).map((f) => f.role);
+  const t = notBefore(state, now);
+  const flagged = isFlagged(state, t).map((f) => f.role);
+  if (flagged.length === 0 || timeoutPolicy(game.timeControl as unknown as TimeControl) === 'loss') return flagged;
+  const outcome = timeoutAt(state, t, 'claim');
+  return outcome === null || outcome.kind === 'claimable' ? [] : flagged;
+}
+
+type Ending = Exclude<TimeoutOutcome, { kind: 'claimable' }>;
+
+/**
+ * The change that ends a game by a timeout outcome: the seat that ran out loses (a claimed win
+ * reads the same), an abort leaves it abandoned and unrated. One `timeout` entry naming the
+ * seat that ran out, as records.ts expects on import.
+ */
+function endingDecision(outcome: Ending | { kind: 'claimed'; flagged: string; claimants: string[] }): Decision {
+  const loser = outcome.kind === 'loss' ? outcome.loser : outcome.kind === 'draw' ? outcome.flagged[0]! : outcome.flagged;
+  if (outcome.kind === 'aborted') {
+    return {
+      game: { status: 'abandoned', activeRoles: [], result: { winner: null, reason: 'timeout' } },
+      entries: [{ kind: 'timeout', role: loser, playerId: null, status: 'abandoned', activeRoles: [] }],
+    };
+  }
+  const winners = outcome.kind === 'loss' ? outcome.winners : outcome.kind === 'claimed' ? outcome.claimants : [];
+  const winner = winners.length === 1 ? winners[0]! : null;
+  return {
+    game: { status: 'finished', activeRoles: [], result: { winner, reason: 'timeout' } },
+    entries: [{ kind: 'timeout', role: loser, playerId: null, status: 'finished', activeRoles: [] }],
+  };
 }
 
 class NoTimeout extends Error {}
+
+/** The game needs a claim (policy `claim`): the sweep tells the claimants instead of ending it. */
+class Claimable extends Error {
+  constructor(readonly game: GameRow, readonly outcome: Extract<TimeoutOutcome, { kind: 'claimable' }>, readonly now: number) {
+    super('claimable');
+  }
+}
 
 /**
  * Ends the game by timeout if a seat's time has run out at ctx.now(); true when this call ended
  * it. Through mutate(): the commit's version check makes it exactly once (a racing move or
  * another instance's timeout commits first, and this call re-decides and finds nothing to do).
  * The seat that ran out loses; when some seat has not moved yet the game is abandoned (unrated).
+ * Under the `claim` policy a loss is not automatic: the claimants are told once
+ * (noticeClaimable) and the game goes on.
  */
 export async function fireTimeout(ctx: Ctx, gameId: string): Promise<boolean> {
   const load = async (id: string): Promise<GameRow> => {
@@ -128,27 +169,121 @@ export async function fireTimeout(ctx: Ctx, gameId: string): Promise<boolean> {
     await mutate(ctx, null, gameId, (game, now) => {
       if (game.status !== 'active' || game.clocks === null || game.timeControl === null) throw new NoTimeout();
       const state = game.clocks as unknown as ClockState;
-      const outcome = timeoutAt(state, notBefore(state, now), 'loss');
-      if (outcome === null || outcome.kind === 'claimable') throw new NoTimeout();
-      const loser = outcome.kind === 'loss' ? outcome.loser : outcome.kind === 'aborted' ? outcome.flagged : outcome.flagged[0]!;
-      if (outcome.kind === 'aborted') {
-        return {
-          game: { status: 'abandoned', activeRoles: [], result: { winner: null, reason: 'timeout' } },
-          entries: [{ kind: 'timeout', role: loser, playerId: null, status: 'abandoned', activeRoles: [] }],
-        };
-      }
-      const winner = outcome.kind === 'loss' && outcome.winners.length === 1 ? outcome.winners[0]! : null;
-      return {
-        game: { status: 'finished', activeRoles: [], result: { winner, reason: 'timeout' } },
-        entries: [{ kind: 'timeout', role: loser, playerId: null, status: 'finished', activeRoles: [] }],
-      };
+      const t = notBefore(state, now);
+      const outcome = timeoutAt(state, t, timeoutPolicy(game.timeControl as unknown as TimeControl));
+      if (outcome === null) throw new NoTimeout();
+      if (outcome.kind === 'claimable') throw new Claimable(game, outcome, t);
+      return endingDecision(outcome);
     }, load);
     return true;
   } catch (err) {
     if (err instanceof NoTimeout) return false;
+    if (err instanceof Claimable) {
+      await noticeClaimable(ctx, err.game, err.outcome, err.now);
+      return false;
+    }
     throw err;
   }
 }
+
+/** The key in games.reminders_sent that records the claimants were told of a flag. */
+const claimKey = (role: string, at: number): string => `timeout:${role}:${at}`;
+
+/**
+ * Tells the claimants of a game under the `claim` policy, once, that they may claim the win, and
+ * takes the game out of the timeout sweep until its clocks change again.
+ *
+ * Exactly once, as reminders: the flag's key is claimed by a conditional UPDATE of
+ * reminders_sent (not there yet, and the clocks still those the outcome was computed from: a
+ * move, a claim or a vacation in between changed them) and published only after it committed.
+ * The same UPDATE moves deadline_at past the flagged seats (to the earliest deadline of a
+ * running seat still in time, or null), so the sweep no longer selects the game every run. A
+ * later clock change writes the flagged seat's past deadline back (clockChange does not read
+ * reminders_sent): the sweep then looks once more, finds the key and only moves deadline_at on.
+ * Keys of flags that lapsed (the seat moved) are dropped by the same UPDATE.
+ */
+async function noticeClaimable(ctx: Ctx, game: GameRow, outcome: Extract<TimeoutOutcome, { kind: 'claimable' }>, now: number): Promise<number> {
+  const state = game.clocks as unknown as ClockState;
+  const flags = isFlagged(state, now);
+  const flagged = new Set(flags.map((f) => f.role));
+  let next: number | null = null;
+  for (const [role, s] of Object.entries(state.seats)) if (s.deadline !== null && !flagged.has(role) && (next === null || s.deadline < next)) next = s.deadline;
+  const key = claimKey(outcome.flagged, outcome.at);
+  const values = [game.id, key, flags.map((f) => claimKey(f.role, f.at)), next === null ? null : new Date(next), game.version, JSON.stringify(state)];
+  const claimed = await ctx.sql.query({
+    name: 'herald-claimable-notice',
+    text: `UPDATE games SET reminders_sent = array_append(ARRAY(SELECT k FROM unnest(reminders_sent) AS k WHERE k NOT LIKE 'timeout:%' OR k = ANY($3::text[])), $2::text),
+             deadline_at = $4::timestamptz
+           WHERE id = $1::uuid AND version = $5 AND status = 'active' AND clocks = $6::jsonb AND NOT ($2::text = ANY(reminders_sent))
+           RETURNING 1`,
+    values,
+  });
+  if (claimed.rowCount !== 1) {
+    // Told already (by another instance, or before a clock change put the past deadline back): only move the sweep on.
+    await ctx.sql.query({
+      name: 'herald-claimable-next',
+      text: `UPDATE games SET deadline_at = $2::timestamptz WHERE id = $1::uuid AND version = $3 AND status = 'active' AND clocks = $4::jsonb AND $5::text = ANY(reminders_sent)`,
+      values: [game.id, values[3], game.version, values[5], key],
+    });
+    return 0;
+  }
+  let sent = 0;
+  // Only a seat that must still act can be claimed against (claimTimeout, and records.ts on import).
+  const open = game.activeRoles.includes(outcome.flagged);
+  for (const role of open ? outcome.claimants : []) {
+    const playerId = game.seats.find((s) => s.role === role)?.playerId;
+    if (!playerId) continue;
+    const event: ClaimableEvent = { type: 'claimable', gameId: game.id, role, flagged: outcome.flagged, ranOutAt: new Date(outcome.at).toISOString() };
+    sent++;
+    await ctx.bus
+      .publish(playerChannel(playerId), event as unknown as Json)
+      .catch((err: unknown) => ctx.log.warn({ err: String(err), gameId: game.id }, 'bus publish failed (the claimable notice is recorded as sent)'));
+  }
+  return sent;
+}
+
+/** A claim refused: 409 not_claimable naming the reason. */
+function notClaimable(reason: 'policy' | 'time_left' | 'own_time', detail: string, extra: Record<string, unknown> = {}): ServiceError {
+  return new ServiceError('not_claimable', detail, { reason, ...extra });
+}
+
+/**
+ * A seat claims the win on time (policy `claim`): the opponent's time has run out and it has not
+ * handed the turn over since. The same change as an automatic loss (a `timeout` entry naming
+ * the seat that ran out, result {winner, reason: 'timeout'}), through mutate's version check, so
+ * a claim and a late move of the flagged seat racing never both commit: whichever commits
+ * second decides again on the new state (the move finds the game over; the claim finds the
+ * opponent in time again: not_claimable). Settlement (ratings, league) follows as for any end.
+ * When the outcome needs no claim because a seat never moved (abort, unrated), the opponent's
+ * claim ends the game that way, as the sweep would have a moment later; a seat out of time
+ * itself (the flagged one, or both at the same millisecond: a draw the sweep records) may not.
+ */
+export async function claimTimeout(ctx: Ctx, callerIn: Caller, gameId: string, input: { role?: string }): Promise<GameSummary> {
+  const caller = requirePlayer(callerIn);
+  if (!isPlainObject(input)) throw new ServiceError('invalid_request', 'The body must be a JSON object.');
+  const after = await mutate(ctx, caller, gameId, (game, now) => {
+    if (isOver(game.status)) throw new ServiceError('game_over', `Cannot claim: the game is ${game.status}.`, { gameStatus: game.status, result: game.result });
+    if (game.status !== 'active') throw new ServiceError('invalid_state', 'Cannot claim: the game has not started yet.', { gameStatus: game.status });
+    const role = actingRole(ctx, game, caller, input.role);
+    const control = game.timeControl as unknown as TimeControl | null;
+    if (control === null || timeoutPolicy(control) !== 'claim') {
+      throw notClaimable('policy', control === null ? 'This game has no clock.' : 'In this game a timeout is an automatic loss (onTimeout loss): there is nothing to claim.', { onTimeout: control === null ? null : timeoutPolicy(control) });
+    }
+    const state = game.clocks as unknown as ClockState | null;
+    const t = state === null ? now : notBefore(state, now);
+    const outcome = state === null ? null : timeoutAt(state, t, 'claim');
+    if (outcome === null) throw notClaimable('time_left', 'Nobody is out of time.');
+    if (outcome.kind === 'draw' || (outcome.kind !== 'loss' && role === outcome.flagged) || (outcome.kind === 'claimable' && !outcome.claimants.includes(role))) {
+      const flagged = outcome.kind === 'draw' ? outcome.flagged : [outcome.flagged];
+      throw notClaimable('own_time', `The ${role} seat is out of time itself: it cannot claim.`, { flagged });
+    }
+    if (outcome.kind !== 'claimable') return endingDecision(outcome);
+    if (!game.activeRoles.includes(outcome.flagged)) throw notClaimable('time_left', `${outcome.flagged} is not to act now.`, { flagged: [outcome.flagged] });
+    return endingDecision({ kind: 'claimed', flagged: outcome.flagged, claimants: outcome.claimants });
+  });
+  return summarize(after, ctx.now());
+}
+
 
 /**
  * How the sweeps take the due games (timeouts and reminders alike):
@@ -257,7 +392,8 @@ export async function sendDueReminders(ctx: Ctx, gameId: string, now: number): P
   for (const r of due) {
     const claimed = await ctx.sql.query({
       name: 'herald-reminder-claim',
-      text: `UPDATE games SET reminders_sent = array_append(ARRAY(SELECT k FROM unnest(reminders_sent) AS k WHERE k = ANY($3::text[])), $2::text)
+      // Claim-notice keys (timeout:…, noticeClaimable) are kept: that notice prunes its own.
+      text: `UPDATE games SET reminders_sent = array_append(ARRAY(SELECT k FROM unnest(reminders_sent) AS k WHERE k = ANY($3::text[]) OR k LIKE 'timeout:%'), $2::text)
              WHERE id = $1::uuid AND version = $4 AND status = 'active' AND NOT ($2::text = ANY(reminders_sent))
              RETURNING 1`,
       values: [gameId, r.key, current, row.version],
@@ -300,8 +436,18 @@ export function clockSummary(game: GameRow, now: number): GameClock | null {
   const state = game.clocks as unknown as ClockState | null;
   const roles = game.seats.map((s) => s.role);
   const running = !isOver(game.status);
+  const policy = timeoutPolicy(control);
+  let claimable: GameClock['claimable'] = null;
+  if (policy === 'claim' && game.status === 'active' && state !== null) {
+    const outcome = timeoutAt(state, notBefore(state, now), 'claim');
+    if (outcome?.kind === 'claimable' && game.activeRoles.includes(outcome.flagged)) {
+      claimable = { flagged: outcome.flagged, ranOutAt: new Date(outcome.at).toISOString(), claimants: outcome.claimants };
+    }
+  }
   return {
     control: control as unknown as GameClock['control'],
+    onTimeout: policy,
+    claimable,
     seats: roles.map((role) => {
       const seat = state?.seats[role];
       if (!seat) return { role, remainingMs: initialOf(control), deadline: null, running: false };

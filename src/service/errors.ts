@@ -36,8 +36,17 @@ export const ERROR_CODES = [
   'invalid_time_control',
   /** Vacation refused by the allowance: none left this year, or a planned end beyond it (extensions.reason). */
   'vacation_not_allowed',
-  /** A move after its seat's deadline: the game was ended by timeout in the same request. */
+  /**
+   * A move after its seat's deadline: the game was ended by timeout in the same request (under
+   * onTimeout claim only when no claim is needed: a seat never moved, or both ran out at once).
+   */
   'deadline_passed',
+  /**
+   * A claim of a win on time that is not open (extensions.reason): the game's control does not
+   * say onTimeout claim (`policy`), nobody is out of time (`time_left`), or the caller's seat is
+   * the one out of time (`own_time`).
+   */
+  'not_claimable',
   /** Used by the rate-limit plugin (DELIVERY). */
   'rate_limited',
   /** The database is unreachable (down, restarting): retry shortly. */

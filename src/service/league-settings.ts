@@ -10,7 +10,7 @@ import { findModule } from './context.ts';
 import { ServiceError } from './errors.ts';
 import { resolveOptions } from './game-types.ts';
 import { isPlainObject } from './json.ts';
-import { validateTimeControl } from '../clocks/index.ts';
+import { timeoutPolicy, validateTimeControl } from '../clocks/index.ts';
 import { MAX_EVERY_DAYS, UNFINISHED_POLICIES, type RoundSchedule } from '../leagues/calendar.ts';
 
 export const MAX_NAME = 100;
@@ -226,6 +226,12 @@ function applySettings(m: GameModule, format: LeagueFormat, base: LeagueSettings
       // The league's games are created with it (league-rounds.ts publishTx): stored in canonical form, none as null.
       const r = validateTimeControl(input.timeControl);
       if (!r.ok) throw new ServiceError('invalid_settings', `timeControl is not a valid time control: ${r.problems.map((p) => p.message).join('; ')}.`, { setting: 'timeControl', problems: r.problems });
+      // Leagues use the automatic loss (issue 15): a board must end without waiting on a claim.
+      if (timeoutPolicy(r.control) === 'claim') {
+        throw new ServiceError('invalid_settings', 'timeControl.onTimeout: a league\'s games lose on time automatically (onTimeout loss); claim is for games outside leagues.', {
+          setting: 'timeControl', problems: [{ code: 'unknown-policy', field: 'onTimeout', message: 'a league\'s time control cannot say onTimeout claim' }],
+        });
+      }
       s.timeControl = r.control.kind === 'none' ? null : (r.control as unknown as Record<string, Json>);
     }
   }

@@ -98,8 +98,9 @@ t.test('fischer: increment without a cap; none: no clock at all', async (t) => {
 t.test('overrunning is remembered; bad calls throw', async (t) => {
   const c = daysPerMove(1);
   let s = start(c, ROLES, ['York'], T0);
-  // A change after York's deadline (the service refuses such a move; this is a late timeout check).
-  s = afterChange(s, c, { activeBefore: ['York'], activeAfter: ['Lancaster'], actor: 'York' }, T0 + 2 * DAY);
+  // A change after York's deadline that York did not make (a late timeout check): York stays out
+  // of time. (York's own handover would forgive it: the claim policy's late move, claim-policy.test.ts.)
+  s = afterChange(s, c, { activeBefore: ['York'], activeAfter: ['Lancaster'], actor: null }, T0 + 2 * DAY);
   t.same(isFlagged(s, T0 + 2 * DAY), [{ role: 'York', at: T0 + DAY }]);
   t.throws(() => afterChange(s, c, { activeBefore: ['York'], activeAfter: [], actor: 'Lancaster' }, T0 + 3 * DAY), /activeBefore/);
   t.throws(() => afterChange(s, c, { activeBefore: ['Lancaster'], activeAfter: ['Tudor'], actor: 'Lancaster' }, T0 + 3 * DAY), /unknown role/);

@@ -40,12 +40,14 @@ t.test('REST and GraphQL show the clock; a late move is 409 deadline_passed and 
   const g = (await york.req('GET', `/games/${id}`)).json() as { clock: unknown };
   t.same(g.clock, {
     control: { kind: 'correspondence', startMs: 2 * DAY, incrementMs: 2 * DAY, capMs: 2 * DAY },
+    onTimeout: 'loss',
+    claimable: null,
     seats: [
       { role: 'York', remainingMs: 2 * DAY - 5 * HOUR, deadline, running: true },
       { role: 'Lancaster', remainingMs: 2 * DAY - 5 * HOUR, deadline, running: true },
     ],
   });
-  const q = await ok(gqlClient(app, york.key)(`query($id: ID!) { game(id: $id) { clock { control seats { role remainingMs deadline running } } } }`, { id }));
+  const q = await ok(gqlClient(app, york.key)(`query($id: ID!) { game(id: $id) { clock { control onTimeout claimable { flagged } seats { role remainingMs deadline running } } } }`, { id }));
   t.same(q.game.clock, g.clock, 'GraphQL shows the same clock');
 
   // York moves; Lancaster then lets its time run out.

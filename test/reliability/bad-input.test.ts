@@ -198,6 +198,8 @@ function invalidBodyFor(route: string): { payload: string; cls: string } {
       () => ({ gameType: 'richard-iii', scenario: 'richard-iii', seed: 42 }), () => ({ gameType: 'richard-iii', scenario: 'richard-iii', seed: LONG }),
       () => ({ gameType: 'richard-iii', scenario: 'richard-iii', options: 'all' }), () => ({ gameType: ['richard-iii'], scenario: 'richard-iii' }),
       () => ({ gameType: 'richard-iii', scenario: 'richard-iii', autoStart: 'no' }),
+      () => ({ gameType: 'richard-iii', scenario: 'richard-iii', timeControl: { kind: 'correspondence', daysPerMove: 2, onTimeout: pick(HOSTILE) } }),
+      () => ({ gameType: 'richard-iii', scenario: 'richard-iii', timeControl: { kind: 'none', onTimeout: 'claim' } }),
     ],
     'POST /games/import': [
       () => ({}), () => ({ record: w() }), () => ({ record: { format: 'herald-game-record', formatVersion: 1, gameType: pick(HOSTILE) } }),
@@ -217,6 +219,7 @@ function invalidBodyFor(route: string): { payload: string; cls: string } {
       () => ({ actionId: 'keep_hand', action: LEGAL_A[0] }), () => ({ actionId: '' }),
     ],
     'POST /games/{gameId}/resign': [() => ({ role: pick(HOSTILE) }), () => ({ role: 42 }), () => ({ role: ['York'] })],
+    'POST /games/{gameId}/claim-timeout': [() => ({ role: pick(HOSTILE) }), () => ({ role: 42 }), () => ({ role: ['York'] }), () => ({}), () => ({ role: 'York' })],
     'POST /games/{gameId}/invites': [() => ({}), () => ({ role: pick(HOSTILE) }), () => ({ role: 42 })],
     'POST /games/{gameId}/join': [() => ({ role: pick(HOSTILE) }), () => ({ role: 7 }), () => ({ code: pick(HOSTILE) })],
     'POST /leagues': [

@@ -184,6 +184,8 @@ export function queryResolvers(service: GameServiceApi, info: { version: string 
       startGame: async (_root, args: { gameId: string }, ctx: Ctx) => service.start(await ctx.auth.required(), args.gameId),
       resign: async (_root, args: { gameId: string; role?: string | null }, ctx: Ctx) =>
         service.resign(await ctx.auth.required(), args.gameId, { role: opt(args.role) }),
+      claimTimeout: async (_root, args: { gameId: string; role?: string | null }, ctx: Ctx) =>
+        service.claimTimeout(await ctx.auth.required(), args.gameId, { role: opt(args.role) }),
       abort: async (_root, args: { gameId: string }, ctx: Ctx) => service.abort(await ctx.auth.required(), args.gameId),
       submitAction: async (
         _root,

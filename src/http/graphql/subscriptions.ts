@@ -23,15 +23,20 @@
 //
 // myReminders: `reminder` messages of `player:<id>` (the caller's clock is
 // running low), live only like mySeats.
+//
+// myClaimableTimeouts: `claimable` messages of `player:<id>` (the opponent's
+// time ran out in a game whose control says onTimeout claim), live only too.
 import { checkArguments } from './input.ts';
 import type { Bus, Json, Unsubscribe } from '../../bus/bus.ts';
 import {
   ServiceError,
   gameChannel,
+  isClaimableEvent,
   isReminderEvent,
   isSeatedEvent,
   playerChannel,
   type Caller,
+  type ClaimableEvent,
   type GameEvent,
   type GameServiceApi,
   type GameViewResult,
@@ -228,6 +233,17 @@ export function subscriptionResolvers(service: GameServiceApi, bus: Bus, log: Fa
     return stream;
   }
 
+  async function myClaimableTimeouts(ctx: HeraldContext) {
+    const caller = await ctx.auth.required();
+    const stream = new EventStream<{ myClaimableTimeouts: Omit<ClaimableEvent, 'type'> }>((err) => publicError(err, log));
+    await attach(bus, playerChannel(caller.playerId), stream, (m) => {
+      if (!isClaimableEvent(m)) return;
+      const { gameId, role, flagged, ranOutAt } = m;
+      stream.serial(async () => stream.push({ myClaimableTimeouts: { gameId, role, flagged, ranOutAt } }));
+    });
+    return stream;
+  }
+
   // A subscription document sent over plain HTTP is executed like a query, with
   // no event as the root value: refuse it as a client error (not a null for a
   // non-null field, which would be an internal error).
@@ -252,6 +268,10 @@ export function subscriptionResolvers(service: GameServiceApi, bus: Bus, log: Fa
     myReminders: {
       subscribe: (_root: unknown, _args: unknown, ctx: HeraldContext) => guard(myReminders(ctx)),
       resolve: resolveEvent('myReminders'),
+    },
+    myClaimableTimeouts: {
+      subscribe: (_root: unknown, _args: unknown, ctx: HeraldContext) => guard(myClaimableTimeouts(ctx)),
+      resolve: resolveEvent('myClaimableTimeouts'),
     },
   };
 }

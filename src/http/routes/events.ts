@@ -1,8 +1,9 @@
 // Server-Sent Events: GET /games/:gameId/events (every version of a game, with
 // the caller's seat view or the spectator view) and GET /me/events (the
 // caller's "your turn" notifications across its games, and "seated" notices
-// when a league round gives the caller a new game, and "reminder" notices when
-// the caller's correspondence clock runs low). Both resume from
+// when a league round gives the caller a new game, "reminder" notices when
+// the caller's correspondence clock runs low, and "claimable" notices when the
+// caller may claim a win on time). Both resume from
 // Last-Event-ID (header, or ?lastEventId= for a first connection that resumes)
 // without gaps or duplicates; see src/notify for how.
 //
@@ -147,6 +148,7 @@ export default async function eventRoutes(app: FastifyInstance, opts: EventRoute
       deliver: (e, id) => stream.event('your_turn', id, e),
       seated: (e, id) => stream.event('seated', id, e),
       reminder: (e, id) => stream.event('reminder', id, e),
+      claimable: (e, id) => stream.event('claimable', id, e),
       error: (err, fatal) => {
         if (!fatal) {
           request.log.warn({ playerId: caller.playerId, error: errorMessage(err) }, 'SSE catch-up failed; retrying at the next heartbeat');

@@ -1,5 +1,5 @@
 // Game routes: create, list, read, the lifecycle (join, leave, invites, start,
-// resign, abort), views, legal actions, THE action write path, the per-seat
+// resign, claim-timeout, abort), views, legal actions, THE action write path, the per-seat
 // log, and records (export/import). Thin adapters over the game service.
 import type { FastifyInstance } from 'fastify';
 import { requireCaller } from '../plugins/auth.ts';
@@ -55,6 +55,9 @@ export default async function gameRoutes(app: FastifyInstance): Promise<void> {
   app.post<P>('/games/:gameId/start', async (request) => svc.start(requireCaller(request), request.params.gameId));
 
   app.post<P>('/games/:gameId/resign', async (request) => svc.resign(requireCaller(request), request.params.gameId, body(request)));
+
+  // A win on time under onTimeout claim (service/clocks.ts claimTimeout): a seat action like resign.
+  app.post<P>('/games/:gameId/claim-timeout', async (request) => svc.claimTimeout(requireCaller(request), request.params.gameId, body(request)));
 
   app.post<P>('/games/:gameId/abort', async (request) => svc.abort(requireCaller(request), request.params.gameId));
 
