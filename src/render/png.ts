@@ -18,7 +18,7 @@ export function svgToPng(svg: string): Buffer {
   return new Resvg(svg, OPTIONS).render().asPng();
 }
 
-/** The same, rendered on libuv's thread pool: a server's event loop keeps answering meanwhile. */
+/** The same, rasterised on libuv's thread pool (the server's event loop keeps answering meanwhile); only the PNG encoding runs here. */
 export async function svgToPngAsync(svg: string): Promise<Buffer> {
   return (await renderAsync(svg, OPTIONS)).asPng();
 }

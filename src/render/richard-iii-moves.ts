@@ -84,18 +84,3 @@ export function turnMoves(views: readonly R3View[]): { which: 'this' | 'last'; m
   if (current.length > 0 || groups.length < 2) return { which: 'this', moves: current };
   return { which: 'last', moves: within(groups[groups.length - 2]) };
 }
-
-/** How many of the latest views turnMoves may need: the current turn and the one before. */
-export function turnsNeeded(views: readonly R3View[]): number {
-  let turns = 0;
-  let key = '';
-  for (let i = views.length - 1; i >= 0; i--) {
-    const k = turnOf(views[i]!);
-    if (k !== key) {
-      turns++;
-      key = k;
-      if (turns > 2) return views.length - 1 - i;
-    }
-  }
-  return views.length;
-}
