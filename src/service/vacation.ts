@@ -3,13 +3,17 @@
 // allowance arithmetic is the pure core's (src/clocks/vacation.ts); this file stores it and
 // applies it to the games.
 //
-// Why a clock pause is not a new game version: nothing happens in the game (no log entry, no
-// event); only `clocks` and `deadline_at` change. They are written by a conditional UPDATE
-// under the same version check as every commit (`WHERE version = the version read`), retried
-// from a fresh read on conflict, so a pause never overwrites a move. A move must not commit
-// over a pause either: since the version does not move, the row is dropped from this
-// instance's cache and the change is announced on the bus (CLOCKS_CHANGED_CHANNEL) so every
-// other instance drops its cached row too.
+// Why a clock pause is not a new game version: nothing happens in the game (no log entry);
+// versions are dense (one per log entry), so only `clocks`, `deadline_at` and `remind_at`
+// change, and the game's clock revision (games.clock_rev) goes up by one. They are written by a
+// conditional UPDATE under the same check as every commit (`WHERE version = the version read
+// AND clock_rev = the revision read`), retried from a fresh read on conflict, so a pause never
+// overwrites a move. A move never commits over a pause either: every commit checks clock_rev
+// too, so a move decided from a row read before the pause (another instance's cached row)
+// conflicts and is decided again from a fresh read. Dropping the row from this instance's cache
+// and announcing the change on the bus (CLOCKS_CHANGED_CHANNEL) so other instances drop theirs
+// is only the fast path: it spares them that conflict and shows the pause at once; a lost
+// message costs one retry, never the pause.
 import { canPause, DAY, openUse, endVacation as endUse, pause, resume, startVacation as startUse, remainingAllowance, vacationEndsBy, type ClockState, type TimeControl, type VacationAccount, type VacationPolicy } from '../clocks/index.ts';
 import { findGame } from '../store/games.ts';
 import { firstReminder } from './clocks.ts';
@@ -22,7 +26,7 @@ import { ServiceError } from './errors.ts';
 /** Announces a game whose clocks changed without a new version: every instance drops its cached row. */
 export const CLOCKS_CHANGED_CHANNEL = 'games:clocks-changed';
 
-/** Drops cached rows of games paused or resumed elsewhere (subscribed once per service; retried while the bus is down). */
+/** Drops cached rows of games paused or resumed elsewhere (subscribed once per service; retried while the bus is down). A fast path: clock_rev keeps a missed message harmless. */
 export function listenForClockChanges(ctx: Ctx, triesLeft = 30): void {
   ctx.bus.subscribe(CLOCKS_CHANGED_CHANNEL, (m) => {
     const gameId = (m as { gameId?: unknown } | null)?.gameId;
@@ -143,8 +147,9 @@ async function pausableGames(ctx: Ctx, playerId: string): Promise<string[]> {
 
 /**
  * Pauses (or resumes) the seats of `playerId` in game `id` at `at`. The clocks and deadline_at
- * are written under the game's version check; a conflict (a move committed meanwhile) re-reads
- * the game and decides again. True when the clocks changed.
+ * are written under the game's version and clock revision check, bumping the revision; a
+ * conflict (a move, or another pause or resume, committed meanwhile) re-reads the game and
+ * decides again. True when the clocks changed.
  */
 async function setPaused(ctx: Ctx, id: string, playerId: string, at: number, paused: boolean): Promise<boolean> {
   for (let attempt = 1; attempt <= 8; attempt++) {
@@ -166,12 +171,13 @@ async function setPaused(ctx: Ctx, id: string, playerId: string, at: number, pau
     // remind_at follows the running seats like deadline_at (a paused seat gets no reminder; sent ones are not sent again).
     const remindAt = earliest === null ? null : firstReminder(state, control, ctx.reminders);
     const res = await ctx.sql.query({
-      text: `UPDATE games SET clocks = $1::jsonb, deadline_at = $2::timestamptz, remind_at = $3::timestamptz WHERE id = $4::uuid AND version = $5`,
-      values: [JSON.stringify(state), earliest === null ? null : new Date(earliest), remindAt, id, game.version],
+      text: `UPDATE games SET clocks = $1::jsonb, deadline_at = $2::timestamptz, remind_at = $3::timestamptz, clock_rev = clock_rev + 1
+             WHERE id = $4::uuid AND version = $5 AND clock_rev = $6`,
+      values: [JSON.stringify(state), earliest === null ? null : new Date(earliest), remindAt, id, game.version, game.clockRev],
     });
     ctx.cache.drop(id);
     if (res.rowCount === 1) {
-      // The version did not move, so other instances' cached rows would not look stale: tell them.
+      // The version did not move: tell other instances at once (their next commit from a cached row would conflict on clock_rev anyway).
       await ctx.bus.publish(CLOCKS_CHANGED_CHANNEL, { gameId: id }).catch((err: unknown) => ctx.log.warn({ err: String(err), gameId: id }, 'bus publish failed (the clocks are paused/resumed)'));
       return true;
     }

@@ -279,3 +279,51 @@ t.test('two instances on one database: a pause made by one is seen by the other,
   await delivered();
   t.equal(seat(await other.getGame(null, g.id), aRole).running, true);
 });
+
+t.test('two instances with separate buses (the pause message is lost): a move decided from the stale cached row does not undo the pause', async (t) => {
+  // Each instance has its own in-process bus: B never hears of A's pause and keeps its cached row.
+  const busA = createMemoryBus();
+  const busB = createMemoryBus();
+  t.teardown(() => Promise.all([busA.close(), busB.close()]));
+  const A = createGameService({ store, bus: busA, now });
+  const B = createGameService({ store, bus: busB, now });
+  const a = await player(A);
+  const b = await player(A);
+  const g = await game(a, b, { kind: 'correspondence', daysPerMove: 2 }, A);
+  const aRole = g.seats.find((s) => s.player?.id === a.playerId)!.role;
+  const bRole = g.seats.find((s) => s.player?.id === b.playerId)!.role;
+  t.same([...g.activeRoles].sort(), [aRole, bRole].sort(), 'both seats must act (card choice): both clocks run');
+  const cached = await B.getGame(null, g.id);
+  t.equal(seat(cached, aRole).running, true, 'B reads (and caches) the running clock');
+  const version = await versionOf(g.id);
+
+  clock.now += HOUR;
+  await A.startVacation(a, {});
+  const paused = seat(await A.getGame(null, g.id), aRole);
+  t.equal(paused.running, false, 'A paused the seat of the player on vacation');
+  t.equal(await versionOf(g.id), version, 'the pause took no version');
+
+  // B decides b's move from its cached row (the write path trusts the cache; the commit's check
+  // must catch the pause), an hour later.
+  clock.now += HOUR;
+  const legal = await B.getLegalActions(b, g.id, { role: bRole });
+  const r = await B.submitAction(b, g.id, { role: bRole, action: legal.actions[0] as never, expectedVersion: version });
+  t.equal(r.version, version + 1, 'the move commits (decided again from a fresh read)');
+  for (const [name, s] of [['the answer', r.game], ['A', await A.getGame(null, g.id)], ['B', await B.getGame(null, g.id)]] as const) {
+    t.equal(seat(s, aRole).running, false, `${name}: the seat on vacation is still paused`);
+    t.equal(seat(s, aRole).remainingMs, paused.remainingMs, `${name}: with the time it had when the vacation began`);
+    t.equal(seat(s, aRole).deadline, null, `${name}: and no deadline`);
+  }
+  const stored = (await db.query('SELECT version, clocks, deadline_at FROM games WHERE id = $1', [g.id])).rows[0];
+  t.equal(stored.version, version + 1);
+  t.equal(stored.clocks.seats[aRole].deadline, null, 'stored: the paused seat has no deadline');
+  t.equal(stored.clocks.seats[aRole].runningSince, null, 'stored: the paused seat is not running');
+  t.equal(stored.clocks.seats[aRole].paused, true, 'stored: the seat is marked paused');
+
+  // Reads check the clock revision too: B's cached row from before the resume is not shown.
+  t.equal(seat(await B.getGame(null, g.id), aRole).running, false, 'B caches the paused row');
+  clock.now += HOUR;
+  await A.endVacation(a);
+  t.equal(seat(await B.getGame(null, g.id), aRole).running, true, 'B sees the resume without any message');
+  t.equal(seat(await B.getGame(null, g.id), aRole).remainingMs, paused.remainingMs, 'with the time it had');
+});
