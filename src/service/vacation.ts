@@ -114,12 +114,30 @@ export async function startVacation(ctx: Ctx, caller: Caller, input: { until?: u
   return info(rows.uses, ctx.vacation, now);
 }
 
-/** Ends the caller's vacation now and resumes their paused clocks. */
+/**
+ * Ends the caller's vacation now and resumes their paused clocks. Crash-safe: the use is closed
+ * first (clocks_resumed_at still null), then the clocks resume and the use is marked resumed; a
+ * crash in between leaves a closed use not yet resumed, which the clock sweep finds and resumes.
+ */
 export async function endVacation(ctx: Ctx, caller: Caller): Promise<VacationInfo> {
   const now = ctx.now();
   const rows = await closeUse(ctx, caller.playerId, () => now);
-  await resumeAll(ctx, caller.playerId, now);
+  await resumeClosed(ctx, caller.playerId);
   return info(rows, ctx.vacation, now);
+}
+
+/**
+ * Resumes the clocks of the player's closed uses whose clocks were not resumed yet (at the latest
+ * one's end, as if the player had come back then), then marks them resumed. When the player is on
+ * a newer vacation already, its clocks stay paused (that use resumes them when it ends): only the
+ * mark is written. Repeating it changes nothing (resuming a running clock changes nothing).
+ */
+async function resumeClosed(ctx: Ctx, playerId: string): Promise<void> {
+  const pending = await ctx.db.vacation.findMany({ where: { playerId, clocksResumedAt: null, endedAt: { not: null } }, select: { id: true, endedAt: true } });
+  if (pending.length === 0) return;
+  const open = await ctx.db.vacation.findFirst({ where: { playerId, endedAt: null }, select: { id: true } });
+  if (!open) await resumeAll(ctx, playerId, Math.max(...pending.map((v) => v.endedAt!.getTime())));
+  await ctx.db.vacation.updateMany({ where: { id: { in: pending.map((v) => v.id) }, clocksResumedAt: null }, data: { clocksResumedAt: new Date(ctx.now()) } });
 }
 
 /** Closes the player's open use at at(open use's ends_by); refused when none is open. */
@@ -265,21 +283,31 @@ async function leagueOf(ctx: Ctx, gameId: string): Promise<{ settings: Record<st
 /**
  * Ends every vacation whose ends_by has come (clock sweep): its clocks resume at ends_by, as if
  * the player had come back then. How many it ended; another instance ending the same one at
- * once finds it closed and does nothing.
+ * once finds it closed and does nothing. Then resumes the clocks of uses ended but not resumed
+ * (a crash between closing a use and resuming its clocks).
  */
 export async function sweepVacations(ctx: Ctx): Promise<number> {
   const due = await ctx.db.vacation.findMany({ where: { endedAt: null, endsBy: { lte: new Date(ctx.now()) } }, select: { playerId: true, endsBy: true }, take: 200, orderBy: { endsBy: 'asc' } });
   let ended = 0;
   for (const v of due) {
     try {
-      // Clocks first: a crash between the two leaves the use open, and the next sweep ends it
-      // (resuming a running clock changes nothing).
-      await resumeAll(ctx, v.playerId, v.endsBy.getTime());
+      // As endVacation: closed first, then resumed; a crash in between is repaired below.
       await closeUse(ctx, v.playerId, (endsBy) => endsBy);
       ended++;
+      await resumeClosed(ctx, v.playerId);
     } catch (err) {
       if (err instanceof ServiceError && err.code === 'invalid_state') continue; // ended meanwhile
       ctx.log.warn({ err: String(err), playerId: v.playerId }, 'a vacation could not be ended; the next sweep tries again');
+    }
+  }
+  // Uses closed but whose clocks were not resumed (a crash between the two steps of an end): one
+  // query on the index of clocks_resumed_at, whose null entries are the open uses and these.
+  const unresumed = await ctx.db.vacation.findMany({ where: { clocksResumedAt: null, endedAt: { not: null } }, select: { playerId: true }, take: 200 });
+  for (const playerId of new Set(unresumed.map((v) => v.playerId))) {
+    try {
+      await resumeClosed(ctx, playerId);
+    } catch (err) {
+      ctx.log.warn({ err: String(err), playerId }, "an ended vacation's clocks could not be resumed; the next sweep tries again");
     }
   }
   // League games whose league's own (smaller) allowance ran out: their seats resume while the

@@ -327,3 +327,53 @@ t.test('two instances with separate buses (the pause message is lost): a move de
   t.equal(seat(await B.getGame(null, g.id), aRole).running, true, 'B sees the resume without any message');
   t.equal(seat(await B.getGame(null, g.id), aRole).remainingMs, paused.remainingMs, 'with the time it had');
 });
+
+t.test('a crash inside a manual end (the use closed, the clocks not yet resumed): the clock sweep resumes them, at the end', async (t) => {
+  const a = await player();
+  const b = await player();
+  const g = await game(a, b, { kind: 'correspondence', daysPerMove: 2 });
+  const aRole = g.seats.find((s) => s.player?.id === a.playerId)!.role;
+  clock.now += HOUR;
+  await svc.startVacation(a, {});
+  const had = seat(await svc.getGame(null, g.id), aRole);
+  t.equal(had.running, false, 'paused');
+
+  // endVacation's first step alone (what closeUse writes), then the process dies.
+  clock.now += DAY;
+  const endedAt = clock.now;
+  await db.query('UPDATE vacations SET ended_at = $2 WHERE player_id = $1 AND ended_at IS NULL', [a.playerId, new Date(endedAt)]);
+  t.equal((await svc.getVacation(a)).onVacation, false, 'the vacation is over');
+  t.equal(seat(await svc.getGame(null, g.id), aRole).running, false, 'but the seat is still paused');
+
+  clock.now += HOUR;
+  await svc.sweepClocks();
+  const after = seat(await svc.getGame(null, g.id), aRole);
+  t.equal(after.running, true, 'the sweep resumed the seat');
+  t.equal(Date.parse(after.deadline!), endedAt + had.remainingMs!, 'from the end of the vacation, with the time it had');
+  const marks = (await db.query('SELECT clocks_resumed_at FROM vacations WHERE player_id = $1', [a.playerId])).rows;
+  t.equal(marks.length, 1);
+  t.ok(marks[0].clocks_resumed_at !== null, 'the use is marked resumed: the next sweep does not look at it again');
+  const rev = (await db.query('SELECT clock_rev FROM games WHERE id = $1', [g.id])).rows[0].clock_rev;
+  await svc.sweepClocks();
+  t.equal((await db.query('SELECT clock_rev FROM games WHERE id = $1', [g.id])).rows[0].clock_rev, rev, 'nothing more to do');
+});
+
+t.test('a crashed end followed by a new vacation before the sweep: the sweep leaves the new pause alone', async (t) => {
+  const a = await player();
+  const b = await player();
+  const g = await game(a, b, { kind: 'correspondence', daysPerMove: 2 });
+  const aRole = g.seats.find((s) => s.player?.id === a.playerId)!.role;
+  await svc.startVacation(a, {});
+  clock.now += HOUR;
+  await db.query('UPDATE vacations SET ended_at = $2 WHERE player_id = $1 AND ended_at IS NULL', [a.playerId, new Date(clock.now)]);
+  clock.now += HOUR;
+  await svc.startVacation(a, {});
+  await svc.sweepClocks();
+  t.equal(seat(await svc.getGame(null, g.id), aRole).running, false, 'still paused: the player is on vacation again');
+  const pending = (await db.query('SELECT count(*)::int AS n FROM vacations WHERE player_id = $1 AND ended_at IS NOT NULL AND clocks_resumed_at IS NULL', [a.playerId])).rows[0].n;
+  t.equal(pending, 0, 'the crashed use is marked resumed (the open one resumes the clocks when it ends)');
+  await svc.endVacation(a);
+  t.equal(seat(await svc.getGame(null, g.id), aRole).running, true, 'the new vacation\'s end resumes the seat');
+  const open = (await db.query('SELECT count(*)::int AS n FROM vacations WHERE player_id = $1 AND clocks_resumed_at IS NULL', [a.playerId])).rows[0].n;
+  t.equal(open, 0, 'an end that did not crash marks its use resumed itself');
+});
