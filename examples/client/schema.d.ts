@@ -1310,13 +1310,15 @@ export interface components {
          *             "role": "York",
          *             "remainingMs": 255600000,
          *             "deadline": "2026-11-25T04:00:00.000Z",
-         *             "running": true
+         *             "running": true,
+         *             "paused": false
          *           },
          *           {
          *             "role": "Lancaster",
          *             "remainingMs": 255600000,
          *             "deadline": "2026-11-25T04:00:00.000Z",
-         *             "running": true
+         *             "running": true,
+         *             "paused": false
          *           }
          *         ]
          *       },
@@ -1370,6 +1372,8 @@ export interface components {
                 deadline: string | null;
                 /** @description The seat must act now and its clock runs. */
                 running: boolean;
+                /** @description The seat's player is on vacation: the clock stands still, keeping remainingMs (show a paused countdown). */
+                paused: boolean;
             }[];
         };
         /**

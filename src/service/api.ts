@@ -150,7 +150,10 @@ export interface GameClock {
     remainingMs: number | null;
     /** When the seat runs out (ISO 8601) while its clock runs; else null. */
     deadline: string | null;
+    /** The seat must act now and its clock runs. */
     running: boolean;
+    /** The seat's player is on vacation: the clock stands still, keeping remainingMs (a client shows a paused countdown). */
+    paused: boolean;
   }>;
 }
 

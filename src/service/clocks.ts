@@ -272,9 +272,16 @@ export function clockSummary(game: GameRow, now: number): GameClock | null {
     control: control as unknown as GameClock['control'],
     seats: roles.map((role) => {
       const seat = state?.seats[role];
-      if (!seat) return { role, remainingMs: initialOf(control), deadline: null, running: false };
+      if (!seat) return { role, remainingMs: initialOf(control), deadline: null, running: false, paused: false };
       const runs = running && seat.deadline !== null;
-      return { role, remainingMs: remaining(state!, role, Math.max(now, seat.runningSince ?? now)), deadline: runs ? new Date(seat.deadline!).toISOString() : null, running: runs };
+      return {
+        role,
+        remainingMs: remaining(state!, role, Math.max(now, seat.runningSince ?? now)),
+        deadline: runs ? new Date(seat.deadline!).toISOString() : null,
+        running: runs,
+        // Once the game is over no clock is paused any more: it is stopped.
+        paused: running && seat.paused,
+      };
     }),
   };
 }

@@ -83,8 +83,8 @@ t.test('days per move: the active seats run, a move stops the mover and refills 
   t.same(g.clock!.control, { kind: 'correspondence', startMs: 3 * DAY, incrementMs: 3 * DAY, capMs: 3 * DAY });
   t.same(g.activeRoles, ['York', 'Lancaster'], 'Richard III opens with both seats choosing');
   t.same(g.clock!.seats, [
-    { role: 'York', remainingMs: 3 * DAY, deadline: new Date(T0 + 3 * DAY).toISOString(), running: true },
-    { role: 'Lancaster', remainingMs: 3 * DAY, deadline: new Date(T0 + 3 * DAY).toISOString(), running: true },
+    { role: 'York', remainingMs: 3 * DAY, deadline: new Date(T0 + 3 * DAY).toISOString(), running: true, paused: false },
+    { role: 'Lancaster', remainingMs: 3 * DAY, deadline: new Date(T0 + 3 * DAY).toISOString(), running: true, paused: false },
   ]);
   const row = await stored(g.id);
   t.same(row.time_control, g.clock!.control, 'the control is stored');
@@ -94,15 +94,15 @@ t.test('days per move: the active seats run, a move stops the mover and refills 
   t.equal(seat(await svc.getGame(null, g.id), 'York').remainingMs, 3 * DAY - 5 * HOUR, 'remaining time is read as of now');
   const afterYork = await move(a, g.id, 'York');
   t.same(afterYork.activeRoles, ['Lancaster']);
-  t.same(seat(afterYork, 'York'), { role: 'York', remainingMs: 3 * DAY, deadline: null, running: false }, 'York moved: stopped, refilled to 3 days');
-  t.same(seat(afterYork, 'Lancaster'), { role: 'Lancaster', remainingMs: 3 * DAY - 5 * HOUR, deadline: new Date(T0 + 3 * DAY).toISOString(), running: true }, 'Lancaster keeps running');
+  t.same(seat(afterYork, 'York'), { role: 'York', remainingMs: 3 * DAY, deadline: null, running: false, paused: false }, 'York moved: stopped, refilled to 3 days');
+  t.same(seat(afterYork, 'Lancaster'), { role: 'Lancaster', remainingMs: 3 * DAY - 5 * HOUR, deadline: new Date(T0 + 3 * DAY).toISOString(), running: true, paused: false }, 'Lancaster keeps running');
 
   clock.now = T0 + 30 * HOUR;
   t.equal(seat(await svc.getGame(null, g.id), 'York').remainingMs, 3 * DAY, "a stopped clock does not run");
   const both = await move(b, g.id, 'Lancaster');
   t.same(both.activeRoles, ['York', 'Lancaster']);
   for (const s of both.clock!.seats) {
-    t.same(s, { role: s.role, remainingMs: 3 * DAY, deadline: new Date(clock.now + 3 * DAY).toISOString(), running: true }, `${s.role} runs again with 3 days`);
+    t.same(s, { role: s.role, remainingMs: 3 * DAY, deadline: new Date(clock.now + 3 * DAY).toISOString(), running: true, paused: false }, `${s.role} runs again with 3 days`);
   }
   t.equal((await stored(g.id)).deadline_at?.getTime(), clock.now + 3 * DAY);
 });

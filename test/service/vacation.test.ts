@@ -78,6 +78,7 @@ t.test('on vacation a correspondence clock stands still past its deadline; back,
   t.equal(on.endsBy, new Date(clock.now + 30 * DAY).toISOString(), 'with no planned end it ends when the allowance runs out');
   const paused = await svc.getGame(null, g.id);
   t.equal(seat(paused, mover).running, false, 'the clock stopped');
+  t.equal(seat(paused, mover).paused, true, 'the summary says it is paused (a client shows a stopped countdown)');
   t.equal(seat(paused, mover).deadline, null);
   t.equal(seat(paused, mover).remainingMs, before.remainingMs! - HOUR, 'it kept the time it had when the vacation began');
   t.equal(await versionOf(g.id), version, 'no game event: the version (and the log) did not move');
@@ -97,6 +98,7 @@ t.test('on vacation a correspondence clock stands still past its deadline; back,
   t.equal(back.remainingMs, 20 * DAY, 'ten days used, twenty left');
   const running = await svc.getGame(null, g.id);
   t.equal(seat(running, mover).running, true, 'the clock runs again');
+  t.equal(seat(running, mover).paused, false, 'no longer paused');
   t.equal(seat(running, mover).remainingMs, before.remainingMs! - HOUR, 'with the time it had');
   t.equal(Date.parse(seat(running, mover).deadline!), clock.now + before.remainingMs! - HOUR);
   t.equal(await versionOf(g.id), version);
