@@ -15,8 +15,11 @@
 // is only the fast path: it spares them that conflict and shows the pause at once; a lost
 // message costs one retry, never the pause.
 import { canPause, DAY, openUse, endVacation as endUse, pause, resume, startVacation as startUse, remainingAllowance, vacationEndsBy, type ClockState, type TimeControl, type VacationAccount, type VacationPolicy } from '../clocks/index.ts';
+import type { Prisma } from '../generated/prisma/client.ts';
 import { findGame } from '../store/games.ts';
 import { firstReminder } from './clocks.ts';
+import { orderSeats } from './context.ts';
+import { publishClockChange } from './events.ts';
 import { plannedRounds } from './league-schedule.ts';
 import { shapeOf } from './league-views.ts';
 import type { Caller } from './api.ts';
@@ -197,6 +200,9 @@ async function setPaused(ctx: Ctx, id: string, playerId: string, at: number, pau
     if (res.rowCount === 1) {
       // The version did not move: tell other instances at once (their next commit from a cached row would conflict on clock_rev anyway).
       await ctx.bus.publish(CLOCKS_CHANGED_CHANNEL, { gameId: id }).catch((err: unknown) => ctx.log.warn({ err: String(err), gameId: id }, 'bus publish failed (the clocks are paused/resumed)'));
+      // The game's listeners (SSE, GraphQL) get the new clock so countdowns stop or start.
+      const after = { ...game, clocks: state as unknown as Prisma.JsonValue, deadlineAt: earliest === null ? null : new Date(earliest), clockRev: game.clockRev + 1 };
+      void publishClockChange(ctx, orderSeats(ctx, after), ctx.now());
       return true;
     }
   }

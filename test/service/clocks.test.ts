@@ -327,3 +327,32 @@ t.test('a resignation stops every clock: no deadline is left for the sweep', asy
   t.equal(await svc.fireTimeout(g.id), false, 'nothing to time out');
   t.equal((await timeoutEntries(g.id)).length, 0);
 });
+
+t.test('the messages published after a commit carry the clock: the version event on game:<id> and your_turn on player:<id>', async (t) => {
+  const a = await player();
+  const b = await player();
+  const g = await game(a, b, { kind: 'correspondence', daysPerMove: 2 });
+  const gameMsgs: Array<Record<string, unknown>> = [];
+  const turnMsgs: Array<Record<string, unknown>> = [];
+  const offGame = await bus.subscribe(`game:${g.id}`, (m) => void gameMsgs.push(m as Record<string, unknown>));
+  const offTurns = await bus.subscribe(`player:${b.playerId}`, (m) => void turnMsgs.push(m as Record<string, unknown>));
+  t.teardown(() => { offGame(); offTurns(); });
+  clock.now += HOUR;
+  t.equal(g.seats.find((s) => s.role === 'York')!.player!.id, a.playerId, 'the creator holds York');
+  const yorkPlayer = a;
+  const after = await move(yorkPlayer, g.id, 'York');
+  await new Promise((r) => setImmediate(r)); // the memory bus delivers on the next turn
+  const event = gameMsgs.find((m) => m.version === after.version)!;
+  t.ok(event, 'the version event was published');
+  t.same(event.clock, after.clock, 'with the clock after the commit, as the answer shows it');
+  t.same(after.activeRoles, ['Lancaster'], 'Lancaster (b) must act now');
+  const turn = turnMsgs.find((m) => m.version === after.version);
+  t.same(turn?.clock, after.clock, 'your_turn carries the same clock');
+  const none = await game(a, b, null);
+  const plain: Array<Record<string, unknown>> = [];
+  const offPlain = await bus.subscribe(`game:${none.id}`, (m) => void plain.push(m as Record<string, unknown>));
+  t.teardown(() => offPlain());
+  const r = await move(yorkPlayer, none.id, 'York');
+  await new Promise((r) => setImmediate(r));
+  t.equal(plain.find((m) => m.version === r.version)?.clock, null, 'a game without a clock: clock null');
+});
