@@ -863,8 +863,13 @@ export interface paths {
          *     `playerId`), the status and active roles after it, and the caller's
          *     view — its seat's (`seat`; `role` names the seat for a player holding
          *     several), or the spectator view (`seat: null`) without a seat. Only the
-         *     newest version delivered carries the `view`: a version the game had
-         *     already moved past when it was sent (catching up) has `view: null`.
+         *     newest version delivered carries the `view` and each seat's `clock`
+         *     (public): a version the game had already moved past when it was sent
+         *     (catching up) has `view: null` and `clock: null`.
+         *
+         *     When a vacation pauses or resumes a seat's clock (no new version), an
+         *     `event: clock` (data: `GameClockEvent`, no id) carries the new clock
+         *     so countdowns stop or start; a live notice only.
          *
          *     Without `Last-Event-ID` the stream starts with the current version.
          *     With it (the header, which EventSource sends when it reconnects, or
@@ -907,7 +912,9 @@ export interface paths {
          *     `YourTurnEvent`), one for every version of one of the caller's games
          *     after which the caller holds an active seat, on any server instance.
          *     A new connection starts from the present: one `your_turn` for each
-         *     game where it is the caller's turn now.
+         *     game where it is the caller's turn now. Each carries the game's
+         *     `clock` (each seat's remaining time and deadline) when it is about the
+         *     game's newest version (null for one the game had already moved past).
          *
          *     Event ids. Versions are per game, so the id is a composite cursor: the
          *     caller's games in progress as `<gameId>@<version>`, comma-separated
@@ -1537,13 +1544,15 @@ export interface components {
          *             "role": "York",
          *             "remainingMs": 255600000,
          *             "deadline": "2026-11-25T04:00:00.000Z",
-         *             "running": true
+         *             "running": true,
+         *             "paused": false
          *           },
          *           {
          *             "role": "Lancaster",
          *             "remainingMs": 255600000,
          *             "deadline": "2026-11-25T04:00:00.000Z",
-         *             "running": true
+         *             "running": true,
+         *             "paused": false
          *           }
          *         ]
          *       },
@@ -1610,6 +1619,8 @@ export interface components {
                 deadline: string | null;
                 /** @description The seat must act now and its clock runs. */
                 running: boolean;
+                /** @description The seat's player is on vacation: the clock stands still, keeping remainingMs (show a paused countdown). */
+                paused: boolean;
             }[];
         };
         /**
@@ -1912,6 +1923,8 @@ export interface components {
             activeRoles: string[];
             /** @description The game module's view for that seat (null before the start). */
             view: unknown;
+            /** @description Each seat's clock as of the answer (public to every seat and spectator); null without a time control or for an earlier version. */
+            clock: null | components["schemas"]["GameClock"];
         };
         GameLog: {
             /** Format: uuid */
@@ -2182,6 +2195,18 @@ export interface components {
             at?: string;
             /** @description The seat's (or spectator) view at this version; null when the game had already moved past it when it was sent. */
             view: unknown;
+            /** @description Each seat's clock at this version, with the view (public); null when `view` is null or the game has no time control. */
+            clock: null | components["schemas"]["GameClock"];
+        };
+        /** @description The data of a `clock` event of `GET /games/{gameId}/events`: a vacation paused or resumed a seat's clock (the version does not move). */
+        GameClockEvent: {
+            /** @constant */
+            type: "clock";
+            /** Format: uuid */
+            gameId: string;
+            /** @description The game's version, unchanged by the pause. */
+            version: number;
+            clock: components["schemas"]["GameClock"];
         };
         /** @description The data of a `your_turn` event of `GET /me/events`. */
         YourTurnEvent: {
@@ -2192,6 +2217,8 @@ export interface components {
             version: number;
             /** @description The caller's seats that are active after this version. */
             roles: string[];
+            /** @description Each seat's clock at this version; null without a time control, or for a version the game had already moved past when it was sent. */
+            clock: null | components["schemas"]["GameClock"];
         };
         /** @enum {unknown} */
         LeagueFormat: "round-robin" | "double-round-robin" | "swiss" | "knockout" | "pools";
@@ -4639,7 +4666,7 @@ export interface operations {
                      *
                      *     id: 7
                      *     event: version
-                     *     data: {"gameId":"0f9c2c3e-8d5e-4a51-9a57-3b1c6f1e2d4a","version":7,"type":"action","role":"york","playerId":"6c1d2b4e-1f0a-4d7b-8a3e-2e5c9b7d1a00","status":"active","activeRoles":["lancaster"],"seat":"lancaster","view":{"...":"the seat's view"}}
+                     *     data: {"gameId":"0f9c2c3e-8d5e-4a51-9a57-3b1c6f1e2d4a","version":7,"type":"action","role":"york","playerId":"6c1d2b4e-1f0a-4d7b-8a3e-2e5c9b7d1a00","status":"active","activeRoles":["lancaster"],"seat":"lancaster","view":{"...":"the seat's view"},"clock":null}
                      *
                      *     : heartbeat
                      */
@@ -4690,7 +4717,7 @@ export interface operations {
                      *
                      *     id: 0f9c2c3e-8d5e-4a51-9a57-3b1c6f1e2d4a@7,5a7e0b1c-2d3e-4f50-8a9b-0c1d2e3f4a5b@3
                      *     event: your_turn
-                     *     data: {"type":"your_turn","gameId":"0f9c2c3e-8d5e-4a51-9a57-3b1c6f1e2d4a","version":7,"roles":["lancaster"]}
+                     *     data: {"type":"your_turn","gameId":"0f9c2c3e-8d5e-4a51-9a57-3b1c6f1e2d4a","version":7,"roles":["lancaster"],"clock":null}
                      */
                     "text/event-stream": string;
                 };

@@ -12,9 +12,13 @@
 // is delivered with its event (who did what, who is active now) and the newest
 // one also carries the listener's view. A version that the game had already
 // moved past when it was delivered has `view: null`; the view of the next
-// non-null event covers it.
+// non-null event covers it. The clock goes with the view (the same read).
+//
+// A `clock` message (a vacation paused or resumed a seat: the version does not
+// move) is passed on as it arrives when it is about the version delivered last;
+// a live notice only (the next version event carries the clock anyway).
 import type { Json } from '../bus/bus.ts';
-import { gameChannel, type GameEvent, type GameStatus, type GameViewResult, type LogEntryKind } from '../service/api.ts';
+import { gameChannel, isClockEvent, type ClockEvent, type GameClock, type GameEvent, type GameStatus, type GameViewResult, type LogEntryKind } from '../service/api.ts';
 import type { Fanout } from './fanout.ts';
 import { SerialJob } from './serial.ts';
 
@@ -46,6 +50,8 @@ export interface VersionEvent {
   seat: string | null;
   /** The view at this version; null when the game had moved past it already. */
   view: Json | null;
+  /** Each seat's clock, with the view (null when `view` is, and without a time control). */
+  clock: GameClock | null;
   /** When the version was committed (server clock, ISO 8601); absent for version 0. */
   at?: string;
 }
@@ -59,6 +65,8 @@ export interface GameFeedOptions {
   /** Periodic database check (covers messages lost on the bus). */
   pollMs: number;
   deliver(event: VersionEvent): void;
+  /** A clock change (pause/resume) at the version delivered last; left out: ignored. */
+  clock?(event: ClockEvent): void;
   /** The game is over and its last version was delivered. */
   end(status: GameStatus, version: number): void;
   /** A catch-up failed; `fatal` when the game can no longer be read by this listener. */
@@ -131,6 +139,12 @@ export class GameFeed {
   }
 
   private onMessage(message: Json): void {
+    if (isClockEvent(message)) {
+      if (message.gameId !== this.o.gameId || message.version !== this.last || this.ended || this.closed) return;
+      const { type, gameId, version, clock } = message;
+      this.o.clock?.({ type, gameId, version, clock });
+      return;
+    }
     const e = message as unknown as GameEvent;
     if (typeof e?.version !== 'number' || e.version <= this.last) return;
     if (e.gameId === this.o.gameId) {
@@ -211,6 +225,7 @@ export class GameFeed {
       activeRoles: e.activeRoles,
       seat: view.role,
       view: current ? view.view : null,
+      clock: current ? view.clock : null,
       ...('at' in e && e.at ? { at: e.at } : {}),
     });
   }
@@ -228,5 +243,6 @@ function created(gameId: string, view: GameViewResult): VersionEvent {
     activeRoles: view.version === 0 ? view.activeRoles : [],
     seat: view.role,
     view: view.version === 0 ? view.view : null,
+    clock: view.version === 0 ? view.clock : null,
   };
 }

@@ -17,7 +17,7 @@
 // player's games again, so the new game's turns are found in its log (and a
 // feed resuming later finds them too: the game is not in its cursor yet).
 import type { Json } from '../bus/bus.ts';
-import { isClaimableEvent, isReminderEvent, isSeatedEvent, playerChannel, type ClaimableEvent, type GameEvent, type PlayerGame, type ReminderEvent, type SeatedEvent, type YourTurnEvent } from '../service/api.ts';
+import { isClaimableEvent, isReminderEvent, isSeatedEvent, playerChannel, type ClaimableEvent, type GameClock, type GameEvent, type PlayerGame, type ReminderEvent, type SeatedEvent, type YourTurnEvent } from '../service/api.ts';
 import type { Fanout } from './fanout.ts';
 import { isFatal, isOverStatus } from './game-feed.ts';
 import { SerialJob } from './serial.ts';
@@ -54,6 +54,8 @@ export class TurnFeed {
   private readonly roles = new Map<string, string[]>();
   /** Games with news to examine, in the order they were heard of. */
   private readonly pending = new Set<string>();
+  /** The newest clock known per game (from a message or the player's games) and its version: a your_turn of that version carries it. */
+  private readonly clocks = new Map<string, { version: number; clock: GameClock | null }>();
   private refresh = true;
   private readonly fromPresent: boolean;
   /** The player's games were loaded once (the snapshot happens then). */
@@ -117,6 +119,7 @@ export class TurnFeed {
     }
     const m = message as unknown as YourTurnEvent;
     if (typeof m?.gameId !== 'string' || typeof m.version !== 'number') return;
+    if (m.clock !== undefined) this.learnClock(m.gameId, m.version, m.clock);
     const seen = this.cursor.get(m.gameId);
     if (seen !== undefined && m.version <= seen) return;
     this.pending.add(m.gameId);
@@ -150,9 +153,13 @@ export class TurnFeed {
       if (!inProgress.has(gameId)) {
         this.cursor.delete(gameId);
         this.roles.delete(gameId);
+        this.clocks.delete(gameId);
       }
     }
-    for (const g of games) this.roles.set(g.gameId, g.roles);
+    for (const g of games) {
+      this.roles.set(g.gameId, g.roles);
+      this.learnClock(g.gameId, g.version, g.clock);
+    }
     if (this.fromPresent && !this.started) {
       this.started = true;
       this.snapshot(games);
@@ -167,8 +174,13 @@ export class TurnFeed {
     for (const g of games) this.cursor.set(g.gameId, g.version);
     for (const g of games) {
       const roles = g.status === 'active' ? g.activeRoles.filter((r) => g.roles.includes(r)) : [];
-      if (roles.length > 0) this.o.deliver({ type: 'your_turn', gameId: g.gameId, version: g.version, roles }, this.id);
+      if (roles.length > 0) this.o.deliver({ type: 'your_turn', gameId: g.gameId, version: g.version, roles, clock: g.clock }, this.id);
     }
+  }
+
+  private learnClock(gameId: string, version: number, clock: GameClock | null): void {
+    const had = this.clocks.get(gameId);
+    if (!had || had.version <= version) this.clocks.set(gameId, { version, clock });
   }
 
   private async examine(gameId: string): Promise<void> {
@@ -184,11 +196,13 @@ export class TurnFeed {
       const roles = e.status === 'active' ? e.activeRoles.filter((r) => mine.includes(r)) : [];
       if (roles.length > 0) {
         this.cursor.set(gameId, e.version);
-        this.o.deliver({ type: 'your_turn', gameId, version: e.version, roles }, this.id);
+        const known = this.clocks.get(gameId);
+        this.o.deliver({ type: 'your_turn', gameId, version: e.version, roles, clock: known?.version === e.version ? known.clock : null }, this.id);
       }
       if (isOverStatus(e.status)) {
         this.cursor.delete(gameId);
         this.roles.delete(gameId);
+        this.clocks.delete(gameId);
         return;
       }
     }

@@ -179,6 +179,7 @@ export async function submitAction(ctx: Ctx, callerIn: Caller, gameId: string, i
       await commitChange(ctx.db, ctx.commits, {
         gameId: game.id,
         expectedVersion: game.version,
+        expectedClockRev: game.clockRev,
         at,
         game: {
           status, state: next as Prisma.InputJsonValue, activeRoles, ...(result ? { result: result as unknown as Prisma.InputJsonValue } : {}),
@@ -198,7 +199,8 @@ export async function submitAction(ctx: Ctx, callerIn: Caller, gameId: string, i
           const stored = key !== null ? await storedResponse(ctx, game.id, caller.playerId, key, requestHash) : null;
           if (stored) return stored;
           const now = await loadGame(ctx, caller, gameId);
-          throw new ServiceError('version_conflict', `The game is at version ${now.version}, not ${expected}.`, { currentVersion: now.version });
+          // Still at the pinned version: only the clocks changed (a vacation pause), decide again.
+          if (now.version !== expected) throw new ServiceError('version_conflict', `The game is at version ${now.version}, not ${expected}.`, { currentVersion: now.version });
         }
         fresh = true;
         continue;

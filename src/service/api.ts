@@ -163,7 +163,10 @@ export interface GameClock {
     remainingMs: number | null;
     /** When the seat runs out (ISO 8601) while its clock runs; else null. */
     deadline: string | null;
+    /** The seat must act now and its clock runs. */
     running: boolean;
+    /** The seat's player is on vacation: the clock stands still, keeping remainingMs (a client shows a paused countdown). */
+    paused: boolean;
   }>;
 }
 
@@ -209,6 +212,8 @@ export interface GameViewResult {
   activeRoles: string[];
   /** engine.view(state, role): never the raw state. */
   view: Json;
+  /** Each seat's clock as of the answer (public to every seat and spectator); null without a time control or for an earlier version. */
+  clock: GameClock | null;
 }
 
 export interface LegalActionsResult {
@@ -319,6 +324,8 @@ export interface PlayerGame {
   status: GameStatus;
   roles: string[];
   activeRoles: string[];
+  /** The game's clock as of the read; null without a time control. */
+  clock: GameClock | null;
 }
 
 // ─── Events (published after commit) ────────────────────────────────────────
@@ -341,6 +348,32 @@ export interface GameEvent {
   status: GameStatus;
   /** When the version was committed (server clock, ISO 8601 with milliseconds). */
   at: string;
+  /**
+   * Live messages only: each seat's clock right after the commit (as of `at`), on the last event
+   * of a commit (null without a time control). Events read back from the log do not have it.
+   */
+  clock?: GameClock | null;
+}
+
+/**
+ * On `game:<gameId>` when a vacation pauses or resumes a seat's clock: the game's version does not
+ * move (nothing happens in the game), only its clocks. A live notice so countdowns update; the
+ * next view, summary or version event shows the same clock.
+ */
+export interface ClockEvent {
+  type: 'clock';
+  gameId: string;
+  /** The game's version (unchanged by the pause). */
+  version: number;
+  /** Each seat's clock as of the change. */
+  clock: GameClock;
+}
+
+/** A message of `game:<id>` that is a ClockEvent (the bus carries any JSON; version events have a log kind as type). */
+export function isClockEvent(m: unknown): m is ClockEvent {
+  if (m === null || typeof m !== 'object' || Array.isArray(m)) return false;
+  const e = m as Record<string, unknown>;
+  return e.type === 'clock' && typeof e.gameId === 'string' && Number.isInteger(e.version) && typeof e.clock === 'object' && e.clock !== null;
 }
 
 /** On `player:<playerId>` for each seat holder who is active after a commit. */
@@ -349,6 +382,12 @@ export interface YourTurnEvent {
   gameId: string;
   version: number;
   roles: string[];
+  /**
+   * Each seat's clock at that version (null without a time control). Live messages carry it; the
+   * SSE/GraphQL notices carry it when it is the game's newest version (null for a version the
+   * game had moved past when the notice was sent).
+   */
+  clock?: GameClock | null;
 }
 
 /**

@@ -355,6 +355,7 @@ export async function sweepTimeouts(ctx: Ctx): Promise<number> {
 /** What the reminder sweep reads of a game: its clocks, who holds each seat, what was sent. */
 interface ReminderRow {
   version: number;
+  clock_rev: number;
   clocks: ClockState;
   time_control: TimeControl;
   reminders_sent: string[];
@@ -365,17 +366,20 @@ interface ReminderRow {
  * Sends the reminders of one game that are due at `now`; how many this call sent.
  *
  * Exactly once: each reminder's key is claimed by a conditional UPDATE of reminders_sent (not
- * already there, and the game still at the version the reminders were computed from: a move in
- * between began a new turn, whose reminders are its own) and published only after that committed.
+ * already there, and the game still at the version and clock revision the reminders were
+ * computed from: a move in between began a new turn, whose reminders are its own; a vacation
+ * pause in between stopped the clock) and published only after that committed.
  * Two instances racing: Postgres serialises the two updates on the row, the second one finds the
  * key present and sends nothing. The claim neither bumps the version nor writes a log entry: a
- * reminder is a notice, not a game change. Keys of past turns are dropped by the same update.
+ * reminder is a notice, not a game change; nor the clock revision, since the clocks do not change
+ * and no commit decides anything from reminders_sent or remind_at (a commit from a row read before
+ * the claim is right to go through). Keys of past turns are dropped by the same update.
  * Then remind_at moves on to the next pending reminder (same version condition).
  */
 export async function sendDueReminders(ctx: Ctx, gameId: string, now: number): Promise<number> {
   const { rows } = await ctx.sql.query<ReminderRow>({
     name: 'herald-reminder-game',
-    text: `SELECT g.version, g.clocks, g.time_control, g.reminders_sent,
+    text: `SELECT g.version, g.clock_rev, g.clocks, g.time_control, g.reminders_sent,
              (SELECT coalesce(json_object_agg(s.role, s.player_id), '{}'::json) FROM seats s WHERE s.game_id = g.id) AS players
            FROM games g WHERE g.id = $1::uuid AND g.status = 'active' AND g.clocks IS NOT NULL AND g.time_control IS NOT NULL`,
     values: [gameId],
@@ -394,9 +398,9 @@ export async function sendDueReminders(ctx: Ctx, gameId: string, now: number): P
       name: 'herald-reminder-claim',
       // Claim-notice keys (timeout:…, noticeClaimable) are kept: that notice prunes its own.
       text: `UPDATE games SET reminders_sent = array_append(ARRAY(SELECT k FROM unnest(reminders_sent) AS k WHERE k = ANY($3::text[]) OR k LIKE 'timeout:%'), $2::text)
-             WHERE id = $1::uuid AND version = $4 AND status = 'active' AND NOT ($2::text = ANY(reminders_sent))
+             WHERE id = $1::uuid AND version = $4 AND clock_rev = $5 AND status = 'active' AND NOT ($2::text = ANY(reminders_sent))
              RETURNING 1`,
-      values: [gameId, r.key, current, row.version],
+      values: [gameId, r.key, current, row.version, row.clock_rev],
     });
     if (claimed.rowCount !== 1) continue;
     sent++;
@@ -413,8 +417,8 @@ export async function sendDueReminders(ctx: Ctx, gameId: string, now: number): P
   const next = earliestReminder(state, control, ctx.reminders, (r) => !done.has(r.key) && state.seats[r.role]!.deadline! > now);
   await ctx.sql.query({
     name: 'herald-reminder-next',
-    text: `UPDATE games SET remind_at = $2::timestamptz WHERE id = $1::uuid AND version = $3`,
-    values: [gameId, next === null ? null : new Date(next).toISOString(), row.version],
+    text: `UPDATE games SET remind_at = $2::timestamptz WHERE id = $1::uuid AND version = $3 AND clock_rev = $4`,
+    values: [gameId, next === null ? null : new Date(next).toISOString(), row.version, row.clock_rev],
   });
   return sent;
 }
@@ -450,9 +454,16 @@ export function clockSummary(game: GameRow, now: number): GameClock | null {
     claimable,
     seats: roles.map((role) => {
       const seat = state?.seats[role];
-      if (!seat) return { role, remainingMs: initialOf(control), deadline: null, running: false };
+      if (!seat) return { role, remainingMs: initialOf(control), deadline: null, running: false, paused: false };
       const runs = running && seat.deadline !== null;
-      return { role, remainingMs: remaining(state!, role, Math.max(now, seat.runningSince ?? now)), deadline: runs ? new Date(seat.deadline!).toISOString() : null, running: runs };
+      return {
+        role,
+        remainingMs: remaining(state!, role, Math.max(now, seat.runningSince ?? now)),
+        deadline: runs ? new Date(seat.deadline!).toISOString() : null,
+        running: runs,
+        // Once the game is over no clock is paused any more: it is stopped.
+        paused: running && seat.paused,
+      };
     }),
   };
 }

@@ -15,7 +15,7 @@ import { pauseOnStart } from './vacation.ts';
 
 export const MAX_ATTEMPTS = 8;
 
-export type Decision = Omit<Change, 'gameId' | 'expectedVersion'>;
+export type Decision = Omit<Change, 'gameId' | 'expectedVersion' | 'expectedClockRev'>;
 
 export async function mutate(
   ctx: Ctx,
@@ -37,7 +37,7 @@ export async function mutate(
     }
     const at = new Date(now);
     try {
-      await commitChange(ctx.db, ctx.commits, { gameId: game.id, expectedVersion: game.version, at, ...d });
+      await commitChange(ctx.db, ctx.commits, { gameId: game.id, expectedVersion: game.version, expectedClockRev: game.clockRev, at, ...d });
     } catch (err) {
       if (err instanceof VersionConflict && attempt < MAX_ATTEMPTS) continue;
       if (err instanceof VersionConflict) {

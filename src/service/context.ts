@@ -7,7 +7,7 @@ import type { Json } from '../bus/bus.ts';
 import type { GameModule } from '../engine/types.ts';
 import type { GameRow, Sql } from '../store/games.ts';
 import type { CommitGroup } from '../store/group-commit.ts';
-import { findGame, gameVersion } from '../store/games.ts';
+import { findGame, gameRevision } from '../store/games.ts';
 import type { VacationPolicy } from '../clocks/vacation.ts';
 import type { GameCache } from './game-cache.ts';
 import type { KeyCache } from './key-cache.ts';
@@ -85,6 +85,12 @@ export interface LoadOptions {
   knownVersion?: number;
 }
 
+/** True when the database still holds `row`'s version and clock revision (a pause keeps the version). */
+async function isCurrent(ctx: Ctx, row: GameRow): Promise<boolean> {
+  const now = await gameRevision(ctx.sql, row.id);
+  return now !== null && now.version === row.version && now.clockRev === row.clockRev;
+}
+
 /**
  * The game as it is in the database now (the cached row when its version is
  * still the current one), with its seats in role order. Never mutate it.
@@ -92,7 +98,7 @@ export interface LoadOptions {
 export async function currentGame(ctx: Ctx, gameId: string, opts: LoadOptions = {}): Promise<GameRow | null> {
   if (!isUuid(gameId)) return null;
   const cached = ctx.cache.get(gameId);
-  if (cached && (opts.trustCache || (opts.knownVersion !== undefined && cached.version >= opts.knownVersion) || (await gameVersion(ctx.sql, gameId)) === cached.version)) {
+  if (cached && (opts.trustCache || (opts.knownVersion !== undefined && cached.version >= opts.knownVersion) || (await isCurrent(ctx, cached)))) {
     return cached;
   }
   const game = await findGame(ctx.sql, gameId);

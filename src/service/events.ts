@@ -1,10 +1,13 @@
 // After a commit: one message per new version on game:<id>, then "your turn"
-// on player:<id> for each seat holder who is active now. Publishing never
+// on player:<id> for each seat holder who is active now. Both carry the clock
+// after the commit (the last version's event; public to seats and spectators
+// alike), so countdowns follow every change without a read. Publishing never
 // fails the request — the change is committed already, and subscribers catch
 // up from the database (listEventsSince) — but every failure is counted.
 import type { Json } from '../bus/bus.ts';
 import type { GameRow, LogEntryInput } from '../store/games.ts';
-import { gameChannel, playerChannel, type GameEvent, type LogEntryKind, type YourTurnEvent } from './api.ts';
+import { gameChannel, playerChannel, type ClockEvent, type GameEvent, type LogEntryKind, type YourTurnEvent } from './api.ts';
+import { clockSummary } from './clocks.ts';
 import type { Ctx } from './context.ts';
 
 export function eventOf(gameId: string, version: number, e: Pick<LogEntryInput, 'kind' | 'role' | 'playerId' | 'status' | 'activeRoles'>, at: Date): GameEvent {
@@ -20,7 +23,7 @@ export function eventOf(gameId: string, version: number, e: Pick<LogEntryInput, 
   };
 }
 
-async function publishOne(ctx: Ctx, channel: string, message: GameEvent | YourTurnEvent): Promise<void> {
+async function publishOne(ctx: Ctx, channel: string, message: GameEvent | YourTurnEvent | ClockEvent): Promise<void> {
   try {
     await ctx.bus.publish(channel, message as unknown as Json);
   } catch (err) {
@@ -44,8 +47,11 @@ async function publishOne(ctx: Ctx, channel: string, message: GameEvent | YourTu
  */
 export function publishCommitted(ctx: Ctx, game: GameRow, firstVersion: number, entries: LogEntryInput[], at: Date): Promise<void> {
   const sends: Promise<void>[] = [];
+  // The clock after the commit belongs to its last version (a game without a control: one null check).
+  const clock = clockSummary(game, at.getTime());
   for (const [i, e] of entries.entries()) {
-    sends.push(publishOne(ctx, gameChannel(game.id), eventOf(game.id, firstVersion + i, e, at)));
+    const event = eventOf(game.id, firstVersion + i, e, at);
+    sends.push(publishOne(ctx, gameChannel(game.id), i === entries.length - 1 ? { ...event, clock } : event));
   }
   const last = entries[entries.length - 1];
   if (last && last.status === 'active') {
@@ -57,8 +63,15 @@ export function publishCommitted(ctx: Ctx, game: GameRow, firstVersion: number, 
       }
     }
     for (const [playerId, roles] of byPlayer) {
-      sends.push(publishOne(ctx, playerChannel(playerId), { type: 'your_turn', gameId: game.id, version, roles }));
+      sends.push(publishOne(ctx, playerChannel(playerId), { type: 'your_turn', gameId: game.id, version, roles, clock }));
     }
   }
   return Promise.all(sends).then(() => undefined);
+}
+
+/** A vacation paused or resumed seats of `game` (already the row with the new clocks): the clock, at `now`, to the game's listeners. */
+export function publishClockChange(ctx: Ctx, game: GameRow, now: number): Promise<void> {
+  const clock = clockSummary(game, now);
+  if (clock === null) return Promise.resolve();
+  return publishOne(ctx, gameChannel(game.id), { type: 'clock', gameId: game.id, version: game.version, clock });
 }

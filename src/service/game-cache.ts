@@ -12,7 +12,10 @@
 //
 // One change does not bump the version: an invite code set on a seat while the
 // game is being set up (store/games.ts setInvite). Games in setup are therefore
-// never cached; they are not the busy ones anyway.
+// never cached; they are not the busy ones anyway. Another keeps the version but
+// bumps the clock revision (clock_rev): a vacation pausing or resuming a game's
+// clocks. Reads compare both, and every commit checks both, so a cached row from
+// before a pause is never current, whether or not the bus told this instance.
 //
 // Rows in the cache are shared: nobody may mutate one (the engine never
 // mutates its input; services copy before changing a row).
@@ -33,7 +36,7 @@ export class GameCache {
     return row;
   }
 
-  /** Keeps a row read from, or just committed to, the database (an older version never replaces a newer one). */
+  /** Keeps a row read from, or just committed to, the database (an older version or clock revision never replaces a newer one). */
   put(row: GameRow): void {
     if (this.capacity <= 0) return;
     if (row.status === 'setup') {
@@ -41,7 +44,7 @@ export class GameCache {
       return;
     }
     const had = this.rows.get(row.id);
-    if (had && had.version > row.version) return;
+    if (had && (had.version > row.version || (had.version === row.version && had.clockRev > row.clockRev))) return;
     this.rows.delete(row.id);
     this.rows.set(row.id, row);
     if (this.rows.size > this.capacity) {

@@ -9,6 +9,7 @@ import type {
 import { actingRole, heldRoles, isOver, isUuid, loadGame, moduleOf, orderSeats, requirePlayer, summarize, viewingRole, type Ctx } from './context.ts';
 import { ServiceError } from './errors.ts';
 import { eventOf } from './events.ts';
+import { clockSummary } from './clocks.ts';
 import { isPlainObject } from './json.ts';
 import { foldLog, type LogChange } from '../engine/types.ts';
 import { DEFAULT_LANGUAGE, type Language } from '../i18n/index.ts';
@@ -64,6 +65,8 @@ export async function getView(ctx: Ctx, caller: Caller | null, gameId: string, o
     role,
     activeRoles,
     view: state === null ? null : (m.view(state, role) as Json),
+    // The clock is public (every seat and spectator sees both seats' time); only the current version has one.
+    clock: version === game.version ? clockSummary(game, ctx.now()) : null,
   };
 }
 
@@ -156,5 +159,6 @@ export async function playerGames(ctx: Ctx, playerId: string): Promise<PlayerGam
     status: g.status,
     roles: g.seats.filter((s) => s.playerId === playerId).map((s) => s.role),
     activeRoles: g.activeRoles ?? [],
+    clock: clockSummary(orderSeats(ctx, g), ctx.now()),
   }));
 }

@@ -177,6 +177,7 @@ export async function importGame(ctx: Ctx, callerIn: Caller, input: ImportInput)
   await commitChange(ctx.db, ctx.commits, {
     gameId: game.id,
     expectedVersion: 0,
+    expectedClockRev: 0,
     game: {
       status: r.status,
       state: state as Prisma.InputJsonValue,

@@ -3,16 +3,23 @@
 // allowance arithmetic is the pure core's (src/clocks/vacation.ts); this file stores it and
 // applies it to the games.
 //
-// Why a clock pause is not a new game version: nothing happens in the game (no log entry, no
-// event); only `clocks` and `deadline_at` change. They are written by a conditional UPDATE
-// under the same version check as every commit (`WHERE version = the version read`), retried
-// from a fresh read on conflict, so a pause never overwrites a move. A move must not commit
-// over a pause either: since the version does not move, the row is dropped from this
-// instance's cache and the change is announced on the bus (CLOCKS_CHANGED_CHANNEL) so every
-// other instance drops its cached row too.
+// Why a clock pause is not a new game version: nothing happens in the game (no log entry);
+// versions are dense (one per log entry), so only `clocks`, `deadline_at` and `remind_at`
+// change, and the game's clock revision (games.clock_rev) goes up by one. They are written by a
+// conditional UPDATE under the same check as every commit (`WHERE version = the version read
+// AND clock_rev = the revision read`), retried from a fresh read on conflict, so a pause never
+// overwrites a move. A move never commits over a pause either: every commit checks clock_rev
+// too, so a move decided from a row read before the pause (another instance's cached row)
+// conflicts and is decided again from a fresh read. Dropping the row from this instance's cache
+// and announcing the change on the bus (CLOCKS_CHANGED_CHANNEL) so other instances drop theirs
+// is only the fast path: it spares them that conflict and shows the pause at once; a lost
+// message costs one retry, never the pause.
 import { canPause, DAY, openUse, endVacation as endUse, pause, resume, startVacation as startUse, remainingAllowance, vacationEndsBy, type ClockState, type TimeControl, type VacationAccount, type VacationPolicy } from '../clocks/index.ts';
+import type { Prisma } from '../generated/prisma/client.ts';
 import { findGame } from '../store/games.ts';
 import { firstReminder } from './clocks.ts';
+import { orderSeats } from './context.ts';
+import { publishClockChange } from './events.ts';
 import { plannedRounds } from './league-schedule.ts';
 import { shapeOf } from './league-views.ts';
 import type { Caller } from './api.ts';
@@ -22,7 +29,7 @@ import { ServiceError } from './errors.ts';
 /** Announces a game whose clocks changed without a new version: every instance drops its cached row. */
 export const CLOCKS_CHANGED_CHANNEL = 'games:clocks-changed';
 
-/** Drops cached rows of games paused or resumed elsewhere (subscribed once per service; retried while the bus is down). */
+/** Drops cached rows of games paused or resumed elsewhere (subscribed once per service; retried while the bus is down). A fast path: clock_rev keeps a missed message harmless. */
 export function listenForClockChanges(ctx: Ctx, triesLeft = 30): void {
   ctx.bus.subscribe(CLOCKS_CHANGED_CHANNEL, (m) => {
     const gameId = (m as { gameId?: unknown } | null)?.gameId;
@@ -110,12 +117,30 @@ export async function startVacation(ctx: Ctx, caller: Caller, input: { until?: u
   return info(rows.uses, ctx.vacation, now);
 }
 
-/** Ends the caller's vacation now and resumes their paused clocks. */
+/**
+ * Ends the caller's vacation now and resumes their paused clocks. Crash-safe: the use is closed
+ * first (clocks_resumed_at still null), then the clocks resume and the use is marked resumed; a
+ * crash in between leaves a closed use not yet resumed, which the clock sweep finds and resumes.
+ */
 export async function endVacation(ctx: Ctx, caller: Caller): Promise<VacationInfo> {
   const now = ctx.now();
   const rows = await closeUse(ctx, caller.playerId, () => now);
-  await resumeAll(ctx, caller.playerId, now);
+  await resumeClosed(ctx, caller.playerId);
   return info(rows, ctx.vacation, now);
+}
+
+/**
+ * Resumes the clocks of the player's closed uses whose clocks were not resumed yet (at the latest
+ * one's end, as if the player had come back then), then marks them resumed. When the player is on
+ * a newer vacation already, its clocks stay paused (that use resumes them when it ends): only the
+ * mark is written. Repeating it changes nothing (resuming a running clock changes nothing).
+ */
+async function resumeClosed(ctx: Ctx, playerId: string): Promise<void> {
+  const pending = await ctx.db.vacation.findMany({ where: { playerId, clocksResumedAt: null, endedAt: { not: null } }, select: { id: true, endedAt: true } });
+  if (pending.length === 0) return;
+  const open = await ctx.db.vacation.findFirst({ where: { playerId, endedAt: null }, select: { id: true } });
+  if (!open) await resumeAll(ctx, playerId, Math.max(...pending.map((v) => v.endedAt!.getTime())));
+  await ctx.db.vacation.updateMany({ where: { id: { in: pending.map((v) => v.id) }, clocksResumedAt: null }, data: { clocksResumedAt: new Date(ctx.now()) } });
 }
 
 /** Closes the player's open use at at(open use's ends_by); refused when none is open. */
@@ -143,8 +168,9 @@ async function pausableGames(ctx: Ctx, playerId: string): Promise<string[]> {
 
 /**
  * Pauses (or resumes) the seats of `playerId` in game `id` at `at`. The clocks and deadline_at
- * are written under the game's version check; a conflict (a move committed meanwhile) re-reads
- * the game and decides again. True when the clocks changed.
+ * are written under the game's version and clock revision check, bumping the revision; a
+ * conflict (a move, or another pause or resume, committed meanwhile) re-reads the game and
+ * decides again. True when the clocks changed.
  */
 async function setPaused(ctx: Ctx, id: string, playerId: string, at: number, paused: boolean): Promise<boolean> {
   for (let attempt = 1; attempt <= 8; attempt++) {
@@ -166,13 +192,17 @@ async function setPaused(ctx: Ctx, id: string, playerId: string, at: number, pau
     // remind_at follows the running seats like deadline_at (a paused seat gets no reminder; sent ones are not sent again).
     const remindAt = earliest === null ? null : firstReminder(state, control, ctx.reminders);
     const res = await ctx.sql.query({
-      text: `UPDATE games SET clocks = $1::jsonb, deadline_at = $2::timestamptz, remind_at = $3::timestamptz WHERE id = $4::uuid AND version = $5`,
-      values: [JSON.stringify(state), earliest === null ? null : new Date(earliest), remindAt, id, game.version],
+      text: `UPDATE games SET clocks = $1::jsonb, deadline_at = $2::timestamptz, remind_at = $3::timestamptz, clock_rev = clock_rev + 1
+             WHERE id = $4::uuid AND version = $5 AND clock_rev = $6`,
+      values: [JSON.stringify(state), earliest === null ? null : new Date(earliest), remindAt, id, game.version, game.clockRev],
     });
     ctx.cache.drop(id);
     if (res.rowCount === 1) {
-      // The version did not move, so other instances' cached rows would not look stale: tell them.
+      // The version did not move: tell other instances at once (their next commit from a cached row would conflict on clock_rev anyway).
       await ctx.bus.publish(CLOCKS_CHANGED_CHANNEL, { gameId: id }).catch((err: unknown) => ctx.log.warn({ err: String(err), gameId: id }, 'bus publish failed (the clocks are paused/resumed)'));
+      // The game's listeners (SSE, GraphQL) get the new clock so countdowns stop or start.
+      const after = { ...game, clocks: state as unknown as Prisma.JsonValue, deadlineAt: earliest === null ? null : new Date(earliest), clockRev: game.clockRev + 1 };
+      void publishClockChange(ctx, orderSeats(ctx, after), ctx.now());
       return true;
     }
   }
@@ -259,21 +289,31 @@ async function leagueOf(ctx: Ctx, gameId: string): Promise<{ settings: Record<st
 /**
  * Ends every vacation whose ends_by has come (clock sweep): its clocks resume at ends_by, as if
  * the player had come back then. How many it ended; another instance ending the same one at
- * once finds it closed and does nothing.
+ * once finds it closed and does nothing. Then resumes the clocks of uses ended but not resumed
+ * (a crash between closing a use and resuming its clocks).
  */
 export async function sweepVacations(ctx: Ctx): Promise<number> {
   const due = await ctx.db.vacation.findMany({ where: { endedAt: null, endsBy: { lte: new Date(ctx.now()) } }, select: { playerId: true, endsBy: true }, take: 200, orderBy: { endsBy: 'asc' } });
   let ended = 0;
   for (const v of due) {
     try {
-      // Clocks first: a crash between the two leaves the use open, and the next sweep ends it
-      // (resuming a running clock changes nothing).
-      await resumeAll(ctx, v.playerId, v.endsBy.getTime());
+      // As endVacation: closed first, then resumed; a crash in between is repaired below.
       await closeUse(ctx, v.playerId, (endsBy) => endsBy);
       ended++;
+      await resumeClosed(ctx, v.playerId);
     } catch (err) {
       if (err instanceof ServiceError && err.code === 'invalid_state') continue; // ended meanwhile
       ctx.log.warn({ err: String(err), playerId: v.playerId }, 'a vacation could not be ended; the next sweep tries again');
+    }
+  }
+  // Uses closed but whose clocks were not resumed (a crash between the two steps of an end): one
+  // query on the index of clocks_resumed_at, whose null entries are the open uses and these.
+  const unresumed = await ctx.db.vacation.findMany({ where: { clocksResumedAt: null, endedAt: { not: null } }, select: { playerId: true }, take: 200 });
+  for (const playerId of new Set(unresumed.map((v) => v.playerId))) {
+    try {
+      await resumeClosed(ctx, playerId);
+    } catch (err) {
+      ctx.log.warn({ err: String(err), playerId }, "an ended vacation's clocks could not be resumed; the next sweep tries again");
     }
   }
   // League games whose league's own (smaller) allowance ran out: their seats resume while the

@@ -1,6 +1,7 @@
 // Games, seats, the per-game log (table actions) and idempotency records: the
 // named operations of the service. commitChange() is the one place a game's
-// version moves: one transaction with an optimistic `WHERE version = expected`.
+// version moves: one transaction with an optimistic `WHERE version = expected
+// AND clock_rev = expected` (clock_rev: the clocks changed without a version, a vacation pause).
 import { Prisma, type PrismaClient, type Game, type Seat, type Player, type Action, type IdempotencyRecord } from '../generated/prisma/client.ts';
 import type { GameStatus } from '../generated/prisma/enums.ts';
 import type pg from 'pg';
@@ -79,6 +80,7 @@ interface RawGame {
   time_control: Prisma.JsonValue | null;
   clocks: Prisma.JsonValue | null;
   deadline_at: Date | null;
+  clock_rev: number;
   pairing: PairingRef | string | null;
   seats: SeatRow[] | string;
 }
@@ -89,7 +91,7 @@ export type Sql = Pick<pg.Pool, 'query'>;
 const FIND_GAME = `
   SELECT g.id::text AS id, g.game_type, g.scenario, g.status::text AS status, g.version, g.options, g.seed,
     g.visibility::text AS visibility, g.state, g.result, g.active_roles, g.auto_start, g.created_by_id::text AS created_by_id,
-    g.created_at, g.updated_at, g.rated, g.settled_at, g.time_control, g.clocks, g.deadline_at,
+    g.created_at, g.updated_at, g.rated, g.settled_at, g.time_control, g.clocks, g.deadline_at, g.clock_rev,
     (SELECT json_build_object('leagueId', lp.league_id, 'round', lp.round, 'board', lp.board,
         'organisers', COALESCE((SELECT json_agg(lo.player_id) FROM league_organisers lo WHERE lo.league_id = lp.league_id), '[]'::json))
       FROM league_pairings lp WHERE lp.game_id = g.id) AS pairing,
@@ -130,15 +132,23 @@ export async function findGame(sql: Sql, id: string): Promise<GameRow | null> {
     timeControl: r.time_control,
     clocks: r.clocks,
     deadlineAt: r.deadline_at === null ? null : new Date(r.deadline_at),
+    clockRev: r.clock_rev,
     pairing: typeof r.pairing === 'string' ? (JSON.parse(r.pairing) as PairingRef) : r.pairing,
     seats: typeof r.seats === 'string' ? (JSON.parse(r.seats) as SeatRow[]) : r.seats,
   };
 }
 
-/** The game's version now, or null when there is no such game: the cheap check behind the game cache. */
-export async function gameVersion(sql: Sql, id: string): Promise<number | null> {
-  const { rows } = await sql.query<{ version: number }>({ name: 'herald-game-version', text: 'SELECT version FROM games WHERE id = $1::uuid', values: [id] });
-  return rows[0]?.version ?? null;
+/** A game's version and clock revision: together they say whether a row read earlier is still current. */
+export interface GameRevision {
+  version: number;
+  clockRev: number;
+}
+
+/** The game's version and clock revision now, or null when there is no such game: the cheap check behind the game cache. */
+export async function gameRevision(sql: Sql, id: string): Promise<GameRevision | null> {
+  const { rows } = await sql.query<{ version: number; clock_rev: number }>({ name: 'herald-game-revision', text: 'SELECT version, clock_rev FROM games WHERE id = $1::uuid', values: [id] });
+  const r = rows[0];
+  return r ? { version: r.version, clockRev: r.clock_rev } : null;
 }
 
 export async function findGames(db: PrismaClient, ids: string[]): Promise<GameRow[]> {
@@ -161,6 +171,11 @@ export interface Change {
   gameId: string;
   /** The version the change was computed from; the commit fails when the game moved on. */
   expectedVersion: number;
+  /**
+   * The clock revision (games.clock_rev) the change was computed from: a pause or resume of the
+   * clocks in between (which keeps the version) makes the commit fail like a new version does.
+   */
+  expectedClockRev: number;
   /** New game fields (the version is bumped by the number of entries). */
   game: {
     status?: GameStatus;
@@ -203,7 +218,7 @@ export async function commitChange(db: PrismaClient, commits: CommitGroup, c: Ch
   const at = c.at ?? new Date();
   await db.$transaction(async (tx) => {
     const updated = await tx.game.updateMany({
-      where: { id: c.gameId, version: c.expectedVersion },
+      where: { id: c.gameId, version: c.expectedVersion, clockRev: c.expectedClockRev },
       data: {
         version: newVersion,
         ...(c.game.status !== undefined ? { status: c.game.status } : {}),
@@ -302,6 +317,7 @@ async function commitInOneStatement(sql: Sql, c: Change): Promise<number> {
       // An ISO string: pg's own Date formatting costs more than the clock arithmetic.
       g.deadlineAt ? g.deadlineAt.toISOString() : null,
       g.remindAt ? g.remindAt.toISOString() : null,
+      c.expectedClockRev,
     ],
   });
   if (Number(rows[0]?.updated ?? 0) !== 1) throw new VersionConflict();
@@ -320,7 +336,7 @@ const COMMIT = `
       deadline_at = CASE WHEN $18::boolean THEN $20::timestamptz ELSE deadline_at END,
       remind_at = CASE WHEN $18::boolean THEN $21::timestamptz ELSE remind_at END,
       updated_at = now()
-    WHERE id = $9::uuid AND version = $10
+    WHERE id = $9::uuid AND version = $10 AND clock_rev = $22
     RETURNING id
   ), a AS (
     INSERT INTO actions (game_id, seq, kind, role, player_id, action, log, idempotency_key, status, active_roles, created_at)
@@ -349,6 +365,7 @@ async function commitManyInOneStatement(sql: Sql, cs: Change[]): Promise<Set<num
       i,
       game_id: c.gameId,
       expected: c.expectedVersion,
+      expected_rev: c.expectedClockRev,
       version: c.expectedVersion + c.entries.length,
       status: g.status ?? null,
       set_state: g.state !== undefined,
@@ -377,7 +394,7 @@ async function commitManyInOneStatement(sql: Sql, cs: Change[]): Promise<Set<num
 const COMMIT_MANY = `
   WITH c AS (
     SELECT * FROM jsonb_to_recordset($1::jsonb) AS c(
-      i int, game_id uuid, expected int, version int, status text,
+      i int, game_id uuid, expected int, expected_rev int, version int, status text,
       set_state boolean, state jsonb, set_result boolean, result jsonb, set_roles boolean, active_roles text[],
       set_clocks boolean, clocks jsonb, deadline_at timestamptz, remind_at timestamptz,
       entries jsonb, idem boolean, idem_player uuid, idem_key text, idem_hash text, idem_response jsonb, at timestamptz)
@@ -393,7 +410,7 @@ const COMMIT_MANY = `
       remind_at = CASE WHEN c.set_clocks THEN c.remind_at ELSE games.remind_at END,
       updated_at = now()
     FROM c
-    WHERE games.id = c.game_id AND games.version = c.expected
+    WHERE games.id = c.game_id AND games.version = c.expected AND games.clock_rev = c.expected_rev
     RETURNING c.i
   ), a AS (
     INSERT INTO actions (game_id, seq, kind, role, player_id, action, log, idempotency_key, status, active_roles, created_at)

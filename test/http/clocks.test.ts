@@ -43,11 +43,11 @@ t.test('REST and GraphQL show the clock; a late move is 409 deadline_passed and 
     onTimeout: 'loss',
     claimable: null,
     seats: [
-      { role: 'York', remainingMs: 2 * DAY - 5 * HOUR, deadline, running: true },
-      { role: 'Lancaster', remainingMs: 2 * DAY - 5 * HOUR, deadline, running: true },
+      { role: 'York', remainingMs: 2 * DAY - 5 * HOUR, deadline, running: true, paused: false },
+      { role: 'Lancaster', remainingMs: 2 * DAY - 5 * HOUR, deadline, running: true, paused: false },
     ],
   });
-  const q = await ok(gqlClient(app, york.key)(`query($id: ID!) { game(id: $id) { clock { control onTimeout claimable { flagged } seats { role remainingMs deadline running } } } }`, { id }));
+  const q = await ok(gqlClient(app, york.key)(`query($id: ID!) { game(id: $id) { clock { control onTimeout claimable { flagged } seats { role remainingMs deadline running paused } } } }`, { id }));
   t.same(q.game.clock, g.clock, 'GraphQL shows the same clock');
 
   // York moves; Lancaster then lets its time run out.

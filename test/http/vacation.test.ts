@@ -29,16 +29,18 @@ t.test('REST: start, see, end; the game clock of the player stands still meanwhi
   const started = await york.req('POST', '/me/vacation', { until: new Date(clock.now + 3 * DAY).toISOString() });
   t.equal(started.statusCode, 201);
   t.same(started.json(), { onVacation: true, since: new Date(clock.now).toISOString(), endsBy: new Date(clock.now + 3 * DAY).toISOString(), allowanceMs: 10 * DAY, remainingMs: 9 * DAY });
-  const g = (await york.req('GET', `/games/${id}`)).json() as { clock: { seats: Array<{ role: string; running: boolean; deadline: string | null; remainingMs: number }> } };
-  t.same(g.clock.seats.find((s) => s.role === 'York'), { role: 'York', running: false, deadline: null, remainingMs: 2 * DAY - HOUR });
-  t.equal(g.clock.seats.find((s) => s.role === 'Lancaster')!.running, true, 'the opponent runs');
+  const g = (await york.req('GET', `/games/${id}`)).json() as { clock: { seats: Array<{ role: string; running: boolean; paused: boolean; deadline: string | null; remainingMs: number }> } };
+  t.same(g.clock.seats.find((s) => s.role === 'York'), { role: 'York', running: false, paused: true, deadline: null, remainingMs: 2 * DAY - HOUR }, 'paused: a client shows a stopped countdown');
+  t.match(g.clock.seats.find((s) => s.role === 'Lancaster'), { running: true, paused: false }, 'the opponent runs');
+  const q = await ok(gqlClient(app, york.key)(`query($id: ID!) { game(id: $id) { clock { seats { role running paused remainingMs } } } }`, { id }));
+  t.same(q.game.clock.seats.find((s: { role: string }) => s.role === 'York'), { role: 'York', running: false, paused: true, remainingMs: 2 * DAY - HOUR }, 'GraphQL: the same paused flag');
 
   clock.now += DAY;
   const ended = await york.req('DELETE', '/me/vacation');
   t.equal(ended.statusCode, 200);
   t.match(ended.json(), { onVacation: false, since: null, endsBy: null, remainingMs: 9 * DAY });
   const again = (await york.req('GET', `/games/${id}`)).json() as { clock: { seats: Array<{ role: string; running: boolean; remainingMs: number }> } };
-  t.match(again.clock.seats.find((s) => s.role === 'York'), { running: true, remainingMs: 2 * DAY - HOUR });
+  t.match(again.clock.seats.find((s) => s.role === 'York'), { running: true, paused: false, remainingMs: 2 * DAY - HOUR });
 });
 
 t.test('REST refusals are typed problem+json and change nothing', async (t) => {

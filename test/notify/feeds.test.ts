@@ -7,12 +7,14 @@ import { Fanout } from '../../src/notify/fanout.ts';
 import { GameFeed, type GameFeedSource, type VersionEvent } from '../../src/notify/game-feed.ts';
 import { TurnFeed, type TurnFeedSource } from '../../src/notify/turn-feed.ts';
 import { decodeTurnCursor, encodeTurnCursor } from '../../src/notify/turn-cursor.ts';
-import type { GameEvent, GameStatus, PlayerGame, SeatedEvent, YourTurnEvent } from '../../src/service/api.ts';
+import type { ClockEvent, GameClock, GameEvent, GameStatus, PlayerGame, SeatedEvent, YourTurnEvent } from '../../src/service/api.ts';
 
 const G = '00000000-0000-4000-8000-000000000001';
 const H = '00000000-0000-4000-8000-000000000002';
 const P = '00000000-0000-4000-8000-0000000000aa';
 const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
+/** A clock that names the version it belongs to (remainingMs), so a test sees which one was sent. */
+const clockOf = (version: number): GameClock => ({ control: { kind: 'fischer', initialMs: 60_000, incrementMs: 0 }, onTimeout: 'loss', claimable: null, seats: [{ role: 'A', remainingMs: version, deadline: null, running: false, paused: true }] });
 
 /** An in-memory game log: events 1..n; the active role alternates A, B. */
 class FakeGame {
@@ -34,7 +36,7 @@ class FakeGame {
     return {
       currentView: async () => {
         this.reads++;
-        return { gameId: this.id, version: this.version, status: this.status, role: 'A', activeRoles: [], view: { at: this.version } };
+        return { gameId: this.id, version: this.version, status: this.status, role: 'A', activeRoles: [], view: { at: this.version }, clock: clockOf(this.version) };
       },
       currentVersion: async () => this.version,
       eventsSince: async (v) => this.events.filter((e) => e.version > v),
@@ -61,6 +63,7 @@ t.test('game feed: catch-up, then live; lost, repeated and stale messages change
   await feed.start();
   t.same(got.map((e) => e.version), [3, 4, 5]);
   t.same(got.map((e) => e.view), [null, null, { at: 5 }]);
+  t.same(got.map((e) => e.clock), [null, null, clockOf(5)], 'the clock goes with the view');
 
   const e6 = game.commit();
   const e7 = game.commit(); // never published: lost
@@ -71,6 +74,29 @@ t.test('game feed: catch-up, then live; lost, repeated and stale messages change
   await tick();
   t.same(got.map((e) => e.version), [3, 4, 5, 6, 7], 'version 7 was loaded from the log');
   t.same(got.at(-1)!.view, { at: 7 });
+});
+
+t.test('game feed: a clock message about the version delivered last is passed on; others are not, and none counts as a version', async (t) => {
+  const bus = createMemoryBus();
+  const fanout = new Fanout(bus);
+  t.teardown(() => fanout.close());
+  const game = new FakeGame(G);
+  for (let i = 0; i < 3; i++) game.commit();
+  const clocks: ClockEvent[] = [];
+  const got: VersionEvent[] = [];
+  const feed = new GameFeed({ gameId: G, source: game.source(), fanout, after: null, pollMs: 60_000, deliver: (e) => got.push(e), clock: (e) => clocks.push(e), end: () => {}, error: () => {} });
+  t.teardown(() => feed.close());
+  await feed.start();
+  t.same(got.map((e) => e.version), [3]);
+  const paused: ClockEvent = { type: 'clock', gameId: G, version: 3, clock: clockOf(42) };
+  await bus.publish(`game:${G}`, paused as never);
+  await bus.publish(`game:${G}`, { ...paused, version: 2 } as never); // older than what was delivered
+  await bus.publish(`game:${G}`, { ...paused, version: 4 } as never); // a version not delivered yet: its event will carry the clock
+  await bus.publish(`game:${G}`, { ...paused, gameId: H } as never); // another game
+  await tick();
+  t.same(clocks, [paused], 'only the clock of the current version');
+  t.same(got.map((e) => e.version), [3], 'no version came of it');
+  t.equal(game.reads, 1, 'and nothing was read');
 });
 
 t.test('game feed: the periodic check alone delivers everything (a silent bus)', async (t) => {
@@ -123,7 +149,7 @@ t.test('turn feed: present turns first, then every later your_turn once; resume 
     playerGames: async () =>
       [g, h]
         .filter((x) => x.status === 'active')
-        .map((x): PlayerGame => ({ gameId: x.id, version: x.version, status: x.status, roles: ['A'], activeRoles: x.events.at(-1)!.activeRoles })),
+        .map((x): PlayerGame => ({ gameId: x.id, version: x.version, status: x.status, roles: ['A'], activeRoles: x.events.at(-1)!.activeRoles, clock: clockOf(x.version) })),
     eventsSince: async (id, v) => (id === G ? g : h).events.filter((e) => e.version > v),
   };
   const got: Array<[YourTurnEvent, string]> = [];
@@ -136,11 +162,12 @@ t.test('turn feed: present turns first, then every later your_turn once; resume 
   g.commit(); // v2: B
   g.commit(); // v3: A  (message lost)
   h.commit(); // v3: A
-  await bus.publish(`player:${P}`, { type: 'your_turn', gameId: H, version: 3, roles: ['A'] });
+  await bus.publish(`player:${P}`, { type: 'your_turn', gameId: H, version: 3, roles: ['A'], clock: clockOf(3) as never });
   await tick();
   await bus.publish(`player:${P}`, { type: 'your_turn', gameId: H, version: 3, roles: ['A'] }); // repeated
   await tick();
   t.same(got.map(([e]) => `${e.gameId}@${e.version}`), [`${G}@1`, `${H}@3`]);
+  t.same(got.map(([e]) => e.clock), [clockOf(1), clockOf(3)], 'each with its clock: from the player\'s games, then from the message');
   const lastId = got.at(-1)![1];
   feed.close();
 
@@ -148,10 +175,10 @@ t.test('turn feed: present turns first, then every later your_turn once; resume 
   h.commit(); // v4: B
   h.commit(); // v5: A
   const resumed: string[] = [];
-  const again = new TurnFeed({ playerId: P, source, fanout, cursor: decodeTurnCursor(lastId), pollMs: 60_000, deliver: (e) => resumed.push(`${e.gameId}@${e.version}`), error: () => {} });
+  const again = new TurnFeed({ playerId: P, source, fanout, cursor: decodeTurnCursor(lastId), pollMs: 60_000, deliver: (e) => resumed.push(`${e.gameId}@${e.version} ${e.clock?.seats[0]?.remainingMs ?? null}`), error: () => {} });
   t.teardown(() => again.close());
   await again.start();
-  t.same(resumed.sort(), [`${G}@3`, `${H}@5`].sort());
+  t.same(resumed.sort(), [`${G}@3 3`, `${H}@5 5`].sort(), 'replayed from the log, each the newest version of its game: with its clock');
 });
 
 t.test('turn feed: a seated message is passed on as it is, and the new game’s turns are found in its log', async (t) => {
@@ -163,7 +190,7 @@ t.test('turn feed: a seated message is passed on as it is, and the new game’s 
   const games = [g];
   const source: TurnFeedSource = {
     playerGames: async () =>
-      games.filter((x) => x.status === 'active').map((x): PlayerGame => ({ gameId: x.id, version: x.version, status: x.status, roles: ['A'], activeRoles: x.events.at(-1)!.activeRoles })),
+      games.filter((x) => x.status === 'active').map((x): PlayerGame => ({ gameId: x.id, version: x.version, status: x.status, roles: ['A'], activeRoles: x.events.at(-1)!.activeRoles, clock: null })),
     eventsSince: async (id, v) => games.find((x) => x.id === id)!.events.filter((e) => e.version > v),
   };
   const got: string[] = [];

@@ -83,8 +83,8 @@ t.test('days per move: the active seats run, a move stops the mover and refills 
   t.same(g.clock!.control, { kind: 'correspondence', startMs: 3 * DAY, incrementMs: 3 * DAY, capMs: 3 * DAY });
   t.same(g.activeRoles, ['York', 'Lancaster'], 'Richard III opens with both seats choosing');
   t.same(g.clock!.seats, [
-    { role: 'York', remainingMs: 3 * DAY, deadline: new Date(T0 + 3 * DAY).toISOString(), running: true },
-    { role: 'Lancaster', remainingMs: 3 * DAY, deadline: new Date(T0 + 3 * DAY).toISOString(), running: true },
+    { role: 'York', remainingMs: 3 * DAY, deadline: new Date(T0 + 3 * DAY).toISOString(), running: true, paused: false },
+    { role: 'Lancaster', remainingMs: 3 * DAY, deadline: new Date(T0 + 3 * DAY).toISOString(), running: true, paused: false },
   ]);
   const row = await stored(g.id);
   t.same(row.time_control, g.clock!.control, 'the control is stored');
@@ -94,15 +94,15 @@ t.test('days per move: the active seats run, a move stops the mover and refills 
   t.equal(seat(await svc.getGame(null, g.id), 'York').remainingMs, 3 * DAY - 5 * HOUR, 'remaining time is read as of now');
   const afterYork = await move(a, g.id, 'York');
   t.same(afterYork.activeRoles, ['Lancaster']);
-  t.same(seat(afterYork, 'York'), { role: 'York', remainingMs: 3 * DAY, deadline: null, running: false }, 'York moved: stopped, refilled to 3 days');
-  t.same(seat(afterYork, 'Lancaster'), { role: 'Lancaster', remainingMs: 3 * DAY - 5 * HOUR, deadline: new Date(T0 + 3 * DAY).toISOString(), running: true }, 'Lancaster keeps running');
+  t.same(seat(afterYork, 'York'), { role: 'York', remainingMs: 3 * DAY, deadline: null, running: false, paused: false }, 'York moved: stopped, refilled to 3 days');
+  t.same(seat(afterYork, 'Lancaster'), { role: 'Lancaster', remainingMs: 3 * DAY - 5 * HOUR, deadline: new Date(T0 + 3 * DAY).toISOString(), running: true, paused: false }, 'Lancaster keeps running');
 
   clock.now = T0 + 30 * HOUR;
   t.equal(seat(await svc.getGame(null, g.id), 'York').remainingMs, 3 * DAY, "a stopped clock does not run");
   const both = await move(b, g.id, 'Lancaster');
   t.same(both.activeRoles, ['York', 'Lancaster']);
   for (const s of both.clock!.seats) {
-    t.same(s, { role: s.role, remainingMs: 3 * DAY, deadline: new Date(clock.now + 3 * DAY).toISOString(), running: true }, `${s.role} runs again with 3 days`);
+    t.same(s, { role: s.role, remainingMs: 3 * DAY, deadline: new Date(clock.now + 3 * DAY).toISOString(), running: true, paused: false }, `${s.role} runs again with 3 days`);
   }
   t.equal((await stored(g.id)).deadline_at?.getTime(), clock.now + 3 * DAY);
 });
@@ -326,4 +326,33 @@ t.test('a resignation stops every clock: no deadline is left for the sweep', asy
   clock.now += 30 * DAY;
   t.equal(await svc.fireTimeout(g.id), false, 'nothing to time out');
   t.equal((await timeoutEntries(g.id)).length, 0);
+});
+
+t.test('the messages published after a commit carry the clock: the version event on game:<id> and your_turn on player:<id>', async (t) => {
+  const a = await player();
+  const b = await player();
+  const g = await game(a, b, { kind: 'correspondence', daysPerMove: 2 });
+  const gameMsgs: Array<Record<string, unknown>> = [];
+  const turnMsgs: Array<Record<string, unknown>> = [];
+  const offGame = await bus.subscribe(`game:${g.id}`, (m) => void gameMsgs.push(m as Record<string, unknown>));
+  const offTurns = await bus.subscribe(`player:${b.playerId}`, (m) => void turnMsgs.push(m as Record<string, unknown>));
+  t.teardown(() => { offGame(); offTurns(); });
+  clock.now += HOUR;
+  t.equal(g.seats.find((s) => s.role === 'York')!.player!.id, a.playerId, 'the creator holds York');
+  const yorkPlayer = a;
+  const after = await move(yorkPlayer, g.id, 'York');
+  await new Promise((r) => setImmediate(r)); // the memory bus delivers on the next turn
+  const event = gameMsgs.find((m) => m.version === after.version)!;
+  t.ok(event, 'the version event was published');
+  t.same(event.clock, after.clock, 'with the clock after the commit, as the answer shows it');
+  t.same(after.activeRoles, ['Lancaster'], 'Lancaster (b) must act now');
+  const turn = turnMsgs.find((m) => m.version === after.version);
+  t.same(turn?.clock, after.clock, 'your_turn carries the same clock');
+  const none = await game(a, b, null);
+  const plain: Array<Record<string, unknown>> = [];
+  const offPlain = await bus.subscribe(`game:${none.id}`, (m) => void plain.push(m as Record<string, unknown>));
+  t.teardown(() => offPlain());
+  const r = await move(yorkPlayer, none.id, 'York');
+  await new Promise((r) => setImmediate(r));
+  t.equal(plain.find((m) => m.version === r.version)?.clock, null, 'a game without a clock: clock null');
 });

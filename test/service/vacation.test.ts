@@ -78,6 +78,7 @@ t.test('on vacation a correspondence clock stands still past its deadline; back,
   t.equal(on.endsBy, new Date(clock.now + 30 * DAY).toISOString(), 'with no planned end it ends when the allowance runs out');
   const paused = await svc.getGame(null, g.id);
   t.equal(seat(paused, mover).running, false, 'the clock stopped');
+  t.equal(seat(paused, mover).paused, true, 'the summary says it is paused (a client shows a stopped countdown)');
   t.equal(seat(paused, mover).deadline, null);
   t.equal(seat(paused, mover).remainingMs, before.remainingMs! - HOUR, 'it kept the time it had when the vacation began');
   t.equal(await versionOf(g.id), version, 'no game event: the version (and the log) did not move');
@@ -97,6 +98,7 @@ t.test('on vacation a correspondence clock stands still past its deadline; back,
   t.equal(back.remainingMs, 20 * DAY, 'ten days used, twenty left');
   const running = await svc.getGame(null, g.id);
   t.equal(seat(running, mover).running, true, 'the clock runs again');
+  t.equal(seat(running, mover).paused, false, 'no longer paused');
   t.equal(seat(running, mover).remainingMs, before.remainingMs! - HOUR, 'with the time it had');
   t.equal(Date.parse(seat(running, mover).deadline!), clock.now + before.remainingMs! - HOUR);
   t.equal(await versionOf(g.id), version);
@@ -278,4 +280,102 @@ t.test('two instances on one database: a pause made by one is seen by the other,
   await svc.endVacation(a);
   await delivered();
   t.equal(seat(await other.getGame(null, g.id), aRole).running, true);
+});
+
+t.test('two instances with separate buses (the pause message is lost): a move decided from the stale cached row does not undo the pause', async (t) => {
+  // Each instance has its own in-process bus: B never hears of A's pause and keeps its cached row.
+  const busA = createMemoryBus();
+  const busB = createMemoryBus();
+  t.teardown(() => Promise.all([busA.close(), busB.close()]));
+  const A = createGameService({ store, bus: busA, now });
+  const B = createGameService({ store, bus: busB, now });
+  const a = await player(A);
+  const b = await player(A);
+  const g = await game(a, b, { kind: 'correspondence', daysPerMove: 2 }, A);
+  const aRole = g.seats.find((s) => s.player?.id === a.playerId)!.role;
+  const bRole = g.seats.find((s) => s.player?.id === b.playerId)!.role;
+  t.same([...g.activeRoles].sort(), [aRole, bRole].sort(), 'both seats must act (card choice): both clocks run');
+  const cached = await B.getGame(null, g.id);
+  t.equal(seat(cached, aRole).running, true, 'B reads (and caches) the running clock');
+  const version = await versionOf(g.id);
+
+  clock.now += HOUR;
+  await A.startVacation(a, {});
+  const paused = seat(await A.getGame(null, g.id), aRole);
+  t.equal(paused.running, false, 'A paused the seat of the player on vacation');
+  t.equal(await versionOf(g.id), version, 'the pause took no version');
+
+  // B decides b's move from its cached row (the write path trusts the cache; the commit's check
+  // must catch the pause), an hour later.
+  clock.now += HOUR;
+  const legal = await B.getLegalActions(b, g.id, { role: bRole });
+  const r = await B.submitAction(b, g.id, { role: bRole, action: legal.actions[0] as never, expectedVersion: version });
+  t.equal(r.version, version + 1, 'the move commits (decided again from a fresh read)');
+  for (const [name, s] of [['the answer', r.game], ['A', await A.getGame(null, g.id)], ['B', await B.getGame(null, g.id)]] as const) {
+    t.equal(seat(s, aRole).running, false, `${name}: the seat on vacation is still paused`);
+    t.equal(seat(s, aRole).remainingMs, paused.remainingMs, `${name}: with the time it had when the vacation began`);
+    t.equal(seat(s, aRole).deadline, null, `${name}: and no deadline`);
+  }
+  const stored = (await db.query('SELECT version, clocks, deadline_at FROM games WHERE id = $1', [g.id])).rows[0];
+  t.equal(stored.version, version + 1);
+  t.equal(stored.clocks.seats[aRole].deadline, null, 'stored: the paused seat has no deadline');
+  t.equal(stored.clocks.seats[aRole].runningSince, null, 'stored: the paused seat is not running');
+  t.equal(stored.clocks.seats[aRole].paused, true, 'stored: the seat is marked paused');
+
+  // Reads check the clock revision too: B's cached row from before the resume is not shown.
+  t.equal(seat(await B.getGame(null, g.id), aRole).running, false, 'B caches the paused row');
+  clock.now += HOUR;
+  await A.endVacation(a);
+  t.equal(seat(await B.getGame(null, g.id), aRole).running, true, 'B sees the resume without any message');
+  t.equal(seat(await B.getGame(null, g.id), aRole).remainingMs, paused.remainingMs, 'with the time it had');
+});
+
+t.test('a crash inside a manual end (the use closed, the clocks not yet resumed): the clock sweep resumes them, at the end', async (t) => {
+  const a = await player();
+  const b = await player();
+  const g = await game(a, b, { kind: 'correspondence', daysPerMove: 2 });
+  const aRole = g.seats.find((s) => s.player?.id === a.playerId)!.role;
+  clock.now += HOUR;
+  await svc.startVacation(a, {});
+  const had = seat(await svc.getGame(null, g.id), aRole);
+  t.equal(had.running, false, 'paused');
+
+  // endVacation's first step alone (what closeUse writes), then the process dies.
+  clock.now += DAY;
+  const endedAt = clock.now;
+  await db.query('UPDATE vacations SET ended_at = $2 WHERE player_id = $1 AND ended_at IS NULL', [a.playerId, new Date(endedAt)]);
+  t.equal((await svc.getVacation(a)).onVacation, false, 'the vacation is over');
+  t.equal(seat(await svc.getGame(null, g.id), aRole).running, false, 'but the seat is still paused');
+
+  clock.now += HOUR;
+  await svc.sweepClocks();
+  const after = seat(await svc.getGame(null, g.id), aRole);
+  t.equal(after.running, true, 'the sweep resumed the seat');
+  t.equal(Date.parse(after.deadline!), endedAt + had.remainingMs!, 'from the end of the vacation, with the time it had');
+  const marks = (await db.query('SELECT clocks_resumed_at FROM vacations WHERE player_id = $1', [a.playerId])).rows;
+  t.equal(marks.length, 1);
+  t.ok(marks[0].clocks_resumed_at !== null, 'the use is marked resumed: the next sweep does not look at it again');
+  const rev = (await db.query('SELECT clock_rev FROM games WHERE id = $1', [g.id])).rows[0].clock_rev;
+  await svc.sweepClocks();
+  t.equal((await db.query('SELECT clock_rev FROM games WHERE id = $1', [g.id])).rows[0].clock_rev, rev, 'nothing more to do');
+});
+
+t.test('a crashed end followed by a new vacation before the sweep: the sweep leaves the new pause alone', async (t) => {
+  const a = await player();
+  const b = await player();
+  const g = await game(a, b, { kind: 'correspondence', daysPerMove: 2 });
+  const aRole = g.seats.find((s) => s.player?.id === a.playerId)!.role;
+  await svc.startVacation(a, {});
+  clock.now += HOUR;
+  await db.query('UPDATE vacations SET ended_at = $2 WHERE player_id = $1 AND ended_at IS NULL', [a.playerId, new Date(clock.now)]);
+  clock.now += HOUR;
+  await svc.startVacation(a, {});
+  await svc.sweepClocks();
+  t.equal(seat(await svc.getGame(null, g.id), aRole).running, false, 'still paused: the player is on vacation again');
+  const pending = (await db.query('SELECT count(*)::int AS n FROM vacations WHERE player_id = $1 AND ended_at IS NOT NULL AND clocks_resumed_at IS NULL', [a.playerId])).rows[0].n;
+  t.equal(pending, 0, 'the crashed use is marked resumed (the open one resumes the clocks when it ends)');
+  await svc.endVacation(a);
+  t.equal(seat(await svc.getGame(null, g.id), aRole).running, true, 'the new vacation\'s end resumes the seat');
+  const open = (await db.query('SELECT count(*)::int AS n FROM vacations WHERE player_id = $1 AND clocks_resumed_at IS NULL', [a.playerId])).rows[0].n;
+  t.equal(open, 0, 'an end that did not crash marks its use resumed itself');
 });

@@ -22,6 +22,7 @@ function change(gameId: string, expectedVersion: number, n: number, extra: Parti
   return {
     gameId,
     expectedVersion,
+    expectedClockRev: 0,
     at: new Date(Date.UTC(2026, 10, 24, 12, 0, 0, n)),
     game: { status: 'active', state: { n, blocks: Array.from({ length: 50 }, (_, i) => `b${i}-${n}`) }, activeRoles: n % 2 ? ['York'] : ['Lancaster'] },
     entries: [{ kind: 'action', role: 'York', playerId: null, action: { type: 'move', n }, log: { from: 0, entries: [{ pub: `line ${n}` }] }, status: 'active', activeRoles: ['Lancaster'] }],

@@ -33,6 +33,7 @@ function change(gameId: string, expectedVersion: number, extra: Partial<Change> 
   return {
     gameId,
     expectedVersion,
+    expectedClockRev: 0,
     game: { status: 'active', state: { turn: `from ${expectedVersion}` }, activeRoles: ['Lancaster'] },
     entries: [{ kind: 'action', role: 'York', playerId: player.id, action: { type: 'pass' }, status: 'active', activeRoles: ['Lancaster'] }],
     idempotency: { playerId: player.id, key: `${gameId}-${expectedVersion}`, requestHash: 'h', response: { ok: true } },
@@ -96,4 +97,31 @@ t.test('seat-changing transaction: a change from another version is refused', as
     await untouched(t, id, 5);
   }
   t.equal(await commitChange(store.prisma, commitGroup(store.pool), change(id, 5, { seats: [{ role: 'York', playerId: player.id }] })), 6, 'from the right version it commits');
+});
+
+t.test('every statement also checks the clock revision: a change from the right version but another clock_rev (a pause meanwhile) is refused', async (t) => {
+  const paused = async (): Promise<string> => {
+    const id = await gameAt(5);
+    await store.pool.query('UPDATE games SET clock_rev = 2 WHERE id = $1', [id]);
+    return id;
+  };
+  const one = await paused();
+  for (const rev of [0, 1, 3]) {
+    t.ok((await rejection(commitChange(store.prisma, commitGroup(store.pool), change(one, 5, { expectedClockRev: rev })))) instanceof VersionConflict, `single statement, clock_rev ${rev} (game at 2): VersionConflict`);
+    await untouched(t, one, 5);
+  }
+  const seated = await paused();
+  const c = change(seated, 5, { expectedClockRev: 1, seats: [{ role: 'York', playerId: player.id }] });
+  t.ok((await rejection(commitChange(store.prisma, commitGroup(store.pool), c))) instanceof VersionConflict, 'seat-changing transaction: VersionConflict');
+  await untouched(t, seated, 5);
+  const [first, stale, current] = [await gameAt(0), await paused(), await paused()];
+  const sizes: number[] = [];
+  const group = commitGroup(store.pool, (n) => sizes.push(n), { maxInFlight: 1, maxWaitMs: 60_000 });
+  const results = await Promise.all([change(first!, 0), change(stale!, 5, { expectedClockRev: 1 }), change(current!, 5, { expectedClockRev: 2 })].map((ch) => rejection(group.commit(ch))));
+  t.same(sizes, [1, 2], 'the last two went as one batch');
+  t.ok(results[1] instanceof VersionConflict, 'group statement, stale clock_rev: VersionConflict');
+  await untouched(t, stale!, 5);
+  t.equal(results[2], 'committed', 'group statement, current clock_rev: committed');
+  t.equal(await commitChange(store.prisma, commitGroup(store.pool), change(one, 5, { expectedClockRev: 2 })), 6, 'single statement, current clock_rev: committed');
+  t.equal(await commitChange(store.prisma, commitGroup(store.pool), change(seated, 5, { expectedClockRev: 2, seats: [{ role: 'York', playerId: player.id }] })), 6, 'seat-changing transaction, current clock_rev: committed');
 });

@@ -26,17 +26,24 @@
 //
 // myClaimableTimeouts: `claimable` messages of `player:<id>` (the opponent's
 // time ran out in a game whose control says onTimeout claim), live only too.
+//
+// gameClock: `clock` messages of `game:<id>` (a vacation paused or resumed a
+// seat's clock; the version does not move, so gameEvents has nothing to send),
+// live only: every gameEvents update carries the clock too.
 import { checkArguments } from './input.ts';
 import type { Bus, Json, Unsubscribe } from '../../bus/bus.ts';
 import {
   ServiceError,
   gameChannel,
   isClaimableEvent,
+  isClockEvent,
   isReminderEvent,
   isSeatedEvent,
   playerChannel,
   type Caller,
   type ClaimableEvent,
+  type ClockEvent,
+  type GameClock,
   type GameEvent,
   type GameServiceApi,
   type GameViewResult,
@@ -61,16 +68,18 @@ export interface GameUpdate {
   role: string | null;
   view: Json;
   at: string | null;
+  clock: GameClock | null;
 }
 
 export interface TurnNotice {
   gameId: string;
   version: number;
   roles: string[];
+  clock: GameClock | null;
 }
 
 function isGameEvent(m: Json): m is Json & GameEvent {
-  return m !== null && typeof m === 'object' && !Array.isArray(m) && typeof m.version === 'number' && typeof m.gameId === 'string';
+  return m !== null && typeof m === 'object' && !Array.isArray(m) && typeof m.version === 'number' && typeof m.gameId === 'string' && m.type !== 'clock';
 }
 
 function isYourTurn(m: Json): m is Json & YourTurnEvent {
@@ -128,6 +137,7 @@ export function subscriptionResolvers(service: GameServiceApi, bus: Bus, log: Fa
           role: v.role,
           view: v.view,
           at: e?.version === v.version ? e.at : null,
+          clock: v.clock,
         },
       });
       if (OVER.has(v.status)) stream.end(); // after the queued update
@@ -179,13 +189,13 @@ export function subscriptionResolvers(service: GameServiceApi, bus: Bus, log: Fa
     };
     await attach(bus, playerChannel(caller.playerId), stream, (m) => {
       if (!isYourTurn(m)) return;
-      stream.serial(async () => notify({ gameId: m.gameId, version: m.version, roles: m.roles }));
+      stream.serial(async () => notify({ gameId: m.gameId, version: m.version, roles: m.roles, clock: m.clock ?? null }));
     });
     // The player's games now: a notice for each where it is the player's turn at a version not yet announced.
     const fromDatabase = (games: PlayerGame[]) => {
       for (const g of games) {
         const roles = g.roles.filter((r) => g.activeRoles.includes(r));
-        if (roles.length > 0 && !OVER.has(g.status)) notify({ gameId: g.gameId, version: g.version, roles });
+        if (roles.length > 0 && !OVER.has(g.status)) notify({ gameId: g.gameId, version: g.version, roles, clock: g.clock });
       }
     };
     try {
@@ -219,6 +229,29 @@ export function subscriptionResolvers(service: GameServiceApi, bus: Bus, log: Fa
       const { gameId, role, leagueId, round, board } = m;
       stream.serial(async () => stream.push({ mySeats: { gameId, role, leagueId, round, board } }));
     });
+    return stream;
+  }
+
+  async function gameClock(args: { gameId: string }, ctx: HeraldContext) {
+    checkArguments(args);
+    const caller: Caller | null = await ctx.auth.optional();
+    const stream = new EventStream<{ gameClock: Omit<ClockEvent, 'type'> }>((err) => publicError(err, log));
+    await attach(bus, gameChannel(args.gameId), stream, (m) => {
+      if (isClockEvent(m) && m.gameId === args.gameId) {
+        const { gameId, version, clock } = m;
+        stream.serial(async () => stream.push({ gameClock: { gameId, version, clock } }));
+      } else if (isGameEvent(m) && OVER.has(m.status)) {
+        stream.serial(async () => stream.end()); // no clock changes once the game is over
+      }
+    });
+    try {
+      // The access check (a private game's existence is not revealed) before anything is sent.
+      const g = await service.getGame(caller, args.gameId);
+      if (OVER.has(g.status)) stream.end();
+    } catch (err) {
+      await stream.return();
+      throw err;
+    }
     return stream;
   }
 
@@ -272,6 +305,10 @@ export function subscriptionResolvers(service: GameServiceApi, bus: Bus, log: Fa
     myClaimableTimeouts: {
       subscribe: (_root: unknown, _args: unknown, ctx: HeraldContext) => guard(myClaimableTimeouts(ctx)),
       resolve: resolveEvent('myClaimableTimeouts'),
+    },
+    gameClock: {
+      subscribe: (_root: unknown, args: { gameId: string }, ctx: HeraldContext) => guard(gameClock(args, ctx)),
+      resolve: resolveEvent('gameClock'),
     },
   };
 }

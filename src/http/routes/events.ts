@@ -105,6 +105,8 @@ export default async function eventRoutes(app: FastifyInstance, opts: EventRoute
       after,
       pollMs: opts.heartbeatMs,
       deliver: (e) => stream.event('version', String(e.version), e),
+      // No id: a reconnect resumes from the last version (the version events carry the clock too).
+      clock: (e) => stream.event('clock', null, e),
       end: (status, version) => {
         stream.event('end', null, { gameId, version, status });
         stream.end();

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "games" ADD COLUMN     "clock_rev" INTEGER NOT NULL DEFAULT 0;
+
