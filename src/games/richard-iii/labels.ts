@@ -13,7 +13,7 @@
 import type { Message, MessageParam } from '../../engine/types.ts';
 import { BLOCK_INDEX, type Side } from './data.ts';
 import type { Action } from './flow.ts';
-import { areaRef, blockIdRef, cardRef, msg, sideRef, withStrength } from './msg.ts';
+import { areaRef, blockIdRef, cardRef, msg, withStrength } from './msg.ts';
 import { top, type LogEntry, type R3State } from './state.ts';
 
 const B = (id: unknown): number => BLOCK_INDEX[id as string]!;
