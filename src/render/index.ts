@@ -6,7 +6,7 @@ import { renderBoardSvg } from './richard-iii.ts';
 import { translator, type Lang } from './messages.ts';
 
 export { svgToPng, svgToPngAsync } from './png.ts';
-export { LANGUAGES, pickLanguage, isLang, type Lang, type Translate } from './messages.ts';
+export { LANGUAGES, type Lang, type Translate } from './messages.ts';
 
 export interface BoardRenderer {
   /**
@@ -28,7 +28,7 @@ export interface BoardRenderer {
 export const BOARD_RENDERERS: Readonly<Record<string, BoardRenderer>> = {
   'richard-iii': {
     svg: (view, version, earlier, lang) =>
-      renderBoardSvg({ view: view as R3View, version, earlier: earlier as R3View[], t: translator('richard-iii', 'picture', lang) }),
+      renderBoardSvg({ view: view as R3View, version, earlier: earlier as R3View[], t: translator('richard-iii', lang) }),
     // Random play takes at most ~110 versions for one game turn; two turns fit with room to spare.
     maxEarlier: 600,
     turnOf: (view) => `${(view as R3View).campaign}:${(view as R3View).turn}`,

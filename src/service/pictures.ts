@@ -15,7 +15,8 @@ import type { Caller } from './api.ts';
 import { isOver, loadGame, moduleOf, viewingRole, type Ctx } from './context.ts';
 import { ServiceError } from './errors.ts';
 import { listEntries } from '../store/games.ts';
-import { BOARD_RENDERERS, pickLanguage, svgToPngAsync, type BoardRenderer, type Lang } from '../render/index.ts';
+import { BOARD_RENDERERS, svgToPngAsync, type BoardRenderer, type Lang } from '../render/index.ts';
+import { negotiateLanguage } from '../i18n/index.ts';
 
 export const PICTURE_FORMATS = ['svg', 'png'] as const;
 export type PictureFormat = (typeof PICTURE_FORMATS)[number];
@@ -89,7 +90,7 @@ export async function getBoardPicture(ctx: Ctx, cache: PictureCache, caller: Cal
     throw new ServiceError('invalid_request', `format must be one of ${PICTURE_FORMATS.join(', ')}.`);
   }
   const format = o.format as PictureFormat;
-  const lang = pickLanguage(o.lang, o.acceptLanguage);
+  const lang = negotiateLanguage({ lang: o.lang ?? null, acceptLanguage: o.acceptLanguage ?? null });
   const game = await loadGame(ctx, caller, gameId);
   const role = o.role === 'spectator' ? null : viewingRole(ctx, game, caller, o.role);
   const renderer = BOARD_RENDERERS[game.gameType];

@@ -62,7 +62,7 @@ export async function scanPictures(app: FastifyInstance, gameId: string, n: numb
   for (let v = 1; v < states.length; v++) if (states[v] === undefined) states[v] = states[v - 1]!;
   const last = states.length - 1;
   const lang = LANGUAGES[n % LANGUAGES.length]!;
-  const tr = translator('richard-iii', 'picture', lang);
+  const tr = translator('richard-iii', lang);
   const findings: Finding[] = [];
   let pictures = 0;
   for (const version of [...new Set([Math.max(3, Math.floor(last / 2)), last])]) {

@@ -51,7 +51,7 @@ for (let g = 0; g < GAMES && Date.now() < stopAt; g++) {
   const r = playout({ scenario, seed, endWeight: g % 2 === 0 ? 0.1 : 1, check: false, onState: (s) => states.push(s) });
   if (r.failure) throw new Error(`playout ${seed} failed: ${r.failure.message}`);
   const lang = LANGUAGES[g % LANGUAGES.length]!;
-  const tr = translator('richard-iii', 'picture', lang);
+  const tr = translator('richard-iii', lang);
   for (const v of sample(states, g)) {
     for (const seat of ['York', 'Lancaster', null] as const) {
       const view = viewFor(states[v]!, seat);
@@ -73,7 +73,7 @@ t.test('the check finds planted leaks', async (t) => {
   playout({ scenario: 'wars-of-the-roses', seed: 'picture-plant', endWeight: 0.1, check: false, onState: (s) => states.push(s) });
   const v = states.findIndex((s) => s.flow.length > 0 && s.flow[s.flow.length - 1]!.s === 'battle');
   const s = states[v]!;
-  const tr = translator('richard-iii', 'picture', 'en');
+  const tr = translator('richard-iii', 'en');
   const york = viewFor(s, 'York');
   const lancasterView = viewFor(s, 'Lancaster');
   const clean = renderBoardSvg({ view: york, version: v, earlier: [], t: tr });

@@ -32,7 +32,7 @@ async function stateNow(): Promise<{ state: R3State; version: number }> {
 
 t.test('each seat and the spectator get their own picture, which shows nothing hidden', async (t) => {
   const { state, version } = await stateNow();
-  const tr = translator('richard-iii', 'picture', 'en');
+  const tr = translator('richard-iii', 'en');
   for (const [who, role, url] of [
     [york, 'York', `/games/${gameId}/board.svg`],
     [lancaster, 'Lancaster', `/games/${gameId}/board.svg`],

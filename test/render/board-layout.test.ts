@@ -91,7 +91,7 @@ function crowded(seat: 'York' | 'Lancaster' | null): R3View {
 t.test('every text stays inside the picture, in every language', async (t) => {
   const earlier = [crowded(null)];
   for (const lang of LANGUAGES) {
-    const tr = translator('richard-iii', 'picture', lang);
+    const tr = translator('richard-iii', lang);
     for (const seat of ['York', 'Lancaster', null] as const) {
       const view = crowded(seat);
       const prev = { ...earlier[0]!, areas: { ...view.areas, kent: { York: { n: 3, down: 0, acted: 0 } }, sussex: { York: { n: 7, down: 0, acted: 0 } } } };

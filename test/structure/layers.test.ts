@@ -23,7 +23,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   /** Pure clock arithmetic (issue 15): time controls, clocks, reminders, vacation, timeouts. */
   clocks: ['engine'],
   /** Board pictures (issue 16), pure: from a seat's view to SVG/PNG; it never sees the server's state. */
-  render: ['engine', 'games', 'shared'],
+  render: ['engine', 'games', 'i18n', 'shared'],
   /** Languages and message formatting (issue 16): pure; games provide the catalogues and messages, the service formats them. */
   i18n: ['engine'],
   bus: ['shared'],
