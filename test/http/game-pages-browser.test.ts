@@ -1,7 +1,7 @@
 // The player and spectator pages in a real browser: headless Chromium driven by
 // playwright-core, nothing reachable but the server (a request to another
 // origin is aborted and fails the test). Two browser contexts, one per player,
-// play a whole Richard III game by clicking a random button of their page's
+// play a whole game of Richard III (its one-campaign scenario, 1483) by clicking a random button of their page's
 // labelled moves (each page opened with its key in the URL fragment), while a
 // third context on the spectator page must follow every version the test
 // checks: the picture, whose turn and the log. HERALD_PLAY_MAX_MOVES stops
@@ -98,7 +98,7 @@ if (!existsSync(CHROMIUM)) {
     await page.waitForFunction(() => { const i = document.getElementById('board') as HTMLImageElement; return i.complete && i.naturalWidth > 0; }, undefined, { timeout: 60_000 });
   }
 
-  const created = await york.req('POST', '/games', { gameType: 'richard-iii', scenario: 'wars-of-the-roses', seed: 'browser-game-1', roles: ['York'] });
+  const created = await york.req('POST', '/games', { gameType: 'richard-iii', scenario: 'richard-iii', seed: 'browser-game-1', roles: ['York'] });
   const gameId = created.json().id as string;
 
   t.test('a bad key is an error the player can read; a page without a key asks for one', async (t) => {
@@ -141,7 +141,10 @@ if (!existsSync(CHROMIUM)) {
       // The seat to move (either, when both must act), then its page at this version with its buttons.
       const role = game.activeRoles[pick(game.activeRoles.length)] as string;
       const { page } = pages[role]!;
-      await page.waitForSelector(`#game[data-version="${game.version}"][data-active="true"]`, { timeout: 120_000 });
+      await page.waitForSelector(`#game[data-version="${game.version}"][data-active="true"]`, { timeout: 120_000 }).catch(async (err: unknown) => {
+        const state = await page.evaluate(() => ({ ...document.getElementById('game')!.dataset, error: document.getElementById('error')!.textContent, live: document.getElementById('live')!.textContent }));
+        throw new Error(`v${game.version}: ${role}'s page never showed its moves: ${JSON.stringify(state)} (${String(err)})`);
+      });
 
       const buttons = page.locator('#choices button');
       const n = await buttons.count();

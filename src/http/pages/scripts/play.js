@@ -22,6 +22,7 @@
   var busy = false;
   var again = false;
   var pictureUrl = null;
+  var gameTitle = null;
   function $(x) { return document.getElementById(x); }
 
   if (location.hash) history.replaceState(null, '', location.pathname + location.search);
@@ -49,7 +50,11 @@
 
   async function getJson(url) {
     var res = await fetch(url, { headers: headers({}) });
-    if (!res.ok) throw new Error(await problemText(res));
+    if (!res.ok) {
+      var err = new Error(await problemText(res));
+      err.status = res.status;
+      throw err;
+    }
     return res.json();
   }
 
@@ -77,11 +82,12 @@
         headers: headers({ 'content-type': 'application/json' }),
         body: JSON.stringify(Object.assign({ actionId: actionId, expectedVersion: version }, role ? { role: role } : {})),
       });
-      showError(res.ok ? '' : await problemText(res));
+      var problem = res.ok ? '' : await problemText(res);
     } catch (err) {
-      showError('The move was not sent: ' + err.message);
+      problem = 'The move was not sent: ' + err.message;
     }
     await refresh();
+    if (problem) showError(problem);
   }
 
   async function refresh() {
@@ -92,6 +98,8 @@
         again = false;
         var g = await getJson(base);
         var a = g.status === 'active' ? await getJson(base + '/actions?lang=' + encodeURIComponent(lang) + roleQuery()) : null;
+        // A move landed between the two reads: read both again.
+        if (a && a.version !== g.version) { again = true; continue; }
         if (a && !role) role = a.role;
         var log = await getJson(base + '/log?lang=' + encodeURIComponent(lang) + roleQuery());
         if (!role && log.role) role = log.role;
@@ -102,8 +110,14 @@
         pictureUrl = URL.createObjectURL(blob);
         $('board').src = pictureUrl;
 
-        $('title').textContent = g.gameType + ' – ' + g.scenario;
-        document.title = (a && a.active ? '● ' : '') + g.gameType + ' – Herald';
+        if (gameTitle === null) {
+          var types = await getJson('/game-types');
+          var type = types.find(function (x) { return x.id === g.gameType; });
+          gameTitle = type ? type.title : g.gameType;
+        }
+        $('title').textContent = gameTitle + ' – ' + g.scenario;
+        // The tab says when it is your move.
+        document.title = (a && a.active ? '● ' : '') + gameTitle + ' – Herald';
         $('status').textContent = statusText(g);
         $('seat').textContent = role ? 'your seat: ' + role : 'spectator';
         var ol = $('log');
@@ -138,9 +152,12 @@
         root.dataset.active = a && a.active ? 'true' : 'false';
         over = g.status === 'finished' || g.status === 'abandoned';
         $('play').hidden = false;
+        showError('');
       } while (again);
     } catch (err) {
       showError(err.message);
+      // A failed read (the network, a rate limit) is tried again rather than leaving a stale page.
+      if (!over && (err.status === undefined || err.status === 429 || err.status >= 500)) setTimeout(function () { void refresh(); }, 2000);
     } finally {
       busy = false;
     }
