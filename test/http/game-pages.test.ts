@@ -28,7 +28,7 @@ t.test('in play: whose turn, the picture at this version, the log in the asked l
   t.equal(res.statusCode, 200);
   t.match(res.body, '<html lang="pl">');
   t.match(res.body, `To play: ${game.activeRoles[0]}`);
-  t.match(res.body, `src="/games/${gameId}/board.svg?lang=pl&amp;version=${game.version}"`);
+  t.match(res.body, `src="/games/${gameId}/board.svg?lang=pl" data-version="${game.version}"`, 'the current picture (an earlier version is refused while the game is in play)');
   t.notMatch(res.body, '<script>alert', 'no markup from a name');
   t.match(res.body, 'Lancaster &quot;&amp;&#39;&lt;script&gt;');
   const log = (await app.inject({ url: `/games/${gameId}/log?lang=pl` })).json();

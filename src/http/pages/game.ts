@@ -51,8 +51,9 @@ function seatsLine(g: GameSummary): Html {
   return html`<ul class="facts">${g.seats.map((s) => html`<li>${s.role}: ${s.player ? s.player.name : html`<span class="muted">open</span>`}${s.player?.isBot ? html` <span class="tag">bot</span>` : ''}</li>`)}</ul>`;
 }
 
-export const boardUrl = (gameId: string, lang: string, version: number): string =>
-  `${path('games', gameId, 'board.svg')}?lang=${encodeURIComponent(lang)}&version=${version}`;
+/** The spectator's picture: of this version once the game is over (cached for good), else the current one. */
+export const boardUrl = (gameId: string, lang: string, version: number | null): string =>
+  `${path('games', gameId, 'board.svg')}?lang=${encodeURIComponent(lang)}${version === null ? '' : `&version=${version}`}`;
 
 export interface WatchPageData {
   game: GameSummary;
@@ -68,7 +69,7 @@ export function watchPage({ game, gameTitle, log }: WatchPageData): Page {
 <h1>${title}</h1>
 ${seatsLine(game)}
 <p><span class="status" id="status">${statusText(game)}</span> · version <span id="version">${game.version}</span> <span class="live" id="live"></span></p>
-<div class="board"><img id="board" src="${boardUrl(game.id, log.lang, game.version)}" alt="The board as a spectator sees it" width="800"></div>
+<div class="board">${game.status === 'setup' ? html`<p class="muted" id="board-none">The board is drawn once the game starts.</p>` : ''}<img id="board" src="${game.status === 'setup' ? 'data:,' : boardUrl(game.id, log.lang, game.status === 'active' ? null : game.version)}" data-version="${game.version}" alt="The board as a spectator sees it" width="800"${game.status === 'setup' ? html` hidden` : ''}></div>
 <h2>Log</h2>
 <ol class="log" id="log">${log.lines.map((l) => html`<li>${l}</li>`)}</ol>
 <p class="muted">You see what a spectator sees: each side’s hidden blocks stay hidden until the game is over. <a href="${path('games', game.id)}">Game data (JSON)</a></p>

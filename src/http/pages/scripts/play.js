@@ -103,9 +103,11 @@
         if (a && !role) role = a.role;
         var log = await getJson(base + '/log?lang=' + encodeURIComponent(lang) + roleQuery());
         if (!role && log.role) role = log.role;
-        var pic = await fetch(base + '/board.svg?lang=' + encodeURIComponent(lang) + '&version=' + g.version + roleQuery(), { headers: headers({}) });
+        // The current picture (an earlier version is only for games that are over); it says which version it drew.
+        var pic = await fetch(base + '/board.svg?lang=' + encodeURIComponent(lang) + roleQuery(), { headers: headers({}), cache: 'no-store' });
         if (!pic.ok) throw new Error(await problemText(pic));
         var blob = await pic.blob();
+        if (pic.headers.get('x-game-version') !== String(g.version)) { again = true; continue; }
         if (pictureUrl) URL.revokeObjectURL(pictureUrl);
         pictureUrl = URL.createObjectURL(blob);
         $('board').src = pictureUrl;

@@ -11,6 +11,7 @@
   var shown = Number(root.dataset.version);
   var busy = false;
   var again = false;
+  var pictureUrl = null;
   function $(x) { return document.getElementById(x); }
 
   function statusText(g) {
@@ -42,9 +43,25 @@
         var both = await Promise.all([getJson(base), getJson(base + '/log?lang=' + encodeURIComponent(lang))]);
         var g = both[0];
         var log = both[1];
+        // The current picture (earlier versions are only for games that are over); it says which version it drew.
+        if (log.version !== g.version) { again = true; continue; }
+        var blob = null;
+        if (g.status !== 'setup') {
+          var pic = await fetch(base + '/board.svg?lang=' + encodeURIComponent(lang), { cache: 'no-store' });
+          if (!pic.ok) throw new Error('the picture: ' + pic.status);
+          if (pic.headers.get('x-game-version') !== String(g.version)) { again = true; continue; }
+          blob = await pic.blob();
+        }
         if (g.version >= shown) {
           shown = g.version;
-          $('board').src = base + '/board.svg?lang=' + encodeURIComponent(lang) + '&version=' + g.version;
+          if (blob) {
+            if (pictureUrl) URL.revokeObjectURL(pictureUrl);
+            pictureUrl = URL.createObjectURL(blob);
+            $('board').src = pictureUrl;
+            $('board').dataset.version = String(g.version);
+            $('board').hidden = false;
+            if ($('board-none')) $('board-none').remove();
+          }
           $('status').textContent = statusText(g);
           $('version').textContent = String(g.version);
           root.dataset.version = String(g.version);
@@ -60,6 +77,7 @@
       } while (again);
     } catch (err) {
       $('live').textContent = '(could not refresh: ' + err.message + ')';
+      setTimeout(function () { void refresh(); }, 3000);
     } finally {
       busy = false;
     }
