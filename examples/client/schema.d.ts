@@ -1366,6 +1366,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/watch/{gameId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The spectator page of a game (picture, whose turn, log; live)
+         * @description Server-rendered HTML for people: the spectator's board picture at the
+         *     current version (`/games/{gameId}/board.svg`), the seats and whose
+         *     turn it is, and the spectator's log in readable lines, in the
+         *     language of `lang` or `Accept-Language`. Always the spectator's view,
+         *     even when the request carries a key. One small inline script (its
+         *     hash in the `Content-Security-Policy`, nothing from another site)
+         *     follows `GET /games/{gameId}/events` and, on each version, reloads the
+         *     picture, the status and the log from the REST routes. A game the
+         *     spectator may not read (unknown, or private) is 404: an HTML page when
+         *     `Accept` prefers `text/html` (browsers), problem+json otherwise.
+         */
+        get: operations["getWatchPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/play/{gameId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's page (their seat's picture and moves as buttons; live)
+         * @description Open it as `/play/{gameId}#key=<API key>` (optionally `&role=<role>`
+         *     when the key holds both seats). The key goes in the URL fragment,
+         *     which browsers never send to a server: the page's inline script keeps
+         *     it in the tab's sessionStorage, removes it from the address bar, and
+         *     sends it as `Authorization: Bearer` on every request (the event
+         *     stream is read with `fetch` for that reason, so the key is in no URL).
+         *     Without a key the page asks for one. The server answers the same shell
+         *     for every well-formed game id; the script then shows the seat's
+         *     picture, whose turn, the log, and the labelled legal moves
+         *     (`GET /games/{gameId}/actions`) as buttons, each submitted by
+         *     `actionId` and `expectedVersion` through `POST /games/{gameId}/actions`,
+         *     with problems shown as text, live from `GET /games/{gameId}/events`.
+         *     An id that is not a game id is 404 (HTML for browsers).
+         */
+        get: operations["getPlayPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/metrics": {
         parameters: {
             query?: never;
@@ -5501,6 +5562,86 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             /** @description No such league (code not_found); an HTML page for browsers. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getWatchPage: {
+        parameters: {
+            query?: {
+                /** @description Language of labels and log lines: en, pl, cs or ru (overrides Accept-Language; English when unknown). */
+                lang?: components["parameters"]["Lang"];
+            };
+            header?: {
+                /** @description Used when `lang` is absent: the best of en, pl, cs, ru by q-value; English when none. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                gameId: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    "Content-Security-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such game, or not a public one (code not_found); an HTML page for browsers. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getPlayPage: {
+        parameters: {
+            query?: {
+                /** @description Language of labels and log lines: en, pl, cs or ru (overrides Accept-Language; English when unknown). */
+                lang?: components["parameters"]["Lang"];
+            };
+            header?: {
+                /** @description Used when `lang` is absent: the best of en, pl, cs, ru by q-value; English when none. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path: {
+                gameId: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page (the same for everyone; the script does the rest). */
+            200: {
+                headers: {
+                    "Content-Security-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not a game id (code not_found); an HTML page for browsers. */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -303,7 +303,7 @@ function genRest(): Req {
   const headers: Record<string, string> = {};
   if (auth.header) headers.authorization = auth.header;
   // Pages answer a browser's errors with HTML pages (checked as such below).
-  const htmlErrors = p.endsWith('/page') && chance(0.5);
+  const htmlErrors = (p.endsWith('/page') || p.startsWith('/watch/') || p.startsWith('/play/')) && chance(0.5);
   if (htmlErrors) headers.accept = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
   if (chance(0.05)) headers['x-act-as'] = pick([fakeUuid(), A.id, pick(NOT_UUIDS)]);
   if (chance(0.05)) headers['idempotency-key'] = pick(['', 'k'.repeat(300), 'k1']);

@@ -55,6 +55,12 @@ export interface PageOptions {
   /** Style sheets of this page, after the shared one. */
   css?: string;
   lang?: string;
+  /**
+   * The page's one inline script (a constant: it reads its inputs from data-
+   * attributes, so its hash never changes). With it the policy allows exactly
+   * that script, and fetch/EventSource to this server (connect-src 'self').
+   */
+  script?: string;
 }
 
 export interface Page {
@@ -65,11 +71,12 @@ export interface Page {
 
 const cspHashes = new Map<string, string>();
 
+/** The CSP source of an inline style or script by its hash. */
 function styleHash(css: string): string {
   let h = cspHashes.get(css);
   if (h === undefined) {
     h = `'sha256-${createHash('sha256').update(css).digest('base64')}'`;
-    if (cspHashes.size < 64) cspHashes.set(css, h); // the sheets are constants: a handful at most
+    if (cspHashes.size < 64) cspHashes.set(css, h); // the sheets and scripts are constants: a handful at most
   }
   return h;
 }
@@ -90,12 +97,16 @@ export function layout(o: PageOptions): Page {
 <main>
 ${o.body}
 </main>
+${o.script === undefined ? '' : html`<script>${raw(o.script)}</script>`}
 </body>
 </html>
 `;
   return {
     html: doc.text,
-    csp: `default-src 'none'; style-src ${styleHash(css)}; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+    csp: o.script === undefined
+      ? `default-src 'none'; style-src ${styleHash(css)}; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`
+      // blob: for pictures the script fetched with the player's key (an <img> cannot send a header).
+      : `default-src 'none'; style-src ${styleHash(css)}; script-src ${styleHash(o.script)}; connect-src 'self'; img-src 'self' data: blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
   };
 }
 

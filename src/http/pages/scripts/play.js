@@ -1,0 +1,234 @@
+// A player's page (GET /play/{gameId}#key=<key>[&role=<role>]; served inline,
+// no build step). The key comes from the URL fragment, which browsers never
+// send to a server (so it is in no access log and no Referer), is kept in this
+// tab's sessionStorage, and is removed from the address bar at once. Every
+// request sends it as `Authorization: Bearer`, the live stream included (read
+// with fetch, since EventSource cannot send headers, so the key never goes
+// into a URL). Moves are the labelled legal actions as buttons, submitted by
+// actionId through POST /games/{id}/actions, the API's one write path.
+// Only text goes into the page (textContent), never markup.
+'use strict';
+(function () {
+  var root = document.getElementById('game');
+  var id = root.dataset.game;
+  var lang = root.dataset.lang;
+  var base = '/games/' + encodeURIComponent(id);
+  var store = 'herald-key:' + id;
+  var params = new URLSearchParams(location.hash.slice(1));
+  var key = params.get('key') || sessionStorage.getItem(store) || '';
+  var role = params.get('role') || sessionStorage.getItem(store + ':role') || '';
+  var last = null;
+  var over = false;
+  var busy = false;
+  var again = false;
+  var pictureUrl = null;
+  var gameTitle = null;
+  function $(x) { return document.getElementById(x); }
+
+  if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+
+  function showError(text) {
+    $('error').textContent = text;
+    $('error').hidden = text === '';
+  }
+
+  function headers(more) {
+    var h = { authorization: 'Bearer ' + key, accept: 'application/json' };
+    for (var k in more) h[k] = more[k];
+    return h;
+  }
+
+  /** A problem+json answer as a sentence. */
+  async function problemText(res) {
+    try {
+      var p = await res.json();
+      return (p.title || 'Error') + ': ' + (p.detail || '') + (p.code ? ' (' + p.code + ')' : '');
+    } catch (e) {
+      return 'The server answered ' + res.status + '.';
+    }
+  }
+
+  async function getJson(url) {
+    var res = await fetch(url, { headers: headers({}) });
+    if (!res.ok) {
+      var err = new Error(await problemText(res));
+      err.status = res.status;
+      throw err;
+    }
+    return res.json();
+  }
+
+  function statusText(g) {
+    function who(r) {
+      var seat = g.seats.find(function (s) { return s.role === r; });
+      return seat && seat.player ? r + ' (' + seat.player.name + ')' : r;
+    }
+    if (g.status === 'setup') return 'Waiting for players';
+    if (g.status === 'active') return g.activeRoles.length === 0 ? 'In play' : 'To play: ' + g.activeRoles.map(who).join(', ');
+    if (g.status === 'finished') {
+      if (g.result && g.result.winner) return 'Finished: ' + who(g.result.winner) + ' won (' + g.result.reason + ')';
+      return 'Finished: no winner' + (g.result ? ' (' + g.result.reason + ')' : '');
+    }
+    return 'Abandoned';
+  }
+
+  function roleQuery() { return role ? '&role=' + encodeURIComponent(role) : ''; }
+
+  async function submit(actionId, version) {
+    for (var b of $('choices').querySelectorAll('button')) b.disabled = true;
+    try {
+      var res = await fetch(base + '/actions', {
+        method: 'POST',
+        headers: headers({ 'content-type': 'application/json' }),
+        body: JSON.stringify(Object.assign({ actionId: actionId, expectedVersion: version }, role ? { role: role } : {})),
+      });
+      var problem = res.ok ? '' : await problemText(res);
+    } catch (err) {
+      problem = 'The move was not sent: ' + err.message;
+    }
+    await refresh();
+    if (problem) showError(problem);
+  }
+
+  async function refresh() {
+    if (busy) { again = true; return; }
+    busy = true;
+    try {
+      do {
+        again = false;
+        var g = await getJson(base);
+        var a = g.status === 'active' ? await getJson(base + '/actions?lang=' + encodeURIComponent(lang) + roleQuery()) : null;
+        // A move landed between the two reads: read both again.
+        if (a && a.version !== g.version) { again = true; continue; }
+        if (a && !role) role = a.role;
+        var log = await getJson(base + '/log?lang=' + encodeURIComponent(lang) + roleQuery());
+        if (!role && log.role) role = log.role;
+        // The current picture (an earlier version is only for games that are over); it says which version it drew.
+        var pic = await fetch(base + '/board.svg?lang=' + encodeURIComponent(lang) + roleQuery(), { headers: headers({}), cache: 'no-store' });
+        if (!pic.ok) throw new Error(await problemText(pic));
+        var blob = await pic.blob();
+        if (pic.headers.get('x-game-version') !== String(g.version)) { again = true; continue; }
+        if (pictureUrl) URL.revokeObjectURL(pictureUrl);
+        pictureUrl = URL.createObjectURL(blob);
+        $('board').src = pictureUrl;
+
+        if (gameTitle === null) {
+          var types = await getJson('/game-types');
+          var type = types.find(function (x) { return x.id === g.gameType; });
+          gameTitle = type ? type.title : g.gameType;
+        }
+        $('title').textContent = gameTitle + ' – ' + g.scenario;
+        // The tab says when it is your move.
+        document.title = (a && a.active ? '● ' : '') + gameTitle + ' – Herald';
+        $('status').textContent = statusText(g);
+        $('seat').textContent = role ? 'your seat: ' + role : 'spectator';
+        var ol = $('log');
+        ol.replaceChildren.apply(ol, log.lines.map(function (line) {
+          var li = document.createElement('li');
+          li.textContent = line;
+          return li;
+        }));
+        ol.scrollTop = ol.scrollHeight;
+
+        var box = $('choices');
+        var buttons = [];
+        if (a && a.active) {
+          var version = a.version;
+          buttons = a.choices.map(function (c) {
+            var b = document.createElement('button');
+            b.type = 'button';
+            b.textContent = c.label;
+            b.dataset.action = c.id;
+            b.addEventListener('click', function () { void submit(c.id, version); });
+            return b;
+          });
+          $('movesTitle').textContent = 'Your moves';
+        } else {
+          $('movesTitle').textContent = g.status === 'active' ? 'Waiting for the other side' : 'No moves';
+        }
+        box.replaceChildren.apply(box, buttons);
+        $('version').textContent = String(g.version);
+        // Last: a reader (the browser test) that sees this version sees its moves too.
+        root.dataset.version = String(g.version);
+        root.dataset.status = g.status;
+        root.dataset.active = a && a.active ? 'true' : 'false';
+        over = g.status === 'finished' || g.status === 'abandoned';
+        $('play').hidden = false;
+        showError('');
+      } while (again);
+    } catch (err) {
+      showError(err.message);
+      // A failed read (the network, a rate limit) is tried again rather than leaving a stale page.
+      if (!over && (err.status === undefined || err.status === 429 || err.status >= 500)) setTimeout(function () { void refresh(); }, 2000);
+    } finally {
+      busy = false;
+    }
+  }
+
+  function handle(block) {
+    var event = 'message';
+    var eventId = null;
+    for (var line of block.split('\n')) {
+      if (line.startsWith('event:')) event = line.slice(6).trim();
+      else if (line.startsWith('id:')) eventId = line.slice(3).trim();
+    }
+    if (eventId !== null && /^\d+$/.test(eventId)) last = Number(eventId);
+    if (event === 'version') void refresh();
+    else if (event === 'end') { over = true; void refresh(); }
+    else if (event === 'problem') showError('The live stream stopped; reload the page.');
+  }
+
+  function sleep(ms) { return new Promise(function (r) { setTimeout(r, ms); }); }
+
+  /** The game's event stream, read with fetch so the key goes in a header; resumes after a break. */
+  async function stream() {
+    while (!over) {
+      try {
+        var h = headers({ accept: 'text/event-stream' });
+        if (last !== null) h['last-event-id'] = String(last);
+        var res = await fetch(base + '/events' + (role ? '?role=' + encodeURIComponent(role) : ''), { headers: h });
+        if (res.status === 204) return;
+        if (!res.ok) {
+          showError(await problemText(res));
+          if (res.status === 401 || res.status === 403 || res.status === 404) return;
+        } else {
+          $('live').textContent = '(live)';
+          var reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+          var buf = '';
+          for (;;) {
+            var r = await reader.read();
+            if (r.done) break;
+            buf += r.value.replace(/\r\n?/g, '\n');
+            var i;
+            while ((i = buf.indexOf('\n\n')) >= 0) {
+              handle(buf.slice(0, i));
+              buf = buf.slice(i + 2);
+            }
+          }
+        }
+      } catch (err) { /* the connection broke: try again */ }
+      if (over) break;
+      $('live').textContent = '(reconnecting…)';
+      await sleep(1000);
+    }
+    $('live').textContent = '';
+  }
+
+  async function begin() {
+    sessionStorage.setItem(store, key);
+    if (role) sessionStorage.setItem(store + ':role', role);
+    $('keyform').hidden = true;
+    await refresh();
+    if ($('play').hidden) return;
+    if (role) sessionStorage.setItem(store + ':role', role);
+    void stream();
+  }
+
+  $('usekey').addEventListener('click', function () {
+    key = $('key').value.trim();
+    $('key').value = '';
+    if (key) void begin();
+  });
+  if (key) void begin();
+  else $('keyform').hidden = false;
+})();
