@@ -247,7 +247,7 @@ function legendSvg(view: R3View, version: number, which: 'this' | 'last', t: Tra
 export function renderBoardSvg({ view, version, earlier, t }: BoardInput): string {
   const { width, height, box, colours: c } = LAYOUT;
   const out: string[] = [];
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Noto Sans">`);
+  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="'Noto Sans', sans-serif">`);
   out.push(`<rect width="${width}" height="${height}" fill="${c.background}"/>`);
 
   // Title: game, scenario, turn and phase.
