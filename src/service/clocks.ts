@@ -435,7 +435,8 @@ export async function sweepReminders(ctx: Ctx): Promise<number> {
 
 /** The clock part of a game's summary as of `now`; null without a time control. */
 export function clockSummary(game: GameRow, now: number): GameClock | null {
-  if (game.timeControl === null) return null;
+  // `== null`: a row built by hand (a league round's new games) may leave the clock fields out.
+  if (game.timeControl == null) return null;
   const control = game.timeControl as unknown as TimeControl;
   const state = game.clocks as unknown as ClockState | null;
   const roles = game.seats.map((s) => s.role);

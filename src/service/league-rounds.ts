@@ -2,10 +2,10 @@
 // games are created with both seats taken and started, in the same transaction), and the
 // advance from one round to the next when the last result comes in.
 import { Prisma } from '../generated/prisma/client.ts';
-import type { GameRow, LogEntryInput } from '../store/games.ts';
+import { findGame, type GameRow, type LogEntryInput } from '../store/games.ts';
 import { findLeague, listEntrantRows, listPairingRows, listRoundRows, type LeagueRow, type PairingRow } from '../store/leagues.ts';
 import { playerChannel, type Caller, type PairingEdit, type PairingResult, type Round } from './api.ts';
-import { moduleOf, requirePlayer, type Ctx } from './context.ts';
+import { moduleOf, orderSeats, requirePlayer, type Ctx } from './context.ts';
 import { ServiceError } from './errors.ts';
 import { publishCommitted } from './events.ts';
 import { resolveOptions } from './game-types.ts';
@@ -142,7 +142,9 @@ export async function publishTx(ctx: Ctx, tx: Prisma.TransactionClient, row: Lea
     for (const s0 of started) {
       // Seats of players on vacation stop at once, as in their other games.
       if (control !== null) await pauseOnStart(ctx, s0.game.id, s0.game.seats.map((x) => x.playerId), now);
-      await publishCommitted(ctx, s0.game as GameRow, 1, [s0.entry], at);
+      // The event carries the game's clock (started, or paused just now): publish from the stored row.
+      const stored = await findGame(ctx.sql, s0.game.id);
+      await publishCommitted(ctx, stored ? orderSeats(ctx, stored) : (s0.game as GameRow), 1, [s0.entry], at);
       for (const seat of s0.game.seats) {
         await ctx.bus
           .publish(playerChannel(seat.playerId!), { type: 'seated', gameId: s0.game.id, role: seat.role, leagueId: row.id, round: number, board: s0.board.board })
