@@ -47,7 +47,7 @@ async function act(who: Caller, gameId: string, role: string, type: string): Pro
 }
 
 async function game(york: Caller, lancaster: Caller, timeControl: unknown, rated = false): Promise<GameSummary> {
-  const g = await svc.createGame(york, { gameType: GT, scenario: GT, roles: ['York'], rated, timeControl: timeControl as never });
+  const g = await svc.createGame(york, { gameType: GT, scenario: GT, roles: ['York'], rated, timeControl: timeControl as never, seed: 'claim-timeout-test' });
   return svc.join(lancaster, g.id, {});
 }
 
