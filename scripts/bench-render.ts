@@ -1,7 +1,10 @@
 // Board pictures: how long one takes to draw and how big it is. Plays random
 // Richard III games (the fuzz's playouts), then draws sampled versions from
 // York's, Lancaster's and the spectator's seat: SVG (src/render) and PNG
-// (resvg, on this thread). Prints CPU time per picture (process.cpuUsage,
+// (on this thread): the server's way (a cached base layer, the overlay
+// rasterised and laid over it, encoded by Node's zlib) and, alternately with
+// it, the whole SVG through resvg and resvg's encoder (the way before; a
+// ratio measured in one run). Prints CPU time per picture (process.cpuUsage,
 // so other work on the machine does not count), wall time, and sizes, as
 // medians and ranges. Aim (issue 16): a full-board PNG under 50 ms, 200 kB.
 //
@@ -14,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { playout } from '../test/games/richard-iii/playout-helpers.ts';
 import { viewFor, type R3View } from '../src/games/richard-iii/view.ts';
 import type { R3State } from '../src/games/richard-iii/state.ts';
-import { BOARD_RENDERERS, svgToPng, type Lang } from '../src/render/index.ts';
+import { BOARD_RENDERERS, boardPng, svgToPng, type Lang } from '../src/render/index.ts';
 
 const { values } = parseArgs({
   options: {
@@ -41,11 +44,16 @@ const pngCpu: number[] = [];
 const pngWall: number[] = [];
 const svgBytes: number[] = [];
 const pngBytes: number[] = [];
+const wholeCpu: number[] = [];
+const wholeBytes: number[] = [];
+const ratio: number[] = [];
 // A baseline drawn alternately with the pictures: a blank page of the same size (what rasterising and encoding 800 × H pixels cost at all).
 const blankCpu: number[] = [];
 const blank = `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="1130"><rect width="800" height="1130" fill="#fbf8f0"/></svg>`;
 // One warm-up picture: module loading and the first font parse are not per-picture costs.
-svgToPng(renderer.svg(viewFor(playout({ scenario: 'richard-iii', seed: 'warm', check: false, maxDecisions: 5 }).final, 'York'), 1, [], lang));
+const warm = viewFor(playout({ scenario: 'richard-iii', seed: 'warm', check: false, maxDecisions: 5 }).final, 'York');
+svgToPng(renderer.svg(warm, 1, [], lang));
+boardPng(renderer.layers(warm, 1, [], lang));
 
 for (let g = 0; g < Number(values.games); g++) {
   const states: R3State[] = [];
@@ -60,9 +68,13 @@ for (let g = 0; g < Number(values.games); g++) {
       const svg = renderer.svg(view, v, views, lang);
       const c1 = cpu();
       const w1 = performance.now();
-      const png = svgToPng(svg);
+      const png = boardPng(renderer.layers(view, v, views, lang));
       const c2 = cpu();
       pngWall.push(performance.now() - w1);
+      const w0 = cpu();
+      wholeBytes.push(svgToPng(svg).length / 1024);
+      wholeCpu.push(cpu() - w0);
+      ratio.push(wholeCpu[wholeCpu.length - 1]! / (c2 - c1));
       const c3 = cpu();
       svgToPng(blank);
       blankCpu.push(cpu() - c3);
@@ -77,13 +89,15 @@ for (let g = 0; g < Number(values.games); g++) {
     const v = at >= 0 ? at : Math.floor(states.length / 3);
     const views = states.slice(Math.max(0, v - 200), v + 1).map((s) => viewFor(s, 'York'));
     const view = views.pop()!;
-    writeFileSync(values.write, svgToPng(renderer.svg(view, v, views, lang)));
+    writeFileSync(values.write, boardPng(renderer.layers(view, v, views, lang)));
     console.log(`wrote ${values.write} (York's view, version ${v} of a random game)`);
   }
 }
 console.log(`${svgCpu.length} pictures (${values.games} random games, 3 seats, language ${lang}); CPU ms per picture (process.cpuUsage):`);
 console.log(`  SVG (render from the view, arrows from up to 200 earlier views): ${stats(svgCpu)}`);
-console.log(`  PNG (resvg parse + raster + encode):                            ${stats(pngCpu)}`);
+console.log(`  PNG (layers from the view, overlay raster, lay over base, encode): ${stats(pngCpu)}`);
+console.log(`  PNG the whole SVG through resvg and its encoder, alternately:     ${stats(wholeCpu)}`);
+console.log(`  ratio whole / layered, per picture:                              ${stats(ratio)}`);
 console.log(`  blank page PNG, same size (baseline):                           ${stats(blankCpu)}`);
 console.log(`  PNG wall ms:                                                     ${stats(pngWall)}`);
-console.log(`  SVG kB: ${stats(svgBytes)}; PNG kB: ${stats(pngBytes)}`);
+console.log(`  SVG kB: ${stats(svgBytes)}; PNG kB: ${stats(pngBytes)} (resvg's encoder: ${stats(wholeBytes)})`);

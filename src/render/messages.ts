@@ -23,8 +23,16 @@ function formatterFor(game: string): Formatter {
   return f;
 }
 
-/** A translator for one game's messages in `lang`, falling back to English per key. */
+const translators = new Map<string, Translate>();
+
+/** A translator for one game's messages in `lang`, falling back to English per key; one per (game, language), so what is built per translator (the picture's base layer) is built once. */
 export function translator(game: string, lang: Language): Translate {
-  const f = formatterFor(game);
-  return (key, params) => f.format(lang, params ? { key, params } : { key });
+  const id = `${game}\u0000${lang}`;
+  let t = translators.get(id);
+  if (!t) {
+    const f = formatterFor(game);
+    t = (key, params) => f.format(lang, params ? { key, params } : { key });
+    translators.set(id, t);
+  }
+  return t;
 }

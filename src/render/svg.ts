@@ -55,3 +55,26 @@ export function text(x: number, y: number, content: string, o: TextOptions): str
   ].filter(Boolean);
   return `<text ${attrs.join(' ')}>${esc(content)}</text>`;
 }
+
+/**
+ * A board picture in two layers. `base` holds what is the same in every
+ * picture of a game type in one language (for Richard III: background, seas,
+ * borders, area boxes with names and icons, the legend's frame and key);
+ * `overlay` holds the rest (title, battle outlines, blocks, arrows, the
+ * legend's game column). Drawn one over the other they are the picture: the
+ * PNG path rasterises a base once and only the overlay per picture
+ * (src/render/png.ts). So a base must hold nothing from a view but its
+ * language: it is shared across games and seats.
+ */
+export interface BoardLayers {
+  width: number;
+  height: number;
+  /** SVG markup (elements, no <svg> root) of each layer. */
+  base: string;
+  overlay: string;
+}
+
+/** One SVG document of the given layers' markup, drawn in order. */
+export function svgDocument(width: number, height: number, bodies: readonly string[]): string {
+  return [`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="'Noto Sans', sans-serif">`, ...bodies, '</svg>'].join('\n');
+}

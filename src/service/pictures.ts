@@ -15,7 +15,7 @@ import type { Caller } from './api.ts';
 import { isOver, loadGame, moduleOf, viewingRole, type Ctx } from './context.ts';
 import { ServiceError } from './errors.ts';
 import { listEntries } from '../store/games.ts';
-import { BOARD_RENDERERS, svgToPngAsync, type BoardRenderer, type Lang } from '../render/index.ts';
+import { BOARD_RENDERERS, boardPngAsync, type BoardRenderer, type Lang } from '../render/index.ts';
 import { negotiateLanguage } from '../i18n/index.ts';
 
 export const PICTURE_FORMATS = ['svg', 'png'] as const;
@@ -110,8 +110,7 @@ export async function getBoardPicture(ctx: Ctx, cache: PictureCache, caller: Cal
     const views = await viewsUpTo(ctx, game, version, role, renderer);
     const view = views.pop();
     if (view === undefined) throw new ServiceError('invalid_state', 'The game has not started: there is no board to draw yet.', { gameStatus: game.status });
-    const svg = renderer.svg(view, version, views, lang);
-    const body = format === 'svg' ? svg : await svgToPngAsync(svg);
+    const body = format === 'svg' ? renderer.svg(view, version, views, lang) : await boardPngAsync(renderer.layers(view, version, views, lang));
     return { gameId: game.id, version, role, lang, format, contentType: format === 'svg' ? 'image/svg+xml; charset=utf-8' : 'image/png', body };
   });
 }
