@@ -11,9 +11,13 @@ import type { GameLog, GameSummary } from '../../service/api.ts';
 import { html, path, type Html } from './html.ts';
 import { layout, type Page } from './layout.ts';
 
-// Plain JavaScript, sent as it is (no build step); constants, so their CSP hashes are too.
-const WATCH_SCRIPT = readFileSync(new URL('./scripts/watch.js', import.meta.url), 'utf8');
-const PLAY_SCRIPT = readFileSync(new URL('./scripts/play.js', import.meta.url), 'utf8');
+// Plain JavaScript, sent as it is (no build step); constants, so their CSP
+// hashes are too. common.js (status words, pacing within the rate limit)
+// goes first in each page's one script.
+const script = (file: string) => readFileSync(new URL(`./scripts/${file}`, import.meta.url), 'utf8');
+const COMMON_SCRIPT = script('common.js');
+const WATCH_SCRIPT = `${COMMON_SCRIPT}\n${script('watch.js')}`;
+const PLAY_SCRIPT = `${COMMON_SCRIPT}\n${script('play.js')}`;
 
 const GAME_CSS = `
 .board { margin: .75rem 0; }

@@ -19,11 +19,16 @@
   var role = params.get('role') || sessionStorage.getItem(store + ':role') || '';
   var last = null;
   var over = false;
-  var busy = false;
-  var again = false;
   var pictureUrl = null;
   var gameTitle = null;
+  // A refused move's reason, shown once the page has been refreshed after it.
+  var refused = '';
   function $(x) { return document.getElementById(x); }
+  var pace = Herald.pacer(update, 4, function (seconds) {
+    if (seconds > 0) $('live').textContent = '(many moves: next update in ' + seconds + ' s)';
+    else if ($('live').textContent.indexOf('(many moves') === 0) $('live').textContent = '(live)';
+  });
+  var refresh = pace.ask;
 
   if (location.hash) history.replaceState(null, '', location.pathname + location.search);
 
@@ -49,27 +54,13 @@
   }
 
   async function getJson(url) {
-    var res = await fetch(url, { headers: headers({}) });
+    var res = await pace.fetch(url, { headers: headers({}) });
     if (!res.ok) {
       var err = new Error(await problemText(res));
       err.status = res.status;
       throw err;
     }
     return res.json();
-  }
-
-  function statusText(g) {
-    function who(r) {
-      var seat = g.seats.find(function (s) { return s.role === r; });
-      return seat && seat.player ? r + ' (' + seat.player.name + ')' : r;
-    }
-    if (g.status === 'setup') return 'Waiting for players';
-    if (g.status === 'active') return g.activeRoles.length === 0 ? 'In play' : 'To play: ' + g.activeRoles.map(who).join(', ');
-    if (g.status === 'finished') {
-      if (g.result && g.result.winner) return 'Finished: ' + who(g.result.winner) + ' won (' + g.result.reason + ')';
-      return 'Finished: no winner' + (g.result ? ' (' + g.result.reason + ')' : '');
-    }
-    return 'Abandoned';
   }
 
   function roleQuery() { return role ? '&role=' + encodeURIComponent(role) : ''; }
@@ -82,32 +73,29 @@
         headers: headers({ 'content-type': 'application/json' }),
         body: JSON.stringify(Object.assign({ actionId: actionId, expectedVersion: version }, role ? { role: role } : {})),
       });
-      var problem = res.ok ? '' : await problemText(res);
+      refused = res.ok ? '' : await problemText(res);
     } catch (err) {
-      problem = 'The move was not sent: ' + err.message;
+      refused = 'The move was not sent: ' + err.message;
     }
-    await refresh();
-    if (problem) showError(problem);
+    refresh();
   }
 
-  async function refresh() {
-    if (busy) { again = true; return; }
-    busy = true;
+  /** One refresh: the game, your moves, the log and the picture, all of one version. */
+  async function update() {
     try {
-      do {
-        again = false;
+      for (;;) {
         var g = await getJson(base);
         var a = g.status === 'active' ? await getJson(base + '/actions?lang=' + encodeURIComponent(lang) + roleQuery()) : null;
         // A move landed between the two reads: read both again.
-        if (a && a.version !== g.version) { again = true; continue; }
+        if (a && a.version !== g.version) continue;
         if (a && !role) role = a.role;
         var log = await getJson(base + '/log?lang=' + encodeURIComponent(lang) + roleQuery());
         if (!role && log.role) role = log.role;
         // The current picture (an earlier version is only for games that are over); it says which version it drew.
-        var pic = await fetch(base + '/board.svg?lang=' + encodeURIComponent(lang) + roleQuery(), { headers: headers({}), cache: 'no-store' });
+        var pic = await pace.fetch(base + '/board.svg?lang=' + encodeURIComponent(lang) + roleQuery(), { headers: headers({}), cache: 'no-store' });
         if (!pic.ok) throw new Error(await problemText(pic));
         var blob = await pic.blob();
-        if (pic.headers.get('x-game-version') !== String(g.version)) { again = true; continue; }
+        if (pic.headers.get('x-game-version') !== String(g.version)) continue;
         if (pictureUrl) URL.revokeObjectURL(pictureUrl);
         pictureUrl = URL.createObjectURL(blob);
         $('board').src = pictureUrl;
@@ -120,7 +108,7 @@
         $('title').textContent = gameTitle + ' – ' + g.scenario;
         // The tab says when it is your move.
         document.title = (a && a.active ? '● ' : '') + gameTitle + ' – Herald';
-        $('status').textContent = statusText(g);
+        $('status').textContent = Herald.statusText(g);
         $('seat').textContent = role ? 'your seat: ' + role : 'spectator';
         var ol = $('log');
         ol.replaceChildren.apply(ol, log.lines.map(function (line) {
@@ -154,14 +142,14 @@
         root.dataset.active = a && a.active ? 'true' : 'false';
         over = g.status === 'finished' || g.status === 'abandoned';
         $('play').hidden = false;
-        showError('');
-      } while (again);
+        showError(refused);
+        refused = '';
+        return;
+      }
     } catch (err) {
       showError(err.message);
       // A failed read (the network, a rate limit) is tried again rather than leaving a stale page.
-      if (!over && (err.status === undefined || err.status === 429 || err.status >= 500)) setTimeout(function () { void refresh(); }, 2000);
-    } finally {
-      busy = false;
+      if (!over && (err.status === undefined || err.status === 429 || err.status >= 500)) setTimeout(refresh, 2000);
     }
   }
 
@@ -173,8 +161,8 @@
       else if (line.startsWith('id:')) eventId = line.slice(3).trim();
     }
     if (eventId !== null && /^\d+$/.test(eventId)) last = Number(eventId);
-    if (event === 'version') void refresh();
-    else if (event === 'end') { over = true; void refresh(); }
+    if (event === 'version') refresh();
+    else if (event === 'end') { over = true; refresh(); }
     else if (event === 'problem') showError('The live stream stopped; reload the page.');
   }
 
@@ -218,7 +206,7 @@
     sessionStorage.setItem(store, key);
     if (role) sessionStorage.setItem(store + ':role', role);
     $('keyform').hidden = true;
-    await refresh();
+    await update();
     if ($('play').hidden) return;
     if (role) sessionStorage.setItem(store + ':role', role);
     void stream();
