@@ -605,6 +605,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/games/{gameId}/rematch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A rematch — same players, sides swapped, same options
+         * @description For a game that is over and not a league game. The new game has the same game type,
+         *     scenario, options, visibility, rating and time control, a new seed, and each player in
+         *     the other seat. The first player to ask creates it with their seat taken; the
+         *     opponent's seat is kept for the opponent (nobody else can join it: `invited` is true)
+         *     unless the caller may also act for the opponent (the same player held both seats, or an
+         *     application key acting for one player it created asks for another it created): then
+         *     both seats are taken and the game starts. The opponent accepts with the same call on
+         *     the old game, which seats them and starts the new game. Asking again returns the same
+         *     game; two players asking at once get one game. The old game's `rematchId` names it.
+         *     Refused: 409 invalid_state (the game is not over, or is a league game), 403 forbidden
+         *     (the caller held no seat), nothing changed.
+         */
+        post: operations["rematchGame"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/games/{gameId}/claim-timeout": {
         parameters: {
             query?: never;
@@ -1591,6 +1621,7 @@ export interface components {
          *       "autoStart": true,
          *       "rated": true,
          *       "league": null,
+         *       "rematchId": null,
          *       "clock": {
          *         "control": {
          *           "kind": "correspondence",
@@ -1645,6 +1676,11 @@ export interface components {
             rated: boolean;
             /** @description The league board this game is, if any. */
             league: null | components["schemas"]["LeagueBoard"];
+            /**
+             * Format: uuid
+             * @description This game's rematch (POST /games/{gameId}/rematch), once someone has asked for it.
+             */
+            rematchId: string | null;
             /** @description Only once the game is over. */
             seed?: string;
             /** @description The time control and each seat's clock as of the answer; null when the game has no time control. */
@@ -4310,6 +4346,27 @@ export interface operations {
         responses: {
             200: components["responses"]["Game"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFoundProblem"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    rematchGame: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With an application key, act as this player (one the application created). */
+                "X-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                gameId: components["parameters"]["GameId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Game"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFoundProblem"];

@@ -138,6 +138,8 @@ export interface GameSummary {
   rated: boolean;
   /** The league board this game is, if any. */
   league: { id: string; round: number; board: number } | null;
+  /** The rematch of this game (POST /games/{id}/rematch), once someone has asked for it. */
+  rematchId: string | null;
   /** Only once the game is over (finished or abandoned). */
   seed?: string;
   /** Each seat's clock as of the answer; null when the game has no time control. */
@@ -534,6 +536,16 @@ export interface GameServiceApi {
    */
   claimTimeout(caller: Caller, gameId: string, input: { role?: string }): Promise<GameSummary>;
   abort(caller: Caller, gameId: string): Promise<GameSummary>;
+  /**
+   * A rematch of a game that is over (not a league game): the same game type, scenario,
+   * options, visibility, rating and time control, a new seed, each player in the other seat.
+   * The first player to ask creates it with their own seat taken; the opponent's seat is kept
+   * for the opponent (reserved: nobody else can join it) unless the caller may act for them
+   * too (the same player, or an application that created both), and then it starts at once.
+   * The opponent accepts with the same call on the old game, which seats them in the new one
+   * (and starts it). Asking again returns the same game; two players asking at once get one game.
+   */
+  rematch(caller: Caller, gameId: string): Promise<GameSummary>;
 
   /** THE write path (REST and GraphQL). */
   submitAction(caller: Caller, gameId: string, input: SubmitActionInput): Promise<SubmitActionResult>;

@@ -85,10 +85,10 @@ export interface LoadOptions {
   knownVersion?: number;
 }
 
-/** True when the database still holds `row`'s version and clock revision (a pause keeps the version). */
+/** True when the database still holds `row`'s version, clock revision (a pause keeps the version) and rematch (set without a version). */
 async function isCurrent(ctx: Ctx, row: GameRow): Promise<boolean> {
   const now = await gameRevision(ctx.sql, row.id);
-  return now !== null && now.version === row.version && now.clockRev === row.clockRev;
+  return now !== null && now.version === row.version && now.clockRev === row.clockRev && now.rematchId === (row.rematchId ?? null);
 }
 
 /**
@@ -189,6 +189,7 @@ export function summarize(game: GameRow, now: number): GameSummary {
     autoStart: game.autoStart,
     rated: game.rated,
     league: game.pairing ? { id: game.pairing.leagueId, round: game.pairing.round, board: game.pairing.board } : null,
+    rematchId: game.rematchId ?? null,
     clock: clockSummary(game, now),
     createdAt: game.createdAt.toISOString(),
     updatedAt: game.updatedAt.toISOString(),

@@ -16,6 +16,8 @@
 // bumps the clock revision (clock_rev): a vacation pausing or resuming a game's
 // clocks. Reads compare both, and every commit checks both, so a cached row from
 // before a pause is never current, whether or not the bus told this instance.
+// A third is set once on a game that is over: its rematch (rematch_id); reads
+// compare it too.
 //
 // Rows in the cache are shared: nobody may mutate one (the engine never
 // mutates its input; services copy before changing a row).

@@ -2,7 +2,8 @@
 // codes), start, resign, abort. Every change that moves the version is one
 // log entry (api.ts, "Versions").
 import type { Prisma } from '../generated/prisma/client.ts';
-import { countActions, findGame, insertGame, setInvite, type GameRow, type LogEntryInput } from '../store/games.ts';
+import { countActions, findGame, insertGame, insertRematch, setInvite, type GameRow, type LogEntryInput } from '../store/games.ts';
+import { findPlayer } from '../store/players.ts';
 import type { Caller, CreateGameInput, GameSummary, Invite, JoinInput } from './api.ts';
 import { actingRole, checkRoleName, findModule, heldRoles, isOver, loadGame, moduleOf, orderSeats, requirePlayer, summarize, type Ctx } from './context.ts';
 import { mutate, type Decision } from './commit.ts';
@@ -254,4 +255,94 @@ export async function endLeagueGame(ctx: Ctx, gameId: string, reason: string): P
     if (err instanceof ServiceError && err.code === 'game_over') return;
     throw err;
   }
+}
+
+/**
+ * The rematch of a game that is over (GameServiceApi.rematch): created by the
+ * first player who asks, joined by the second. The new game's id is stored on
+ * the old one in the transaction that creates it (store insertRematch), so two
+ * players asking at once get one game.
+ */
+export async function rematch(ctx: Ctx, callerIn: Caller, gameId: string): Promise<GameSummary> {
+  const caller = requirePlayer(callerIn);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    // Read past the cache: rematch_id is set without a new version, which is what the cache checks.
+    const seen = await loadGame(ctx, caller, gameId);
+    const old = orderSeats(ctx, (await findGame(ctx.sql, seen.id)) ?? seen);
+    if (!isOver(old.status)) throw new ServiceError('invalid_state', `A rematch is for a game that is over; this one is ${old.status}.`, { gameStatus: old.status });
+    if (old.pairing) throw new ServiceError('invalid_state', 'A league game has no rematch: the league pairs its rounds.');
+    const held = heldRoles(old, caller);
+    if (held.length === 0) throw new ServiceError('forbidden', 'Only a player of the game asks for its rematch.');
+    const m = moduleOf(ctx, old.gameType);
+    // Each player moves to the next role (two roles: the sides swap).
+    const nextRole = (role: string) => m.roles[(m.roles.indexOf(role) + 1) % m.roles.length]!;
+    const wanted = new Map(old.seats.filter((s) => s.playerId !== null).map((s) => [nextRole(s.role), s.playerId!]));
+    if (old.rematchId !== null) return joinRematch(ctx, caller, old.rematchId, [...wanted].filter(([, p]) => p === caller.playerId).map(([r]) => r));
+
+    const seats: { role: string; playerId: string | null; inviteCodeHash: string | null }[] = [];
+    for (const role of m.roles) {
+      const player = wanted.get(role) ?? null;
+      // The caller's own seats, and those of players the caller may act for, are taken now; the others are kept for their player.
+      const taken = player !== null && (player === caller.playerId || (await actsFor(ctx, caller, player)));
+      seats.push({ role, playerId: taken ? player : null, inviteCodeHash: taken || player === null ? null : newInviteCode().hash });
+    }
+    let game = await insertRematch(ctx.db, old.id, {
+      gameType: old.gameType,
+      scenario: old.scenario,
+      options: old.options as Prisma.InputJsonValue,
+      seed: newSeed(),
+      visibility: old.visibility,
+      autoStart: old.autoStart,
+      rated: old.rated,
+      ...(old.timeControl !== null ? { timeControl: old.timeControl as Prisma.InputJsonValue } : {}),
+      createdById: caller.playerId,
+      seats,
+    });
+    // Someone else's rematch won the race: join theirs.
+    if (game === null) continue;
+    ctx.cache.drop(old.id);
+    orderSeats(ctx, game);
+    if (game.autoStart && game.seats.every((s) => s.playerId !== null)) {
+      game = await mutate(ctx, caller, game.id, (g) => {
+        requireSetup(g, 'start');
+        const s = startDecision(ctx, g, caller.playerId);
+        return { game: s.fields, entries: [s.entry] };
+      });
+    }
+    return summarize(game, ctx.now());
+  }
+  throw new ServiceError('version_conflict', 'The rematch kept changing while this request was handled; try again.');
+}
+
+/** True when the caller is an application acting for a player it created, and `player` is another player it created. */
+async function actsFor(ctx: Ctx, caller: Caller, player: string): Promise<boolean> {
+  if (caller.appId === undefined) return false;
+  const p = await findPlayer(ctx.db, player);
+  return p !== null && p.createdById === caller.appId;
+}
+
+/** The caller takes the seats kept for them in the rematch `gameId` (starting it when it is full); already seated: the game as it is. */
+async function joinRematch(ctx: Ctx, caller: Caller, gameId: string, roles: string[]): Promise<GameSummary> {
+  const load = async (id: string): Promise<GameRow> => {
+    const g = await findGame(ctx.sql, id);
+    if (!g) throw new ServiceError('not_found', `No game ${id}.`);
+    return orderSeats(ctx, g);
+  };
+  const now = await load(gameId);
+  if (now.seats.every((s) => !roles.includes(s.role) || s.playerId === caller.playerId)) return summarize(now, ctx.now());
+  const after = await mutate(ctx, caller, gameId, (game) => {
+    const open = game.seats.filter((s) => roles.includes(s.role) && s.playerId === null);
+    if (open.length === 0) throw new ServiceError('invalid_state', 'Your seat in the rematch is no longer open.');
+    requireSetup(game, 'join');
+    const seats = game.seats.map((s) => (open.includes(s) ? { ...s, playerId: caller.playerId } : s));
+    const entries: LogEntryInput[] = open.map((s) => ({ kind: 'join', role: s.role, playerId: caller.playerId, status: 'setup', activeRoles: [] }));
+    let fields: Decision['game'] = {};
+    if (game.autoStart && seats.every((s) => s.playerId !== null)) {
+      const s = startDecision(ctx, game, null);
+      fields = s.fields;
+      entries.push(s.entry);
+    }
+    return { game: fields, seats: open.map((s) => ({ role: s.role, playerId: caller.playerId, inviteCodeHash: null })), entries };
+  }, load);
+  return summarize(after, ctx.now());
 }

@@ -111,6 +111,7 @@ export class GameService implements GameServiceApi {
   createInvite: GameServiceApi['createInvite'] = (caller, gameId, input) => lifecycle.createInvite(this.ctx, caller, gameId, input);
   start: GameServiceApi['start'] = (caller, gameId) => lifecycle.start(this.ctx, caller, gameId);
   resign: GameServiceApi['resign'] = (caller, gameId, input) => lifecycle.resign(this.ctx, caller, gameId, input);
+  rematch: GameServiceApi['rematch'] = (caller, gameId) => lifecycle.rematch(this.ctx, caller, gameId);
   claimTimeout: GameServiceApi['claimTimeout'] = (caller, gameId, input) => clocks.claimTimeout(this.ctx, caller, gameId, input);
   abort: GameServiceApi['abort'] = (caller, gameId) => lifecycle.abort(this.ctx, caller, gameId);
 

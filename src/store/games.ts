@@ -50,14 +50,35 @@ export interface NewGame {
   /** The validated time control; omitted = no clock. */
   timeControl?: JsonIn;
   createdById: string;
-  /** One per role, in the module's role order. */
-  seats: { role: string; playerId: string | null }[];
+  /** One per role, in the module's role order; an invite code's hash reserves an open seat. */
+  seats: { role: string; playerId: string | null; inviteCodeHash?: string | null }[];
 }
 
-export async function insertGame(db: PrismaClient, g: NewGame): Promise<GameRow> {
+export async function insertGame(db: PrismaClient | Prisma.TransactionClient, g: NewGame): Promise<GameRow> {
   const { seats, ...data } = g;
   return toRow(await db.game.create({ data: { ...data, seats: { create: seats } }, include: withSeats }));
 }
+
+/**
+ * Creates `g` as the rematch of game `of`, in one transaction: the new game,
+ * and `of`'s rematch_id set to it if it had none. Returns null (and creates
+ * nothing) when `of` already has a rematch: someone asked first.
+ */
+export async function insertRematch(db: PrismaClient, of: string, g: NewGame): Promise<GameRow | null> {
+  try {
+    return await db.$transaction(async (tx) => {
+      const created = await insertGame(tx, g);
+      const claimed = await tx.game.updateMany({ where: { id: of, rematchId: null }, data: { rematchId: created.id } });
+      if (claimed.count !== 1) throw new RematchTaken();
+      return created;
+    });
+  } catch (err) {
+    if (err instanceof RematchTaken) return null;
+    throw err;
+  }
+}
+
+class RematchTaken extends Error {}
 
 interface RawGame {
   id: string;
@@ -81,6 +102,7 @@ interface RawGame {
   clocks: Prisma.JsonValue | null;
   deadline_at: Date | null;
   clock_rev: number;
+  rematch_id: string | null;
   pairing: PairingRef | string | null;
   seats: SeatRow[] | string;
 }
@@ -91,7 +113,7 @@ export type Sql = Pick<pg.Pool, 'query'>;
 const FIND_GAME = `
   SELECT g.id::text AS id, g.game_type, g.scenario, g.status::text AS status, g.version, g.options, g.seed,
     g.visibility::text AS visibility, g.state, g.result, g.active_roles, g.auto_start, g.created_by_id::text AS created_by_id,
-    g.created_at, g.updated_at, g.rated, g.settled_at, g.time_control, g.clocks, g.deadline_at, g.clock_rev,
+    g.created_at, g.updated_at, g.rated, g.settled_at, g.time_control, g.clocks, g.deadline_at, g.clock_rev, g.rematch_id::text AS rematch_id,
     (SELECT json_build_object('leagueId', lp.league_id, 'round', lp.round, 'board', lp.board,
         'organisers', COALESCE((SELECT json_agg(lo.player_id) FROM league_organisers lo WHERE lo.league_id = lp.league_id), '[]'::json))
       FROM league_pairings lp WHERE lp.game_id = g.id) AS pairing,
@@ -133,6 +155,7 @@ export async function findGame(sql: Sql, id: string): Promise<GameRow | null> {
     clocks: r.clocks,
     deadlineAt: r.deadline_at === null ? null : new Date(r.deadline_at),
     clockRev: r.clock_rev,
+    rematchId: r.rematch_id,
     pairing: typeof r.pairing === 'string' ? (JSON.parse(r.pairing) as PairingRef) : r.pairing,
     seats: typeof r.seats === 'string' ? (JSON.parse(r.seats) as SeatRow[]) : r.seats,
   };
@@ -142,13 +165,19 @@ export async function findGame(sql: Sql, id: string): Promise<GameRow | null> {
 export interface GameRevision {
   version: number;
   clockRev: number;
+  /** Set once, without a new version (a rematch asked for). */
+  rematchId: string | null;
 }
 
-/** The game's version and clock revision now, or null when there is no such game: the cheap check behind the game cache. */
+/** The game's version, clock revision and rematch now, or null when there is no such game: the cheap check behind the game cache. */
 export async function gameRevision(sql: Sql, id: string): Promise<GameRevision | null> {
-  const { rows } = await sql.query<{ version: number; clock_rev: number }>({ name: 'herald-game-revision', text: 'SELECT version, clock_rev FROM games WHERE id = $1::uuid', values: [id] });
+  const { rows } = await sql.query<{ version: number; clock_rev: number; rematch_id: string | null }>({
+    name: 'herald-game-revision',
+    text: 'SELECT version, clock_rev, rematch_id::text AS rematch_id FROM games WHERE id = $1::uuid',
+    values: [id],
+  });
   const r = rows[0];
-  return r ? { version: r.version, clockRev: r.clock_rev } : null;
+  return r ? { version: r.version, clockRev: r.clock_rev, rematchId: r.rematch_id } : null;
 }
 
 export async function findGames(db: PrismaClient, ids: string[]): Promise<GameRow[]> {

@@ -184,6 +184,7 @@ export function queryResolvers(service: GameServiceApi, info: { version: string 
       startGame: async (_root, args: { gameId: string }, ctx: Ctx) => service.start(await ctx.auth.required(), args.gameId),
       resign: async (_root, args: { gameId: string; role?: string | null }, ctx: Ctx) =>
         service.resign(await ctx.auth.required(), args.gameId, { role: opt(args.role) }),
+      rematch: async (_root, args: { gameId: string }, ctx: Ctx) => service.rematch(await ctx.auth.required(), args.gameId),
       claimTimeout: async (_root, args: { gameId: string; role?: string | null }, ctx: Ctx) =>
         service.claimTimeout(await ctx.auth.required(), args.gameId, { role: opt(args.role) }),
       abort: async (_root, args: { gameId: string }, ctx: Ctx) => service.abort(await ctx.auth.required(), args.gameId),

@@ -61,6 +61,9 @@ export default async function gameRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<P>('/games/:gameId/abort', async (request) => svc.abort(requireCaller(request), request.params.gameId));
 
+  // Same players, sides swapped, same options (service/lifecycle.ts rematch); asked again, the same game.
+  app.post<P>('/games/:gameId/rematch', async (request) => svc.rematch(requireCaller(request), request.params.gameId));
+
   app.get<P>('/games/:gameId/view', async (request) => {
     const q = query(request);
     const role = str(q, 'role');
