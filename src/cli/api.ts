@@ -44,10 +44,13 @@ export interface RequestOptions {
 }
 
 export class HeraldClient {
-  constructor(
-    readonly server: string,
-    readonly key: string | null,
-  ) {}
+  readonly server: string;
+  readonly key: string | null;
+
+  constructor(server: string, key: string | null) {
+    this.server = server;
+    this.key = key;
+  }
 
   url(path: string, query: Query = {}): string {
     const url = new URL(path, `${this.server}/`);

@@ -28,12 +28,13 @@ export interface Problem {
 }
 
 export class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: ExitCode,
-    readonly problem: Problem | null = null,
-  ) {
+  readonly exitCode: ExitCode;
+  readonly problem: Problem | null;
+
+  constructor(message: string, exitCode: ExitCode, problem: Problem | null = null) {
     super(message);
+    this.exitCode = exitCode;
+    this.problem = problem;
   }
 }
 

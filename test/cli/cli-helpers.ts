@@ -33,7 +33,8 @@ export interface Run {
 export interface Cli {
   config: string;
   dir: string;
-  run(args: string[], opts?: { input?: string; env?: Record<string, string> }): Promise<Run>;
+  /** Runs the bin to its end; `onStdout` sees the output so far as it grows (for watch). */
+  run(args: string[], opts?: { input?: string; env?: Record<string, string>; onStdout?: (all: string) => void }): Promise<Run>;
 }
 
 /** A CLI with its own config file in a temporary folder (nothing from the real home). */
@@ -52,7 +53,10 @@ export async function cli(t: Teardown): Promise<Cli> {
         });
         let stdout = '';
         let stderr = '';
-        child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+        child.stdout.setEncoding('utf8').on('data', (s: string) => {
+          stdout += s;
+          opts.onStdout?.(stdout);
+        });
         child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
         const timer = setTimeout(() => child.kill('SIGKILL'), 45_000);
         child.on('error', reject);
@@ -64,4 +68,13 @@ export async function cli(t: Teardown): Promise<Cli> {
       });
     },
   };
+}
+
+/** The JSON a command printed with --json. */
+export function json<T = Record<string, unknown>>(run: Run): T {
+  try {
+    return JSON.parse(run.stdout) as T;
+  } catch {
+    throw new Error(`not JSON (exit ${run.code}): ${run.stdout}\n${run.stderr}`);
+  }
 }
