@@ -62,6 +62,17 @@ function gameOptions(pairs: string[] = []): Record<string, string | number | boo
   return out;
 }
 
+/**
+ * The log lines an action wrote, worded as GET /games/{id}/log words them (in
+ * the chosen language): the answer's view says from which line on (`logFrom`).
+ */
+async function linesOfMove(client: HeraldClient, id: string, res: ActionResult, opts: { lang?: string; role?: string }): Promise<string[]> {
+  const from = res.view?.logFrom;
+  if (typeof from !== 'number') return res.view?.log ?? [];
+  const log = await client.get<GameLog>(gamePath(id, '/log'), { lang: opts.lang, role: opts.role ?? res.role });
+  return log.lines.slice(from);
+}
+
 export function buildProgram(io: Io): Command {
   const print = (text: string): void => void io.stdout.write(`${text}\n`);
   const printJson = (value: unknown): void => void io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -271,7 +282,7 @@ export function buildProgram(io: Io): Command {
             const res = await client.post<ActionResult>(gamePath(id, '/actions'), { actionId: picked.id, expectedVersion: legal.version, ...(opts.role ? { role: opts.role } : {}) });
             moved++;
             print(`→ ${picked.path.join(' › ')} (version ${res.version})`);
-            for (const line of res.view?.log ?? []) print(`  ${line}`);
+            for (const line of await linesOfMove(client, id, res, opts)) print(`  ${line}`);
           } catch (err) {
             // The other seat moved in between (cards are chosen at the same time): offer the new list.
             if (err instanceof CliError && err.problem?.code === 'version_conflict') {
@@ -306,15 +317,17 @@ export function buildProgram(io: Io): Command {
     .argument('<id>', 'game id')
     .argument('<actionId>', "the action's id, e.g. end or play:ap3-1")
     .option('--role <role>', 'the seat to move (if you hold both)')
+    .option('--lang <lang>', 'language of the log lines (en, pl, cs, ru)')
     .option('--at <version>', 'refuse unless the game is still at this version', int('--at', 0))
     .option('--json', 'machine-readable output')
-    .action(async (id: string, actionId: string, opts: { role?: string; at?: number; json?: boolean }, cmd: Command) => {
-      const res = await clientOf(cmd).post<ActionResult>(gamePath(id, '/actions'), {
+    .action(async (id: string, actionId: string, opts: { role?: string; lang?: string; at?: number; json?: boolean }, cmd: Command) => {
+      const client = clientOf(cmd);
+      const res = await client.post<ActionResult>(gamePath(id, '/actions'), {
         actionId,
         ...(opts.at !== undefined ? { expectedVersion: opts.at } : {}),
         ...(opts.role ? { role: opts.role } : {}),
       });
-      const log = res.view?.log ?? [];
+      const log = await linesOfMove(client, id, res, opts);
       if (opts.json) return printJson({ version: res.version, role: res.role, status: res.game.status, activeRoles: res.game.activeRoles, log, legalActions: res.legalActions.length });
       for (const line of log) print(line);
       print(`Version ${res.version}; ${res.game.status === 'active' ? `${res.game.activeRoles.join(' and ') || 'nobody'} to act` : `the game is ${res.game.status}`}.`);
