@@ -155,8 +155,9 @@ export function buildProgram(io: Io): Command {
     .addOption(new Option('--status <status>', 'only games in this status').choices(['setup', 'active', 'finished', 'abandoned']))
     .option('--type <gameType>', 'only games of this type')
     .option('--limit <n>', 'at most this many (1-100)', int('--limit', 1, 100), 20)
-    .option('--json', 'machine-readable output')
-    .action(async (opts: { mine?: boolean; myTurn?: boolean; status?: string; type?: string; limit: number; json?: boolean }, cmd: Command) => {
+    .option('--cursor <cursor>', 'the next page (as the previous page says)')
+    .option('--json', 'machine-readable output (with nextCursor)')
+    .action(async (opts: { mine?: boolean; myTurn?: boolean; status?: string; type?: string; limit: number; cursor?: string; json?: boolean }, cmd: Command) => {
       const client = clientOf(cmd, Boolean(opts.mine || opts.myTurn));
       const page = await client.get<{ items: GameSummary[]; nextCursor: string | null }>('/games', {
         player: opts.mine ? 'me' : undefined,
@@ -164,9 +165,11 @@ export function buildProgram(io: Io): Command {
         status: opts.status,
         gameType: opts.type,
         limit: opts.limit,
+        cursor: opts.cursor,
       });
       if (opts.json) return printJson(page);
       print(gamesTable(page.items));
+      if (page.nextCursor) print(`More: --cursor ${page.nextCursor}`);
     });
   games
     .command('create')

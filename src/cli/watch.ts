@@ -24,6 +24,7 @@ export interface WatchEnd {
   status: string;
 }
 
+/** Connections in a row that end before the game does, delivering nothing, before giving up. */
 const MAX_RECONNECTS = 5;
 
 export async function watchGame(client: HeraldClient, id: string, opts: WatchOptions): Promise<WatchEnd> {
@@ -60,6 +61,8 @@ export async function watchGame(client: HeraldClient, id: string, opts: WatchOpt
     let pending = Promise.resolve();
     const parser = createParser({
       onEvent(ev: EventSourceMessage) {
+        // A connection that delivered something was a good one: only drops in a row count.
+        attempt = 0;
         if (ev.id) lastId = ev.id;
         if (ev.event === 'version') pending = pending.then(printLog);
         else if (ev.event === 'end') {

@@ -2,8 +2,10 @@
 // the server's event stream): watch prints the log as moves are made and exits
 // when the game ends; bots plays whole games through the server and summarises
 // them in --json.
+import { spawnSync, execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import t from 'tap';
-import { cli, json, startServer } from './cli-helpers.ts';
+import { BIN, cli, json, startServer } from './cli-helpers.ts';
 
 interface Game {
   id: string;
@@ -90,5 +92,16 @@ t.test('bots: two bot-vs-bot games through the server, summarised in --json', as
     winners.push(g.result!.winner);
   }
   t.equal(winners.filter((w) => w === 'York').length, s.wins.York!.n);
-  t.same([...s.gameIds.map(() => null)].length, 2);
+
+  // On a terminal (util-linux `script` gives the bin one) the progress bar is drawn, then the summary.
+  const hasScript = spawnSync('sh', ['-c', 'command -v script']).status === 0;
+  await t.test('the progress bar on a terminal', { skip: hasScript ? false : 'no `script` (util-linux) to give the bin a terminal' }, async (t) => {
+    const { stdout } = await promisify(execFile)('script', ['-qec', `"${process.execPath}" "${BIN}" bots 1 --seed 3`, '/dev/null'], {
+      env: { PATH: process.env.PATH, HOME: c.dir, HERALD_CONFIG: c.config, HERALD_URL: url, TERM: 'xterm' },
+      timeout: 45_000,
+    });
+    t.match(stdout, /bots \[.*\] 0\/1 games/, 'the bar at the start');
+    t.match(stdout, /bots \[.*\] 1\/1 games/, 'and at the end');
+    t.match(stdout, /1 game of richard-iii \(richard-iii\) in [\d.]+ s/);
+  });
 });
