@@ -93,15 +93,17 @@ t.test('bots: two bot-vs-bot games through the server, summarised in --json', as
   }
   t.equal(winners.filter((w) => w === 'York').length, s.wins.York!.n);
 
-  // On a terminal (util-linux `script` gives the bin one) the progress bar is drawn, then the summary.
+  // On a terminal (util-linux `script` gives the bin one) the progress bar is drawn, then the summary;
+  // one short game: --max-versions stops it early.
   const hasScript = spawnSync('sh', ['-c', 'command -v script']).status === 0;
   await t.test('the progress bar on a terminal', { skip: hasScript ? false : 'no `script` (util-linux) to give the bin a terminal' }, async (t) => {
-    const { stdout } = await promisify(execFile)('script', ['-qec', `"${process.execPath}" "${BIN}" bots 1 --seed 3`, '/dev/null'], {
+    const { stdout } = await promisify(execFile)('script', ['-qec', `"${process.execPath}" "${BIN}" bots 1 --seed 3 --max-versions 12`, '/dev/null'], {
       env: { PATH: process.env.PATH, HOME: c.dir, HERALD_CONFIG: c.config, HERALD_URL: url, TERM: 'xterm' },
       timeout: 45_000,
     });
     t.match(stdout, /bots \[.*\] 0\/1 games/, 'the bar at the start');
     t.match(stdout, /bots \[.*\] 1\/1 games/, 'and at the end');
     t.match(stdout, /1 game of richard-iii \(richard-iii\) in [\d.]+ s/);
+    t.match(stdout, /stopped at the version cap \(not counted\): 1/, 'a game past --max-versions is resigned and counted apart');
   });
 });
