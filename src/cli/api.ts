@@ -43,13 +43,23 @@ export interface RequestOptions {
   binary?: boolean;
 }
 
+/** The longest wait for a rate limit's window to reset before asking again (the server's default window is 60 s). */
+const MAX_RETRY_AFTER_S = 60;
+
 export class HeraldClient {
   readonly server: string;
   readonly key: string | null;
+  /**
+   * How many times a request refused with 429 rate_limited is sent again after
+   * the Retry-After the server gives: a few for people's commands, many for the
+   * bots, whose games outrun a key's budget (600 requests a minute by default).
+   */
+  readonly rateLimitRetries: number;
 
-  constructor(server: string, key: string | null) {
+  constructor(server: string, key: string | null, rateLimitRetries = 2) {
     this.server = server;
     this.key = key;
+    this.rateLimitRetries = rateLimitRetries;
   }
 
   url(path: string, query: Query = {}): string {
@@ -71,15 +81,24 @@ export class HeraldClient {
       body = JSON.stringify(opts.body);
     }
     const what = `${method} ${path}`;
-    let res: Response;
-    try {
-      res = await fetch(this.url(path, opts.query), { method, headers, ...(body !== undefined ? { body } : {}), ...(signal ? { signal } : {}) });
-    } catch (err) {
-      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      throw new CliError(`cannot reach ${this.server} (${cause?.code ?? cause?.message ?? (err as Error).message})`, EXIT.unreachable);
+    for (let attempt = 0; ; attempt++) {
+      let res: Response;
+      try {
+        res = await fetch(this.url(path, opts.query), { method, headers, ...(body !== undefined ? { body } : {}), ...(signal ? { signal } : {}) });
+      } catch (err) {
+        const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+        throw new CliError(`cannot reach ${this.server} (${cause?.code ?? cause?.message ?? (err as Error).message})`, EXIT.unreachable);
+      }
+      if (res.ok) return res;
+      if (res.status === 429 && attempt < this.rateLimitRetries) {
+        // Nothing was done (a refused request changes nothing): wait for the window, then ask again.
+        await res.body?.cancel();
+        const wait = Number(res.headers.get('retry-after'));
+        await sleep(1000 * (Number.isFinite(wait) && wait > 0 ? Math.min(wait, MAX_RETRY_AFTER_S) : 1));
+        continue;
+      }
+      throw httpError(res.status, await problemOf(res), what);
     }
-    if (res.ok) return res;
-    throw httpError(res.status, await problemOf(res), what);
   }
 
   async json<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
@@ -105,6 +124,10 @@ export class HeraldClient {
   post<T>(path: string, body: unknown = {}, query: Query = {}): Promise<T> {
     return this.json<T>('POST', path, { body, query });
   }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** The answer's problem document, or null when it is not one (a proxy's page, say). */

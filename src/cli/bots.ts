@@ -50,12 +50,16 @@ function rng(seed: number): () => number {
   };
 }
 
+/** Bots wait out the rate limit as often as it takes: a refused request changes nothing. */
+const BOT_RATE_LIMIT_RETRIES = 1_000;
+
 async function botClients(server: string, keys: [string, string] | null): Promise<[HeraldClient, HeraldClient]> {
-  if (keys) return [new HeraldClient(server, keys[0]), new HeraldClient(server, keys[1])];
+  const bot = (key: string) => new HeraldClient(server, key, BOT_RATE_LIMIT_RETRIES);
+  if (keys) return [bot(keys[0]), bot(keys[1])];
   const anon = new HeraldClient(server, null);
   const suffix = Math.random().toString(36).slice(2, 8);
   const made = await Promise.all(ROLES.map((r) => anon.post<CreatedPlayer>('/players', { name: `bot-${r.toLowerCase()}-${suffix}`, isBot: true })));
-  return [new HeraldClient(server, made[0]!.key.key), new HeraldClient(server, made[1]!.key.key)];
+  return [bot(made[0]!.key.key), bot(made[1]!.key.key)];
 }
 
 async function playOne(bots: [HeraldClient, HeraldClient], opts: BotsOptions, random: () => number, gameSeed: string): Promise<GameOutcome> {
@@ -73,6 +77,7 @@ async function playOne(bots: [HeraldClient, HeraldClient], opts: BotsOptions, ra
   // The acting seat's next legal actions come back with each move: no second request while it goes on.
   let known: { role: string; version: number; actions: Action[] } | null = null;
   let capped = false;
+  let idle = 0;
   while (game.status === 'active') {
     if (game.version >= opts.maxVersions) {
       const role = game.activeRoles[0] ?? 'York';
@@ -91,7 +96,8 @@ async function playOne(bots: [HeraldClient, HeraldClient], opts: BotsOptions, ra
       version = legal.version;
     }
     if (actions.length === 0) {
-      // Told it is active, but nothing to do at this version: read the game again.
+      // Told it is active, but nothing to do at this version: read the game again (not for ever).
+      if (++idle > 50) throw new Error(`game ${game.id}: ${role} is active at version ${game.version} with no legal action`);
       game = await client.get<GameSummary>(gamePath(game.id));
       known = null;
       continue;
@@ -100,6 +106,7 @@ async function playOne(bots: [HeraldClient, HeraldClient], opts: BotsOptions, ra
     try {
       const res = await client.post<ActionResult>(gamePath(game.id, '/actions'), { action, expectedVersion: version });
       game = res.game;
+      idle = 0;
       known = { role, version: res.version, actions: res.legalActions };
     } catch (err) {
       // Both seats may act at once (cards are chosen together): a move of the other bot in

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/http/app.ts';
+import type { Config } from '../../src/config.ts';
 import { projectRoot } from '../../src/paths.ts';
 import { openTestStore, tempDir, testConfig, type Teardown } from '../helpers/services.ts';
 
@@ -16,9 +17,9 @@ export interface Server {
   url: string;
 }
 
-export async function startServer(t: Teardown): Promise<Server> {
+export async function startServer(t: Teardown, overrides: Partial<Config> = {}): Promise<Server> {
   const { store, databaseUrl } = await openTestStore(t);
-  const app = await buildApp(testConfig({ databaseUrl }), { store });
+  const app = await buildApp(testConfig({ databaseUrl, ...overrides }), { store });
   t.teardown(() => app.close());
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, url };

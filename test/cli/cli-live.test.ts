@@ -61,7 +61,8 @@ t.test('watch follows a game until it ends', async (t) => {
 });
 
 t.test('bots: two bot-vs-bot games through the server, summarised in --json', async (t) => {
-  const { url } = await startServer(t);
+  // A tight rate limit (60 requests per key in 2 s): the bots outrun it and must wait out each 429.
+  const { url } = await startServer(t, { rateLimit: { max: 60, anonymousMax: 1_000, windowMs: 2_000 } });
   const c = await cli(t);
   const run = await c.run(['bots', '2', '--seed', '5', '--concurrency', '2', '--json'], { env: { HERALD_URL: url } });
   t.equal(run.code, 0, run.stderr);
@@ -92,6 +93,9 @@ t.test('bots: two bot-vs-bot games through the server, summarised in --json', as
     winners.push(g.result!.winner);
   }
   t.equal(winners.filter((w) => w === 'York').length, s.wins.York!.n);
+  const metrics = await (await fetch(`${url}/metrics`)).text();
+  const refused = [...metrics.matchAll(/^herald_http_requests_total\{[^}]*status="429"\} (\d+)$/gm)].reduce((n, m) => n + Number(m[1]), 0);
+  t.ok(refused > 0, `the bots were rate limited (${refused} × 429) and waited it out`);
 
   // On a terminal (util-linux `script` gives the bin one) the progress bar is drawn, then the summary;
   // one short game: --max-versions stops it early.
