@@ -1,0 +1,33 @@
+/**
+ * Runs one herald command line and turns every failure into its exit code
+ * (errors.ts). main.ts calls it with the process's streams; tests may call it
+ * with their own.
+ */
+import { CommanderError } from 'commander';
+import { buildProgram, type Io } from './program.ts';
+import { CliError, EXIT } from './errors.ts';
+
+export async function run(argv: string[], io: Io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
+  const program = buildProgram(io);
+  program.exitOverride();
+  // Commander's own exits (help, version, usage errors) become codes 0 or 1.
+  for (const cmd of allCommands(program)) cmd.exitOverride();
+  const json = argv.includes('--json');
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return EXIT.ok;
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    if (err instanceof CliError) {
+      if (json) io.stderr.write(`${JSON.stringify({ error: err.message, exitCode: err.exitCode, problem: err.problem })}\n`);
+      else io.stderr.write(`herald: ${err.message}\n`);
+      return err.exitCode;
+    }
+    io.stderr.write(`herald: ${(err as Error).stack ?? String(err)}\n`);
+    return EXIT.unreachable;
+  }
+}
+
+function allCommands(cmd: import('commander').Command): import('commander').Command[] {
+  return [cmd, ...cmd.commands.flatMap(allCommands)];
+}
