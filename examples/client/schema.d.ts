@@ -3044,6 +3044,11 @@ export interface components {
         /**
          * @description Rate limited: more requests in the window than the client's limit
          *     (per API key, or per IP address without one; RATE_LIMIT_* settings).
+         *     An application key acting for a player (`X-Act-As`) is counted per
+         *     player acted for (each has the per-key budget, RATE_LIMIT_MAX) and
+         *     against the application's ceiling for all its players together
+         *     (RATE_LIMIT_APP_MAX, default 20 × RATE_LIMIT_MAX); `scope` names the
+         *     limit that refused: `key`, `player`, `app` or `address`.
          */
         TooManyRequests: {
             headers: {
@@ -3063,6 +3068,7 @@ export interface components {
                  *       "detail": "Too many requests for this API key: at most 600 per 60 s. Retry in 17 s.",
                  *       "code": "rate_limited",
                  *       "limit": 600,
+                 *       "scope": "key",
                  *       "retryAfter": 17
                  *     }
                  */
@@ -3070,6 +3076,13 @@ export interface components {
                     /** @constant */
                     code?: "rate_limited";
                     limit: number;
+                    /**
+                     * @description The limit that refused: the API key's (`key`), the player's an
+                     *     application acts for (`player`), the application's ceiling over
+                     *     all its players (`app`), or the address's without a key (`address`).
+                     * @enum {string}
+                     */
+                    scope: "key" | "player" | "app" | "address";
                     retryAfter: number;
                 };
             };
@@ -3208,13 +3221,25 @@ export interface components {
     };
     requestBodies: never;
     headers: {
-        /** @description Requests allowed per window for this client (API key, or IP address without one). */
+        /**
+         * @description Requests allowed per window for this client (API key, or IP address
+         *     without one). With an application key and `X-Act-As`, two limits
+         *     apply — the player's own (RATE_LIMIT_MAX) and the application's
+         *     ceiling over all its players (RATE_LIMIT_APP_MAX) — and the
+         *     RateLimit-* headers describe the tighter one: the one with fewer
+         *     requests left (on a tie, the one that resets later; after a 429, the
+         *     one that refused).
+         */
         "RateLimit-Limit": number;
         /** @description Requests left in the current window. */
         "RateLimit-Remaining": number;
         /** @description Seconds until the window resets. */
         "RateLimit-Reset": number;
-        /** @description The limit and window, e.g. `600;w=60`. */
+        /**
+         * @description The limit and window, e.g. `600;w=60`. With an application key and
+         *     `X-Act-As`, both limits, the one the other headers describe first:
+         *     e.g. `600;w=60, 12000;w=60`.
+         */
         "RateLimit-Policy": string;
         /** @description Seconds to wait before retrying. */
         "Retry-After": number;
