@@ -38,8 +38,12 @@ export interface Config {
   vacationDays: number;
   /** Share of a correspondence turn's time used at which its first reminder goes out (HERALD_REMINDER_PERCENT, 1–99, default 80). */
   reminderSharePercent?: number;
-  /** Requests per window: per API key (`max`), per client IP without a key (`anonymousMax`); 0 = unlimited. */
-  rateLimit: { max: number; anonymousMax: number; windowMs: number };
+  /**
+   * Requests per window: per API key (`max`), per client IP without a key (`anonymousMax`); 0 = unlimited.
+   * An application key acting for a player (X-Act-As) counts against that player's own `max` and
+   * against `appMax`, the ceiling of everything the key does for its players.
+   */
+  rateLimit: { max: number; anonymousMax: number; appMax: number; windowMs: number };
   /** Interval of SSE heartbeat comments; each one also re-checks the database for missed events. */
   sseHeartbeatMs: number;
   /**
@@ -180,9 +184,12 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const reminderSharePercent = intVar(env, 'HERALD_REMINDER_PERCENT', 80, 1, problems);
   if (reminderSharePercent > 99) problems.push(`HERALD_REMINDER_PERCENT must be an integer from 1 to 99 (got "${reminderSharePercent}")`);
 
+  const max = intVar(env, 'RATE_LIMIT_MAX', 600, 0, problems);
   const rateLimit = {
-    max: intVar(env, 'RATE_LIMIT_MAX', 600, 0, problems),
+    max,
     anonymousMax: intVar(env, 'RATE_LIMIT_ANONYMOUS_MAX', 120, 0, problems),
+    // An app serving many players: each player has the per-key budget, the key as a whole 20 of them by default.
+    appMax: intVar(env, 'RATE_LIMIT_APP_MAX', max * 20, 0, problems),
     windowMs: intVar(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, problems) * 1000,
   };
   const sseHeartbeatMs = intVar(env, 'SSE_HEARTBEAT_SECONDS', 15, 1, problems) * 1000;

@@ -990,6 +990,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apps/me/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An application's stream of its players' notices, as Server-Sent Events
+         * @description For an application key used as the application itself (no
+         *     `X-Act-As`; any other caller: 403). The notices `GET /me/events`
+         *     sends a player — `your_turn`, `seated`, `reminder`, `claimable` —
+         *     for every player the application created, in one stream, each with
+         *     a `player` field naming the player it is for (`id`, `name`,
+         *     `externalId`; data: `AppEvent`). Players the application creates
+         *     while the stream is open are included (their games are found at the
+         *     next heartbeat at the latest). Each notice holds only what that
+         *     player may see: the same data as the player's own stream.
+         *
+         *     Why a route of its own: `/me/events` with an application key and no
+         *     `X-Act-As` stays the application's own seats (an application may
+         *     play under its own name), and this stream needs a cursor across all
+         *     its players.
+         *
+         *     Event ids and resuming. The id is the cursor of `/me/events` over
+         *     the games in progress of all the application's players:
+         *     `<gameId>@<version>`, comma-separated, meaning "every your_turn of
+         *     that game, for each of the application's players seated in it, up
+         *     to that version was delivered". When one version is the turn of
+         *     several of the application's players (two of them in one game, or
+         *     simultaneous turns) their notices go out in player-id order, and the
+         *     id of all but the last says how many were sent:
+         *     `<gameId>@<version>~<n>`. Resuming with the last id received
+         *     (`Last-Event-ID`, or `?lastEventId=`) delivers exactly the your_turn
+         *     notices after it, read from the games' logs — none lost while the
+         *     connection or Redis was down, none twice — including those of games
+         *     and players that started since. Treat ids as opaque; they grow by
+         *     about 40 bytes per game in progress (at most 1000 games; a
+         *     `Last-Event-ID` header must stay under the server's 16 kB header
+         *     limit, so past a few hundred games resume with the GraphQL
+         *     `appEvents(after:)` subscription). A new connection without an id
+         *     starts from the present: a your_turn for each of the application's
+         *     players whose turn it is now. `seated`, `reminder` and `claimable`
+         *     are live notices, carrying the current id, as on `/me/events`.
+         *
+         *     Heartbeats, authentication (`Authorization` or `?access_token=`) and
+         *     shutdown as for `/games/{gameId}/events`. The stream counts against
+         *     the application key's own rate limit (one request per connection).
+         */
+        get: operations["streamAppEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/leagues": {
         parameters: {
             query?: never;
@@ -2317,6 +2375,19 @@ export interface components {
             /** @description Each seat's clock at this version; null without a time control, or for a version the game had already moved past when it was sent. */
             clock: null | components["schemas"]["GameClock"];
         };
+        /**
+         * @description The data of an event of `GET /apps/me/events`: the data the player's
+         *     own `GET /me/events` sends (`type` says which), and the player.
+         */
+        AppEvent: (components["schemas"]["YourTurnEvent"] | components["schemas"]["SeatedEvent"] | components["schemas"]["ReminderEvent"] | components["schemas"]["ClaimableEvent"]) & {
+            /** @description The application's player the notice is for. */
+            player: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                externalId: string | null;
+            };
+        };
         /** @enum {unknown} */
         LeagueFormat: "round-robin" | "double-round-robin" | "swiss" | "knockout" | "pools";
         /** @enum {unknown} */
@@ -3080,6 +3151,11 @@ export interface components {
         /**
          * @description Rate limited: more requests in the window than the client's limit
          *     (per API key, or per IP address without one; RATE_LIMIT_* settings).
+         *     An application key acting for a player (`X-Act-As`) is counted per
+         *     player acted for (each has the per-key budget, RATE_LIMIT_MAX) and
+         *     against the application's ceiling for all its players together
+         *     (RATE_LIMIT_APP_MAX, default 20 × RATE_LIMIT_MAX); `scope` names the
+         *     limit that refused: `key`, `player`, `app` or `address`.
          */
         TooManyRequests: {
             headers: {
@@ -3099,6 +3175,7 @@ export interface components {
                  *       "detail": "Too many requests for this API key: at most 600 per 60 s. Retry in 17 s.",
                  *       "code": "rate_limited",
                  *       "limit": 600,
+                 *       "scope": "key",
                  *       "retryAfter": 17
                  *     }
                  */
@@ -3106,6 +3183,13 @@ export interface components {
                     /** @constant */
                     code?: "rate_limited";
                     limit: number;
+                    /**
+                     * @description The limit that refused: the API key's (`key`), the player's an
+                     *     application acts for (`player`), the application's ceiling over
+                     *     all its players (`app`), or the address's without a key (`address`).
+                     * @enum {string}
+                     */
+                    scope: "key" | "player" | "app" | "address";
                     retryAfter: number;
                 };
             };
@@ -3244,13 +3328,25 @@ export interface components {
     };
     requestBodies: never;
     headers: {
-        /** @description Requests allowed per window for this client (API key, or IP address without one). */
+        /**
+         * @description Requests allowed per window for this client (API key, or IP address
+         *     without one). With an application key and `X-Act-As`, two limits
+         *     apply — the player's own (RATE_LIMIT_MAX) and the application's
+         *     ceiling over all its players (RATE_LIMIT_APP_MAX) — and the
+         *     RateLimit-* headers describe the tighter one: the one with fewer
+         *     requests left (on a tie, the one that resets later; after a 429, the
+         *     one that refused).
+         */
         "RateLimit-Limit": number;
         /** @description Requests left in the current window. */
         "RateLimit-Remaining": number;
         /** @description Seconds until the window resets. */
         "RateLimit-Reset": number;
-        /** @description The limit and window, e.g. `600;w=60`. */
+        /**
+         * @description The limit and window, e.g. `600;w=60`. With an application key and
+         *     `X-Act-As`, both limits, the one the other headers describe first:
+         *     e.g. `600;w=60, 12000;w=60`.
+         */
         "RateLimit-Policy": string;
         /** @description Seconds to wait before retrying. */
         "Retry-After": number;
@@ -4836,6 +4932,49 @@ export interface operations {
                      *     id: 0f9c2c3e-8d5e-4a51-9a57-3b1c6f1e2d4a@7,5a7e0b1c-2d3e-4f50-8a9b-0c1d2e3f4a5b@3
                      *     event: your_turn
                      *     data: {"type":"your_turn","gameId":"0f9c2c3e-8d5e-4a51-9a57-3b1c6f1e2d4a","version":7,"roles":["lancaster"],"clock":null}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    streamAppEvents: {
+        parameters: {
+            query?: {
+                /** @description Resume after this event id, for a first connection (EventSource cannot send the header itself). */
+                lastEventId?: components["parameters"]["LastEventIdQuery"];
+                /** @description An API key, for clients that cannot send `Authorization` (EventSource). Used only when there is no Authorization header. */
+                access_token?: components["parameters"]["AccessTokenQuery"];
+            };
+            header?: {
+                /** @description Resume after this event id (EventSource sends it when reconnecting). Wins over `lastEventId`. */
+                "Last-Event-ID"?: components["parameters"]["LastEventIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example retry: 2000
+                     *
+                     *     id: 0f9c2c3e-8d5e-4a51-9a57-3b1c6f1e2d4a@7~1,5a7e0b1c-2d3e-4f50-8a9b-0c1d2e3f4a5b@3
+                     *     event: your_turn
+                     *     data: {"type":"your_turn","gameId":"0f9c2c3e-8d5e-4a51-9a57-3b1c6f1e2d4a","version":7,"roles":["York"],"clock":null,"player":{"id":"3b0c9a4e-6f1d-4e2a-9c3b-7d8e9f0a1b2c","name":"ann","externalId":"discord:1234"}}
+                     *
+                     *     id: 0f9c2c3e-8d5e-4a51-9a57-3b1c6f1e2d4a@7,5a7e0b1c-2d3e-4f50-8a9b-0c1d2e3f4a5b@3
+                     *     event: your_turn
+                     *     data: {"type":"your_turn","gameId":"0f9c2c3e-8d5e-4a51-9a57-3b1c6f1e2d4a","version":7,"roles":["Lancaster"],"clock":null,"player":{"id":"8e1f2a3b-4c5d-4e6f-8a7b-9c0d1e2f3a4b","name":"ben","externalId":"discord:5678"}}
                      */
                     "text/event-stream": string;
                 };

@@ -3,6 +3,7 @@
 import type { Caller, GameEvent, GameServiceApi } from '../service/api.ts';
 import type { GameFeedSource } from './game-feed.ts';
 import type { TurnFeedSource } from './turn-feed.ts';
+import type { AppFeedSource } from './app-feed.ts';
 
 const PAGE = 500;
 
@@ -35,6 +36,15 @@ export function gameFeedSource(service: GameServiceApi, caller: Caller | null, g
 export function turnFeedSource(service: GameServiceApi, playerId: string): TurnFeedSource {
   return {
     playerGames: () => service.playerGames(playerId),
+    eventsSince: (gameId, version) => eventsSince(service, gameId, version),
+  };
+}
+
+/** An application's players, their games in progress and those games' logs (requireApp checked the caller). */
+export function appFeedSource(service: GameServiceApi, appId: string): AppFeedSource {
+  return {
+    appPlayers: () => service.appPlayers(appId),
+    appGames: () => service.appGames(appId),
     eventsSince: (gameId, version) => eventsSince(service, gameId, version),
   };
 }

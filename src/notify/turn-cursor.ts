@@ -40,3 +40,48 @@ export function decodeTurnCursor(text: string): TurnCursor | null {
   }
   return cursor;
 }
+
+// The event id of GET /apps/me/events (an application's stream over all its
+// players): the same per-game list, over the games of all the application's
+// players, so one id covers every player however many there are. One log is
+// read per game, and a version can be the turn of several of the app's
+// players at once (two of its players in one game, or simultaneous turns):
+// those notices go out in player-id order, and an id taken between two of
+// them says how many were sent, as `<gameId>@<version>~<n>`: "every notice of
+// this game before this version, and the first n of this version". So a
+// resume between the two notices of one version repeats and skips none.
+// A player's own /me/events id is a valid app id (no `~` part).
+
+export interface AppCursorEntry {
+  version: number;
+  /** Set: only the first `sent` notices of `version` were delivered (the earlier versions all were). */
+  sent?: number;
+}
+
+export type AppCursor = Map<string, AppCursorEntry>;
+
+export function encodeAppCursor(cursor: AppCursor): string {
+  return [...cursor.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([gameId, e]) => `${gameId}@${e.version}${e.sent === undefined ? '' : `~${e.sent}`}`)
+    .join(',');
+}
+
+/** Parses an id made by encodeAppCursor (or encodeTurnCursor); null when it is not one. */
+export function decodeAppCursor(text: string): AppCursor | null {
+  const cursor: AppCursor = new Map();
+  const trimmed = text.trim();
+  if (trimmed === '') return cursor;
+  const parts = trimmed.split(',');
+  if (parts.length > MAX_CURSOR_GAMES) return null;
+  for (const part of parts) {
+    const m = /^([0-9a-f-]{36})@(\d{1,9})(?:~(\d{1,4}))?$/i.exec(part.trim());
+    if (!m || !UUID.test(m[1]!)) return null;
+    const version = Number(m[2]);
+    const sent = m[3] === undefined ? undefined : Number(m[3]);
+    // A partial version is at least 1, and names at least one notice sent.
+    if (sent !== undefined && (version < 1 || sent < 1)) return null;
+    cursor.set(m[1]!.toLowerCase(), sent === undefined ? { version } : { version, sent });
+  }
+  return cursor;
+}

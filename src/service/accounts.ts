@@ -1,7 +1,7 @@
 // Players, applications and API keys; authentication of a request's key.
 import type { ApiKey, Player } from '../store/players.ts';
 import * as players from '../store/players.ts';
-import type { ApiKeyInfo, Caller, CreatePlayerInput, NewApiKey, PlayerInfo } from './api.ts';
+import type { ApiKeyInfo, AppPlayer, Caller, CreatePlayerInput, NewApiKey, PlayerInfo } from './api.ts';
 import { isUuid, requirePlayer, type Ctx } from './context.ts';
 import { ServiceError } from './errors.ts';
 import { isPlainObject } from './json.ts';
@@ -80,6 +80,19 @@ export async function authenticate(ctx: Ctx, rawKey: string, actAs?: string): Pr
     key.actAs.add(actAs);
   }
   return { playerId: actAs, keyId: key.id, kind: 'app', appId: key.playerId };
+}
+
+/** The application an application key names when used as itself (no X-Act-As); anyone else is refused. */
+export function requireApp(caller: Caller): string {
+  if (caller.kind !== 'app' || caller.appId !== undefined) {
+    throw new ServiceError('forbidden', 'This needs an application key used as the application itself (without X-Act-As).');
+  }
+  return caller.playerId;
+}
+
+export async function appPlayers(ctx: Ctx, appId: string): Promise<AppPlayer[]> {
+  if (!isUuid(appId)) return [];
+  return players.listAppPlayers(ctx.db, appId);
 }
 
 export function isAdminToken(ctx: Ctx, raw: string): boolean {

@@ -330,6 +330,24 @@ export interface PlayerGame {
   clock: GameClock | null;
 }
 
+/** A player an application created, as the application's stream names it. */
+export interface AppPlayer {
+  id: string;
+  name: string;
+  externalId: string | null;
+}
+
+/** A game not over where players of an application hold seats, for the application's stream. */
+export interface AppGame {
+  gameId: string;
+  version: number;
+  status: GameStatus;
+  activeRoles: string[];
+  /** The roles each of the application's players holds (other seats left out). */
+  seats: { playerId: string; roles: string[] }[];
+  clock: GameClock | null;
+}
+
 // ─── Events (published after commit) ────────────────────────────────────────
 
 export const gameChannel = (gameId: string): string => `game:${gameId}`;
@@ -572,6 +590,12 @@ export interface GameServiceApi {
   listEventsSince(gameId: string, version: number, limit?: number): Promise<GameEvent[]>;
   /** Games where the player holds a seat and that are not over. */
   playerGames(playerId: string): Promise<PlayerGame[]>;
+  /** The application named by an application key used without X-Act-As (its own stream); forbidden for any other caller. */
+  requireApp(caller: Caller): string;
+  /** The players the application created (no access check: see requireApp). */
+  appPlayers(appId: string): Promise<AppPlayer[]>;
+  /** Games not over where the application's players hold seats (no access check: see requireApp). */
+  appGames(appId: string): Promise<AppGame[]>;
 
   // records
   exportGame(caller: Caller, gameId: string): Promise<GameRecord>;

@@ -2,9 +2,9 @@
 // actions, the per-seat log, lists with keyset pagination, catch-up events,
 // and views of a finished game at an earlier version (by replaying its log).
 import type { Json } from '../bus/bus.ts';
-import { gamesOfPlayer, findGames, listEntries, queryGameIds, type GameQuery, type GameRow, type LogRow } from '../store/games.ts';
+import { gamesOfAppPlayers, gamesOfPlayer, findGames, listEntries, queryGameIds, type GameQuery, type GameRow, type LogRow } from '../store/games.ts';
 import type {
-  Caller, GameEvent, GameFilter, GameLog, GameSummary, GameViewResult, LegalActionsResult, LogEntry, Page, PlayerGame,
+  AppGame, Caller, GameEvent, GameFilter, GameLog, GameSummary, GameViewResult, LegalActionsResult, LogEntry, Page, PlayerGame,
 } from './api.ts';
 import { actingRole, heldRoles, isOver, isUuid, loadGame, moduleOf, orderSeats, requirePlayer, summarize, viewingRole, type Ctx } from './context.ts';
 import { ServiceError } from './errors.ts';
@@ -149,6 +149,24 @@ export async function listEventsSince(ctx: Ctx, gameId: string, version: number,
   if (!isUuid(gameId)) return [];
   const rows = await listEntries(ctx.db, gameId, { afterSeq: Math.max(0, Math.floor(version)), limit });
   return rows.map((e) => eventOf(gameId, e.seq, { kind: e.kind, role: e.role, playerId: e.playerId, status: e.status, activeRoles: e.activeRoles ?? [] }, e.createdAt));
+}
+
+export async function appGames(ctx: Ctx, appId: string): Promise<AppGame[]> {
+  if (!isUuid(appId)) return [];
+  const games = await gamesOfAppPlayers(ctx.db, appId);
+  return games.map((g) => {
+    const byPlayer = new Map<string, string[]>();
+    for (const s of g.appSeats) byPlayer.set(s.playerId, [...(byPlayer.get(s.playerId) ?? []), s.role]);
+    const { appSeats: _, ...row } = g;
+    return {
+      gameId: g.id,
+      version: g.version,
+      status: g.status,
+      activeRoles: g.activeRoles ?? [],
+      clock: clockSummary(orderSeats(ctx, row), ctx.now()),
+      seats: [...byPlayer].map(([playerId, roles]) => ({ playerId, roles })),
+    };
+  });
 }
 
 export async function playerGames(ctx: Ctx, playerId: string): Promise<PlayerGame[]> {

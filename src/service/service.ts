@@ -125,6 +125,9 @@ export class GameService implements GameServiceApi {
   listGames: GameServiceApi['listGames'] = (caller, filter, page) => reads.listGames(this.ctx, caller, filter, page);
   listEventsSince: GameServiceApi['listEventsSince'] = (gameId, version, limit) => reads.listEventsSince(this.ctx, gameId, version, limit);
   playerGames: GameServiceApi['playerGames'] = (playerId) => reads.playerGames(this.ctx, playerId);
+  requireApp: GameServiceApi['requireApp'] = (caller) => accounts.requireApp(caller);
+  appPlayers: GameServiceApi['appPlayers'] = (appId) => accounts.appPlayers(this.ctx, appId);
+  appGames: GameServiceApi['appGames'] = (appId) => reads.appGames(this.ctx, appId);
 
   exportGame: GameServiceApi['exportGame'] = (caller, gameId) => records.exportGame(this.ctx, caller, gameId);
   importGame: GameServiceApi['importGame'] = (caller, input) => records.importGame(this.ctx, caller, input);

@@ -544,6 +544,25 @@ export async function queryGameIds(db: PrismaClient, q: GameQuery): Promise<{ id
 }
 
 /** Games (not over) where the player holds a seat. */
+/** Games not over where a player the application created holds a seat (its app-wide stream), with those seats. */
+export async function gamesOfAppPlayers(db: PrismaClient, appId: string): Promise<Array<GameRow & { appSeats: { role: string; playerId: string }[] }>> {
+  const rows = await db.game.findMany({
+    where: { status: { in: ['setup', 'active'] }, seats: { some: { player: { createdById: appId } } } },
+    include: withSeats,
+    orderBy: { createdAt: 'desc' },
+  });
+  if (rows.length === 0) return [];
+  const seats = await db.seat.findMany({
+    where: { gameId: { in: rows.map((g) => g.id) }, player: { createdById: appId } },
+    select: { gameId: true, role: true, playerId: true },
+    orderBy: [{ gameId: 'asc' }, { role: 'asc' }],
+  });
+  return rows.map((g) => ({
+    ...toRow(g),
+    appSeats: seats.filter((s) => s.gameId === g.id && s.playerId !== null).map((s) => ({ role: s.role, playerId: s.playerId! })),
+  }));
+}
+
 export async function gamesOfPlayer(db: PrismaClient, playerId: string): Promise<GameRow[]> {
   const rows = await db.game.findMany({
     where: { status: { in: ['setup', 'active'] }, seats: { some: { playerId } } },

@@ -24,6 +24,11 @@ export function findAppPlayerByExternalId(db: PrismaClient, appId: string, exter
   return db.player.findUnique({ where: { createdById_externalId: { createdById: appId, externalId } } });
 }
 
+/** The players an application created (oldest first), as its app-wide stream names them. */
+export function listAppPlayers(db: PrismaClient, appId: string): Promise<Array<Pick<Player, 'id' | 'name' | 'externalId'>>> {
+  return db.player.findMany({ where: { createdById: appId }, select: { id: true, name: true, externalId: true }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+}
+
 export function insertKey(db: PrismaClient, k: { playerId: string; prefix: string; hash: string; label: string | null }): Promise<ApiKey> {
   return db.apiKey.create({ data: k });
 }

@@ -17,7 +17,7 @@ t.test('defaults: embedded database, in-process bus, 127.0.0.1:3000, info logs, 
     openSignup: true,
     vacationDays: 30,
     reminderSharePercent: 80,
-    rateLimit: { max: 600, anonymousMax: 120, windowMs: 60_000 },
+    rateLimit: { max: 600, anonymousMax: 120, appMax: 12_000, windowMs: 60_000 },
     sseHeartbeatMs: 15_000,
     databaseQueryTimeoutMs: 10_000,
     trustProxy: false,
@@ -60,7 +60,10 @@ t.test('TRUST_PROXY: nonsense and hop counts are refused at start-up, with what 
 
 t.test('rate limits and SSE heartbeat', async (t) => {
   const c = loadConfig({ RATE_LIMIT_MAX: '10', RATE_LIMIT_ANONYMOUS_MAX: '0', RATE_LIMIT_WINDOW_SECONDS: '5', SSE_HEARTBEAT_SECONDS: '2' }, '/srv');
-  t.same(c.rateLimit, { max: 10, anonymousMax: 0, windowMs: 5000 });
+  t.same(c.rateLimit, { max: 10, anonymousMax: 0, appMax: 200, windowMs: 5000 }, 'the app ceiling defaults to 20 × RATE_LIMIT_MAX');
+  t.equal(loadConfig({ RATE_LIMIT_APP_MAX: '50' }, '/srv').rateLimit.appMax, 50);
+  t.equal(loadConfig({ RATE_LIMIT_APP_MAX: '0' }, '/srv').rateLimit.appMax, 0, '0: no ceiling');
+  t.throws(() => loadConfig({ RATE_LIMIT_APP_MAX: 'many' }, '/srv'), { message: /RATE_LIMIT_APP_MAX must be an integer ≥ 0 \(got "many"\)/ });
   t.equal(c.sseHeartbeatMs, 2000);
   t.throws(() => loadConfig({ RATE_LIMIT_MAX: '-1', RATE_LIMIT_WINDOW_SECONDS: '0', SSE_HEARTBEAT_SECONDS: 'x' }, '/srv'), {
     message: /RATE_LIMIT_MAX must be an integer ≥ 0 \(got "-1"\); RATE_LIMIT_WINDOW_SECONDS must be an integer ≥ 1 \(got "0"\); SSE_HEARTBEAT_SECONDS must be an integer ≥ 1/,

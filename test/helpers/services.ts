@@ -66,7 +66,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     vacationDays: 30,
     openSignup: true,
     // Generous: only the rate-limit tests exercise the limits.
-    rateLimit: { max: 1_000_000, anonymousMax: 1_000_000, windowMs: 60_000 },
+    rateLimit: { max: 1_000_000, anonymousMax: 1_000_000, appMax: 1_000_000, windowMs: 60_000 },
     sseHeartbeatMs: 15_000,
     databaseQueryTimeoutMs: 10_000,
     trustProxy: false,

@@ -7,7 +7,7 @@ import { openTestStore, TEST_REDIS_URL, testConfig, uniquePrefix } from '../help
 import { signup } from './rest-helpers.ts';
 
 const { store, databaseUrl } = await openTestStore(t);
-const limits = { max: 3, anonymousMax: 2, windowMs: 60_000 };
+const limits = { max: 3, anonymousMax: 2, appMax: 60, windowMs: 60_000 };
 
 t.test('shared across two instances through Redis: the 4th request with one key is refused', async (t) => {
   const config = testConfig({ databaseUrl, redisUrl: TEST_REDIS_URL, busPrefix: uniquePrefix(), rateLimit: limits });
@@ -61,7 +61,7 @@ t.test('shared across two instances through Redis: the 4th request with one key 
 });
 
 t.test('in memory without Redis (per instance), and 0 means unlimited', async (t) => {
-  const a = await buildApp(testConfig({ databaseUrl, rateLimit: { max: 0, anonymousMax: 1, windowMs: 2_000 } }), { store });
+  const a = await buildApp(testConfig({ databaseUrl, rateLimit: { max: 0, anonymousMax: 1, appMax: 0, windowMs: 2_000 } }), { store });
   t.teardown(() => a.close());
   t.equal((await a.inject('/games')).statusCode, 200);
   const refused = await a.inject('/games');
@@ -69,7 +69,7 @@ t.test('in memory without Redis (per instance), and 0 means unlimited', async (t
   t.equal(refused.headers['ratelimit-policy'], '1;w=2');
   t.ok(Number(refused.headers['retry-after']) >= 1 && Number(refused.headers['retry-after']) <= 2);
   // Another instance without Redis counts for itself.
-  const b = await buildApp(testConfig({ databaseUrl, rateLimit: { max: 0, anonymousMax: 1, windowMs: 2_000 } }), { store });
+  const b = await buildApp(testConfig({ databaseUrl, rateLimit: { max: 0, anonymousMax: 1, appMax: 0, windowMs: 2_000 } }), { store });
   t.teardown(() => b.close());
   t.equal((await b.inject('/games')).statusCode, 200);
   t.equal((await b.inject('/games')).statusCode, 429);
@@ -80,8 +80,90 @@ t.test('in memory without Redis (per instance), and 0 means unlimited', async (t
 });
 
 t.test('Redis unreachable: requests are still limited, per instance', async (t) => {
-  const a = await buildApp(testConfig({ databaseUrl, redisUrl: 'redis://127.0.0.1:1', rateLimit: { max: 5, anonymousMax: 1, windowMs: 60_000 } }), { store });
+  const a = await buildApp(testConfig({ databaseUrl, redisUrl: 'redis://127.0.0.1:1', rateLimit: { max: 5, anonymousMax: 1, appMax: 100, windowMs: 60_000 } }), { store });
   t.teardown(() => a.close());
   t.equal((await a.inject('/games')).statusCode, 200);
   t.equal((await a.inject('/games')).statusCode, 429);
+});
+
+t.test('an application key: a budget per player acted for, and a ceiling for the whole app (through Redis)', async (t) => {
+  const ADMIN = 'rate-limit-operator-token-0123';
+  const config = testConfig({ databaseUrl, redisUrl: TEST_REDIS_URL, busPrefix: uniquePrefix(), adminToken: ADMIN, rateLimit: { max: 3, anonymousMax: 100, appMax: 5, windowMs: 60_000 } });
+  const a = await buildApp(config, { store });
+  t.teardown(() => a.close());
+  const b = await buildApp(config, { store });
+  t.teardown(() => b.close());
+  const created = await a.inject({ method: 'POST', url: '/admin/apps', headers: { authorization: `Bearer ${ADMIN}` }, payload: { name: 'limited-bot' } });
+  const appKey = (created.json() as { key: { key: string } }).key.key;
+  const asApp = (app: typeof a, method: 'GET' | 'POST', url: string, actAs?: string, payload?: object) =>
+    app.inject({ method, url, headers: { authorization: `Bearer ${appKey}`, ...(actAs ? { 'x-act-as': actAs } : {}) }, ...(payload ? { payload } : {}) });
+  // Creating players: the app's own requests (no X-Act-As), its per-key budget of 3.
+  const ids: string[] = [];
+  for (const name of ['ann', 'ben', 'cy']) {
+    const res = await asApp(a, 'POST', '/players', undefined, { name, externalId: `rl:${name}` });
+    t.equal(res.statusCode, 201);
+    ids.push((res.json() as { player: { id: string } }).player.id);
+  }
+  const [ann, ben, cy] = ids as [string, string, string];
+
+  // Ann: 3 of her own, 3 of the app's 5 — the player's budget is the tighter.
+  let res = await asApp(a, 'GET', '/me', ann);
+  t.equal(res.statusCode, 200);
+  t.equal(res.headers['ratelimit-limit'], '3');
+  t.equal(res.headers['ratelimit-remaining'], '2');
+  t.equal(res.headers['ratelimit-policy'], '3;w=60, 5;w=60', 'both limits, the shown one first');
+  await asApp(b, 'GET', '/me', ann);
+  res = await asApp(a, 'GET', '/me', ann);
+  t.equal(res.statusCode, 200);
+  t.equal(res.headers['ratelimit-remaining'], '0');
+  res = await asApp(b, 'GET', '/me', ann);
+  t.equal(res.statusCode, 429, 'Ann’s 4th request: over her own budget');
+  t.match(res.json(), { code: 'rate_limited', scope: 'player', limit: 3, detail: /this player of the application/ });
+  t.equal(res.headers['ratelimit-limit'], '3');
+  t.match(res.headers['retry-after'], /^\d+$/);
+  // Refused by her own budget, so not counted against the app's ceiling either.
+  res = await asApp(a, 'GET', '/me', ann);
+  t.equal(res.statusCode, 429);
+
+  // Ben is not stopped by Ann: his own budget is fresh, but the app has 2 of 5 left — now the tighter.
+  res = await asApp(b, 'GET', '/me', ben);
+  t.equal(res.statusCode, 200, 'Ann over her budget does not stop Ben');
+  t.equal(res.headers['ratelimit-limit'], '5', 'the app’s ceiling is the tighter now');
+  t.equal(res.headers['ratelimit-remaining'], '1');
+  t.equal(res.headers['ratelimit-policy'], '5;w=60, 3;w=60');
+  t.equal((res.json() as { player: { id: string } }).player.id, ben);
+  res = await asApp(a, 'GET', '/me', ben);
+  t.equal(res.statusCode, 200);
+  t.equal(res.headers['ratelimit-remaining'], '0');
+
+  // The ceiling stops every player, Cy included (who has sent nothing yet).
+  res = await asApp(a, 'GET', '/me', cy);
+  t.equal(res.statusCode, 429, 'the app ceiling stops all its players');
+  t.match(res.json(), { code: 'rate_limited', scope: 'app', limit: 5, detail: /this application key, all its players together/ });
+  t.equal(res.headers['ratelimit-limit'], '5');
+  t.equal(res.headers['ratelimit-remaining'], '0');
+  t.equal((await asApp(b, 'GET', '/me', ben)).statusCode, 429);
+  // The app's own requests (no X-Act-As) keep their per-key budget: 3 used creating players.
+  res = await asApp(b, 'GET', '/me');
+  t.equal(res.statusCode, 429);
+  t.match(res.json(), { scope: 'key' });
+});
+
+t.test('an application key without Redis: the same limits, per instance', async (t) => {
+  const ADMIN = 'rate-limit-operator-token-0123';
+  const a = await buildApp(testConfig({ databaseUrl, adminToken: ADMIN, rateLimit: { max: 2, anonymousMax: 100, appMax: 3, windowMs: 60_000 } }), { store });
+  t.teardown(() => a.close());
+  const created = await a.inject({ method: 'POST', url: '/admin/apps', headers: { authorization: `Bearer ${ADMIN}` }, payload: { name: 'local-bot' } });
+  const appKey = (created.json() as { key: { key: string } }).key.key;
+  const get = (actAs: string) => a.inject({ method: 'GET', url: '/games', headers: { authorization: `Bearer ${appKey}`, 'x-act-as': actAs } });
+  // The limiter takes X-Act-As as sent (authentication then refuses a stranger: 403), so no players are needed here.
+  const p = '00000000-0000-4000-8000-000000000001';
+  const q = '00000000-0000-4000-8000-000000000002';
+  t.equal((await get(p)).statusCode, 403);
+  t.equal((await get(p)).headers['ratelimit-remaining'], '0', 'p’s own budget of 2 spent');
+  t.match((await get(p)).json(), { scope: 'player' });
+  const res = await get(q);
+  t.equal(res.headers['ratelimit-limit'], '3');
+  t.equal(res.headers['ratelimit-remaining'], '0', 'q’s request is the ceiling’s 3rd');
+  t.match((await get(q)).json(), { scope: 'app', limit: 3 });
 });

@@ -10,7 +10,7 @@ import { openTestStore, testConfig } from '../helpers/services.ts';
 
 const { store, databaseUrl } = await openTestStore(t);
 // One anonymous request per client and window.
-const limits = { max: 0, anonymousMax: 1, windowMs: 60_000 };
+const limits = { max: 0, anonymousMax: 1, appMax: 0, windowMs: 60_000 };
 
 async function appTrusting(trustProxy: TrustProxy) {
   const app = await buildApp(testConfig({ databaseUrl, rateLimit: limits, trustProxy }), { store });

@@ -20,7 +20,7 @@ if (!existsSync(CHROMIUM)) {
   else t.test('watch page pacing', { skip: `${CHROMIUM} is missing` }, () => {});
 } else {
   // Keys: unlimited; addresses: 30 a window.
-  const app = await restApp(t, { rateLimit: { max: 0, anonymousMax: ANONYMOUS_MAX, windowMs: WINDOW_MS } });
+  const app = await restApp(t, { rateLimit: { max: 0, anonymousMax: ANONYMOUS_MAX, appMax: 0, windowMs: WINDOW_MS } });
   const origin = await app.listen({ port: 0, host: '127.0.0.1' });
   const york = await signup(app, 'York Fast');
   const lancaster = await signup(app, 'Lancaster Fast');

@@ -27,6 +27,9 @@
 // myClaimableTimeouts: `claimable` messages of `player:<id>` (the opponent's
 // time ran out in a game whose control says onTimeout claim), live only too.
 //
+// appEvents: an application's stream over all its players (src/notify/app-feed.ts,
+// the same feed as GET /apps/me/events, with its cursor as `after`).
+//
 // gameClock: `clock` messages of `game:<id>` (a vacation paused or resumed a
 // seat's clock; the version does not move, so gameEvents has nothing to send),
 // live only: every gameEvents update carries the clock too.
@@ -56,6 +59,10 @@ import type { HeraldContext } from './context.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import { publicError } from './errors.ts';
 import { EventStream } from './stream.ts';
+import type { Fanout } from '../../notify/fanout.ts';
+import { AppFeed, type AppNotice } from '../../notify/app-feed.ts';
+import { appFeedSource } from '../../notify/sources.ts';
+import { decodeAppCursor } from '../../notify/turn-cursor.ts';
 
 export interface GameUpdate {
   gameId: string;
@@ -99,7 +106,27 @@ export interface SubscriptionOptions {
   pollMs?: number;
 }
 
-export function subscriptionResolvers(service: GameServiceApi, bus: Bus, log: FastifyBaseLogger, options: SubscriptionOptions = {}) {
+/** An appEvents notice: its kind's fields under the kind's name (the GraphQL AppNotice). */
+export interface AppUpdate {
+  type: AppNotice['type'];
+  cursor: string;
+  player: AppNotice['player'];
+  yourTurn: TurnNotice | null;
+  seated: Omit<SeatedEvent, 'type'> | null;
+  reminder: Omit<ReminderEvent, 'type'> | null;
+  claimable: Omit<ClaimableEvent, 'type'> | null;
+}
+
+function appUpdate(n: AppNotice, cursor: string): AppUpdate {
+  const u: AppUpdate = { type: n.type, cursor, player: n.player, yourTurn: null, seated: null, reminder: null, claimable: null };
+  if (n.type === 'your_turn') u.yourTurn = { gameId: n.gameId, version: n.version, roles: n.roles, clock: n.clock ?? null };
+  else if (n.type === 'seated') u.seated = { gameId: n.gameId, role: n.role, leagueId: n.leagueId, round: n.round, board: n.board };
+  else if (n.type === 'reminder') u.reminder = { gameId: n.gameId, role: n.role, kind: n.kind, remainingMs: n.remainingMs, deadline: n.deadline };
+  else u.claimable = { gameId: n.gameId, role: n.role, flagged: n.flagged, ranOutAt: n.ranOutAt };
+  return u;
+}
+
+export function subscriptionResolvers(service: GameServiceApi, bus: Bus, fanout: Fanout, log: FastifyBaseLogger, options: SubscriptionOptions = {}) {
   const pollMs = options.pollMs ?? 15_000;
   // Errors leave through Mercurius without its errorFormatter: map them here.
   const guard = <T>(p: Promise<T>): Promise<T> => p.catch((err: unknown) => Promise.reject(publicError(err, log)));
@@ -277,6 +304,36 @@ export function subscriptionResolvers(service: GameServiceApi, bus: Bus, log: Fa
     return stream;
   }
 
+  async function appEvents(args: { after?: string | null }, ctx: HeraldContext) {
+    checkArguments(args);
+    const appId = service.requireApp(await ctx.auth.required());
+    const cursor = args.after == null ? null : decodeAppCursor(args.after);
+    if (args.after != null && cursor === null) {
+      throw new ServiceError('invalid_request', 'after must be a cursor of this stream (gameId@version or gameId@version~n, comma-separated).');
+    }
+    const stream = new EventStream<{ appEvents: AppUpdate }>((err) => publicError(err, log));
+    const feed = new AppFeed({
+      source: appFeedSource(service, appId),
+      fanout,
+      cursor,
+      pollMs,
+      deliver: (n, id) => stream.push({ appEvents: appUpdate(n, id) }),
+      // A failed catch-up (database down) is retried at the next check; access cannot be lost (the key is the app's).
+      error: (err, fatal) => {
+        if (fatal) stream.fail(publicError(err, log));
+        else log.warn({ appId, err: err instanceof Error ? err.message : String(err) }, 'appEvents catch-up failed; retrying at the next check');
+      },
+    });
+    stream.onClose(() => feed.close());
+    try {
+      await feed.start();
+    } catch (err) {
+      await stream.return();
+      throw err;
+    }
+    return stream;
+  }
+
   // A subscription document sent over plain HTTP is executed like a query, with
   // no event as the root value: refuse it as a client error (not a null for a
   // non-null field, which would be an internal error).
@@ -309,6 +366,10 @@ export function subscriptionResolvers(service: GameServiceApi, bus: Bus, log: Fa
     gameClock: {
       subscribe: (_root: unknown, args: { gameId: string }, ctx: HeraldContext) => guard(gameClock(args, ctx)),
       resolve: resolveEvent('gameClock'),
+    },
+    appEvents: {
+      subscribe: (_root: unknown, args: { after?: string | null }, ctx: HeraldContext) => guard(appEvents(args, ctx)),
+      resolve: resolveEvent('appEvents'),
     },
   };
 }

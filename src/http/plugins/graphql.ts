@@ -54,7 +54,7 @@ export default async function graphql(app: FastifyInstance, opts: GraphqlOptions
     ...leagues,
     Query: { ...games.Query, ...leagues.Query },
     Mutation: { ...games.Mutation, ...leagues.Mutation },
-    Subscription: subscriptionResolvers(service, app.bus, app.log, { pollMs: opts.pollMs }),
+    Subscription: subscriptionResolvers(service, app.bus, app.notify, app.log, { pollMs: opts.pollMs }),
   } as IResolvers;
 
   // Over WebSocket, Mercurius parses a document before any of its hooks: the

@@ -25,8 +25,8 @@ export interface AppMetrics {
   commitStatement(changes: number): void;
   /** A bus publish that failed after a commit. */
   busPublishFailed(channel: string): void;
-  sseOpened(stream: 'game' | 'me'): void;
-  sseClosed(stream: 'game' | 'me'): void;
+  sseOpened(stream: 'game' | 'me' | 'app'): void;
+  sseClosed(stream: 'game' | 'me' | 'app'): void;
   /** One answered HTTP request; `seconds` null for streams (their duration is not a latency). */
   observeRequest(method: string, route: string, status: number, seconds: number | null): void;
 }
@@ -95,6 +95,7 @@ export function createAppMetrics(countGames: () => Promise<Record<string, number
   });
   streams.set({ stream: 'game' }, 0);
   streams.set({ stream: 'me' }, 0);
+  streams.set({ stream: 'app' }, 0);
   new Gauge({
     name: 'herald_games',
     help: 'Games by status (counted in the database at scrape time).',

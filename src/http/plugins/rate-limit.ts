@@ -1,6 +1,14 @@
 // Rate limits: a fixed window of `windowMs` per client, counted per API key
 // (the Bearer token, or `?access_token=` on the SSE routes) or, without a key,
-// per client IP (request.ip: behind a reverse proxy, set TRUST_PROXY so it is
+// per client IP. An application key acting for a player (`X-Act-As`) is
+// counted per player acted for — each has the per-key budget, so one busy
+// player cannot starve the app's others — and against the app-wide ceiling
+// (`appMax`), which bounds what the key does for all its players together.
+// The ceiling counts only requests the player's budget let through, so a
+// player hammering past its own limit does not eat the others' share. The
+// limiter runs before authentication: the X-Act-As value is taken as sent
+// (a player the key did not create is refused by authentication, and still
+// counted against the ceiling) (request.ip: behind a reverse proxy, set TRUST_PROXY so it is
 // the client's address from X-Forwarded-For, not the proxy's). With Redis configured the counters live there (one atomic
 // INCR + PEXPIRE script), so every instance shares them; otherwise in memory.
 // If Redis fails, this instance counts locally until it is back: a Redis
@@ -8,8 +16,11 @@
 //
 // Every limited response carries RateLimit-Limit, RateLimit-Remaining,
 // RateLimit-Reset (seconds) and RateLimit-Policy (IETF draft
-// "RateLimit header fields for HTTP"); over the limit: 429 problem+json, code
-// rate_limited, with Retry-After. Health, readiness and metrics are exempt
+// "RateLimit header fields for HTTP"); with X-Act-As they describe the tighter
+// of the two limits (fewer requests left; on a tie, the later reset), and
+// RateLimit-Policy lists both, the one shown first. Over a limit: 429
+// problem+json, code rate_limited, with Retry-After and `scope` (key, player,
+// app or address) naming the limit that refused. Health, readiness and metrics are exempt
 // (probes and scrapers must never be refused).
 import { createHash } from 'node:crypto';
 import fp from 'fastify-plugin';
@@ -121,8 +132,8 @@ export function redisCounters(url: string, prefix: string, onError: (err: unknow
   };
 }
 
-/** The client a request is counted for: its API key (hashed: never keep keys) or its IP. */
-export function clientOf(request: FastifyRequest): { key: string; authenticated: boolean } {
+/** The client a request is counted for: its API key (hashed: never keep keys) or its IP; with X-Act-As, the player acted for. */
+export function clientOf(request: FastifyRequest): { key: string; authenticated: boolean; actAs: string | null } {
   const header = request.headers.authorization;
   let token: string | undefined;
   if (typeof header === 'string' && /^bearer\s+/i.test(header)) token = header.replace(/^bearer\s+/i, '').trim();
@@ -130,13 +141,41 @@ export function clientOf(request: FastifyRequest): { key: string; authenticated:
     const q = (request.query as Record<string, unknown> | undefined)?.access_token;
     if (typeof q === 'string' && q !== '') token = q;
   }
-  if (token) return { key: `key:${createHash('sha256').update(token).digest('hex').slice(0, 32)}`, authenticated: true };
-  return { key: `ip:${request.ip}`, authenticated: false };
+  if (!token) return { key: `ip:${request.ip}`, authenticated: false, actAs: null };
+  const actAs = request.headers['x-act-as'];
+  const player = typeof actAs === 'string' && actAs.trim() !== '' ? actAs.trim() : null;
+  return { key: `key:${hashed(token)}`, authenticated: true, actAs: player === null ? null : hashed(player) };
 }
 
+function hashed(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+}
+
+type Scope = 'key' | 'player' | 'app' | 'address';
+
+interface Counted extends Hit {
+  scope: Scope;
+  limit: number;
+}
+
+const left = (c: Counted): number => Math.max(0, c.limit - c.count);
+
+/** The limit the headers describe: the one with fewer requests left (on a tie, the later reset). */
+function tighter(a: Counted, b: Counted): Counted {
+  if (left(a) !== left(b)) return left(a) < left(b) ? a : b;
+  return a.resetMs >= b.resetMs ? a : b;
+}
+
+const WHO: Record<Scope, string> = {
+  key: 'this API key',
+  player: 'this player of the application (X-Act-As)',
+  app: 'this application key, all its players together',
+  address: 'this address (send an API key for a higher limit)',
+};
+
 async function rateLimit(app: FastifyInstance, opts: RateLimitOptions): Promise<void> {
-  const { max, anonymousMax, windowMs } = opts.limits;
-  if (max === 0 && anonymousMax === 0) return; // unlimited
+  const { max, anonymousMax, appMax, windowMs } = opts.limits;
+  if (max === 0 && anonymousMax === 0 && appMax === 0) return; // unlimited
 
   const counters =
     opts.redisUrl === null
@@ -149,23 +188,41 @@ async function rateLimit(app: FastifyInstance, opts: RateLimitOptions): Promise<
         );
   app.addHook('onClose', () => counters.close());
 
+  const count = async (key: string, scope: Scope, limit: number): Promise<Counted> => ({ ...(await counters.hit(key, windowMs)), scope, limit });
+
+  /** The counts this request adds to, the tightest first; empty: not limited. */
+  async function countRequest(client: ReturnType<typeof clientOf>): Promise<Counted[]> {
+    if (!client.authenticated) return anonymousMax === 0 ? [] : [await count(client.key, 'address', anonymousMax)];
+    if (client.actAs === null) return max === 0 ? [] : [await count(client.key, 'key', max)];
+    // The player's own budget first: a request it refuses does not count against the app's ceiling.
+    const own = max === 0 ? null : await count(`${client.key}:as:${client.actAs}`, 'player', max);
+    if (own && own.count > own.limit) return [own];
+    const all = appMax === 0 ? null : await count(`${client.key}:app`, 'app', appMax);
+    if (own && all) return tighter(own, all) === own ? [own, all] : [all, own];
+    return own ? [own] : all ? [all] : [];
+  }
+
   app.addHook('onRequest', async (request, reply) => {
     const route = request.routeOptions.url;
     if (route !== undefined && EXEMPT_ROUTES.has(route)) return;
-    const client = clientOf(request);
-    const limit = client.authenticated ? max : anonymousMax;
-    if (limit === 0) return;
-    const { count, resetMs } = await counters.hit(client.key, windowMs);
-    const reset = Math.max(1, Math.ceil(resetMs / 1000));
-    reply.header('ratelimit-limit', String(limit));
-    reply.header('ratelimit-remaining', String(Math.max(0, limit - count)));
-    reply.header('ratelimit-reset', String(reset));
-    reply.header('ratelimit-policy', `${limit};w=${Math.round(windowMs / 1000)}`);
-    if (count <= limit) return;
+    const counted = await countRequest(clientOf(request));
+    if (counted.length === 0) return;
+    const over = counted.filter((c) => c.count > c.limit);
+    // Refused: the limit that refused (both must have room again, so the later of the exceeded ones).
+    const refusing = over.length === 0 ? null : over.reduce((a, b) => (b.resetMs > a.resetMs ? b : a));
+    const shown = refusing ?? counted[0]!;
+    const seconds = (c: Counted) => Math.max(1, Math.ceil(c.resetMs / 1000));
+    const policy = (c: Counted) => `${c.limit};w=${Math.round(windowMs / 1000)}`;
+    reply.header('ratelimit-limit', String(shown.limit));
+    reply.header('ratelimit-remaining', String(left(shown)));
+    reply.header('ratelimit-reset', String(seconds(shown)));
+    reply.header('ratelimit-policy', [shown, ...counted.filter((c) => c !== shown)].map(policy).join(', '));
+    if (refusing === null) return;
+    const reset = seconds(refusing);
     reply.header('retry-after', String(reset));
-    const who = client.authenticated ? 'this API key' : 'this address (send an API key for a higher limit)';
-    const body = problem(429, 'rate_limited', `Too many requests for ${who}: at most ${limit} per ${Math.round(windowMs / 1000)} s. Retry in ${reset} s.`, {
-      limit,
+    const body = problem(429, 'rate_limited', `Too many requests for ${WHO[refusing.scope]}: at most ${refusing.limit} per ${Math.round(windowMs / 1000)} s. Retry in ${reset} s.`, {
+      limit: refusing.limit,
+      scope: refusing.scope,
       retryAfter: reset,
     });
     return reply.code(429).type(PROBLEM_CONTENT_TYPE).send(body);

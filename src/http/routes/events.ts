@@ -3,7 +3,9 @@
 // caller's "your turn" notifications across its games, and "seated" notices
 // when a league round gives the caller a new game, "reminder" notices when
 // the caller's correspondence clock runs low, and "claimable" notices when the
-// caller may claim a win on time). Both resume from
+// caller may claim a win on time), and GET /apps/me/events (an application
+// key's stream: the /me/events notices of every player the application
+// created, each naming its player; see src/notify/app-feed.ts). All resume from
 // Last-Event-ID (header, or ?lastEventId= for a first connection that resumes)
 // without gaps or duplicates; see src/notify for how.
 //
@@ -15,8 +17,9 @@ import { ServiceError, type Caller } from '../../service/api.ts';
 import { ADMIN_CALLER } from '../plugins/auth.ts';
 import { GameFeed, isOverStatus } from '../../notify/game-feed.ts';
 import { TurnFeed } from '../../notify/turn-feed.ts';
-import { decodeTurnCursor } from '../../notify/turn-cursor.ts';
-import { gameFeedSource, turnFeedSource } from '../../notify/sources.ts';
+import { decodeAppCursor, decodeTurnCursor } from '../../notify/turn-cursor.ts';
+import { AppFeed } from '../../notify/app-feed.ts';
+import { appFeedSource, gameFeedSource, turnFeedSource } from '../../notify/sources.ts';
 import { SseStream } from '../../notify/sse.ts';
 import { errorMessage } from '../../errors.ts';
 import { knownProblem } from '../service-errors.ts';
@@ -60,7 +63,7 @@ export default async function eventRoutes(app: FastifyInstance, opts: EventRoute
   const open = new Set<SseStream>();
   const metrics = app.hasDecorator('metrics') ? app.metrics : null;
 
-  function track(stream: SseStream, kind: 'game' | 'me', close: () => void): void {
+  function track(stream: SseStream, kind: 'game' | 'me' | 'app', close: () => void): void {
     open.add(stream);
     metrics?.sseOpened(kind);
     stream.onClose(() => {
@@ -164,6 +167,45 @@ export default async function eventRoutes(app: FastifyInstance, opts: EventRoute
     void sseHeaders(reply).send(stream.body);
     feed.start().catch((err: unknown) => {
       request.log.warn({ playerId: caller.playerId, error: errorMessage(err) }, 'SSE stream failed to start');
+      stream.event('problem', null, problemOf(err));
+      stream.end();
+    });
+    return reply;
+  });
+
+  // Not /me/events with an application key: that stays the application's own
+  // seats (an application may play under its own name); this is the stream of
+  // the players it acts for, which needs a cursor over all of them.
+  app.get('/apps/me/events', async (request, reply) => {
+    const caller = await streamCaller(app, request);
+    if (!caller) throw new ServiceError('unauthorized', 'This needs an application key (Authorization: Bearer <key>, or ?access_token=<key>).');
+    const appId = svc.requireApp(caller);
+    const raw = lastEventId(request);
+    const cursor = raw === null ? null : decodeAppCursor(raw);
+    if (raw !== null && cursor === null) {
+      throw new ServiceError('invalid_request', 'Last-Event-ID must be an id of this stream (gameId@version or gameId@version~n, comma-separated).');
+    }
+
+    const stream = new SseStream(opts.heartbeatMs);
+    const feed = new AppFeed({
+      source: appFeedSource(svc, appId),
+      fanout: app.notify,
+      cursor,
+      pollMs: opts.heartbeatMs,
+      deliver: (e, id) => stream.event(e.type, id, e),
+      error: (err, fatal) => {
+        if (!fatal) {
+          request.log.warn({ appId, error: errorMessage(err) }, 'SSE catch-up failed; retrying at the next heartbeat');
+          return;
+        }
+        stream.event('problem', null, problemOf(err));
+        stream.end();
+      },
+    });
+    track(stream, 'app', () => feed.close());
+    void sseHeaders(reply).send(stream.body);
+    feed.start().catch((err: unknown) => {
+      request.log.warn({ appId, error: errorMessage(err) }, 'SSE stream failed to start');
       stream.event('problem', null, problemOf(err));
       stream.end();
     });
