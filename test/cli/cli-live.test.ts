@@ -62,7 +62,7 @@ t.test('watch follows a game until it ends', async (t) => {
 
 t.test('bots: two bot-vs-bot games through the server, summarised in --json', async (t) => {
   // A tight rate limit (60 requests per key in 2 s): the bots outrun it and must wait out each 429.
-  const { url } = await startServer(t, { rateLimit: { max: 60, anonymousMax: 1_000, windowMs: 2_000 } });
+  const { url } = await startServer(t, { rateLimit: { max: 60, anonymousMax: 1_000, appMax: 0, windowMs: 2_000 } });
   const c = await cli(t);
   const run = await c.run(['bots', '2', '--seed', '5', '--concurrency', '2', '--json'], { env: { HERALD_URL: url } });
   t.equal(run.code, 0, run.stderr);
