@@ -369,17 +369,22 @@ async function deliverOne(ctx: Ctx, m: ClaimedMessage): Promise<boolean> {
   return false;
 }
 
+/** Claims per run of the delivery job (each claims up to maxInFlight). */
+const MAX_ROUNDS = 50;
+
 /** A claim's lease: longer than a request may take, so a message is never sent twice at once. */
 const LEASE_MARGIN_MS = 50_000;
 
 /**
- * Sends what is due (jobs/webhook-deliveries.ts), batch after batch, up to maxInFlight at once
- * (at most perEndpoint per endpoint); how many were delivered. Each batch is claimed by one
+ * Sends what is due (jobs/webhook-deliveries.ts), batch after batch until nothing is due (at most
+ * MAX_ROUNDS batches), up to maxInFlight at once (at most perEndpoint per endpoint); how many were
+ * delivered. Each batch is claimed by one
  * statement and sent with no transaction open.
  */
 export async function deliverDue(ctx: Ctx): Promise<number> {
   const o = opts(ctx);
   let delivered = 0;
+  let rounds = 0;
   for (;;) {
     const batch = await store.claimDue(ctx.sql, { limit: o.maxInFlight, perEndpoint: o.perEndpoint, leaseMs: o.timeoutMs + LEASE_MARGIN_MS });
     if (batch.length === 0) return delivered;
@@ -392,6 +397,8 @@ export async function deliverDue(ctx: Ctx): Promise<number> {
       ),
     );
     delivered += results.filter(Boolean).length;
-    if (batch.length < o.maxInFlight) return delivered;
+    // A delivery may have let the next message of its game go (per-game order): claim again, a
+    // bounded number of times per run (a retry due at once must not spin here).
+    if (++rounds >= MAX_ROUNDS) return delivered;
   }
 }
