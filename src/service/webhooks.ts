@@ -104,6 +104,36 @@ export function reminderEvent(gameId: string, playerId: string, role: string, ki
   return { ord: 0, type: 'clock_reminder', player_id: playerId, game_id: gameId, payload };
 }
 
+/** A league board as the league events describe it. */
+export interface BoardRef {
+  leagueId: string;
+  round: number;
+  board: number;
+  id: string;
+  firstId: string;
+  secondId: string | null;
+  gameId: string | null;
+}
+
+/** One event per player of the board (league_round_published, league_result_recorded). */
+export function boardEvents(type: 'league_round_published' | 'league_result_recorded', b: BoardRef, at: Date, extra: Record<string, unknown> = {}): OutboxEvent[] {
+  const players = [b.firstId, ...(b.secondId ? [b.secondId] : [])];
+  return players.map((playerId, i) => ({
+    ord: i,
+    type,
+    player_id: playerId,
+    game_id: b.gameId,
+    payload: {
+      type,
+      timestamp: at.toISOString(),
+      data: {
+        leagueId: b.leagueId, round: b.round, board: b.board, pairingId: b.id, gameId: b.gameId, bye: b.secondId === null, ...extra,
+        links: { league: `/leagues/${b.leagueId}`, round: `/leagues/${b.leagueId}/rounds/${b.round}`, ...(b.gameId ? { game: `/games/${b.gameId}` } : {}) },
+      },
+    },
+  }));
+}
+
 // ─── Endpoints ──────────────────────────────────────────────────────────────
 
 export interface WebhookInfo {
@@ -332,7 +362,8 @@ async function deliverOne(ctx: Ctx, m: ClaimedMessage): Promise<boolean> {
   try {
     const url = parseWebhookUrl(m.url);
     const to = await checkedAddress(url, o.allowPrivate);
-    const at = new Date(ctx.now());
+    // The wall clock, not the service's (tests move that one): receivers check it is within minutes of theirs.
+    const at = new Date();
     const secrets = m.previous_secret ? [m.secret, m.previous_secret] : [m.secret];
     const headers = { 'webhook-id': m.id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signatureHeader(secrets, m.id, at, payload) };
     result = await post(url, to, headers, payload, o.timeoutMs);

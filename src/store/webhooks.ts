@@ -4,7 +4,7 @@
 // claimed by the delivery job with a lease (claimDue), sent outside any transaction, then
 // recorded (recordAttempt): no lock or transaction is held while a request is in flight, which
 // also keeps the embedded database's single connection free.
-import type { PrismaClient, WebhookEndpoint } from '../generated/prisma/client.ts';
+import type { Prisma, PrismaClient, WebhookEndpoint } from '../generated/prisma/client.ts';
 import type { Sql } from './games.ts';
 
 export type { WebhookEndpoint };
@@ -45,6 +45,12 @@ export async function enqueue(sql: Sql, events: OutboxEvent[]): Promise<number> 
   if (events.length === 0) return 0;
   const r = await sql.query({ text: enqueueSql('$1::jsonb'), values: [JSON.stringify(events)] });
   return r.rowCount ?? 0;
+}
+
+/** The same inside a transaction (a league change): the messages commit or roll back with it. */
+export async function enqueueTx(tx: Prisma.TransactionClient, events: OutboxEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await tx.$executeRawUnsafe(enqueueSql('$1::jsonb'), JSON.stringify(events));
 }
 
 export interface NewEndpoint {
