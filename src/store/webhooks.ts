@@ -34,8 +34,13 @@ export function enqueueSql(events: string, extraFrom = '', extraWhere = 'TRUE'):
       jsonb_set(ev.payload, '{data,player}', jsonb_build_object('id', p.id, 'name', p.name, 'externalId', p.external_id)),
       ev.game_id
     FROM ${extraFrom} jsonb_to_recordset(${events}) AS ev(ord int, type text, player_id uuid, game_id uuid, payload jsonb)
-    JOIN players p ON p.id = ev.player_id
-    JOIN webhook_endpoints e ON e.owner_id IN (p.id, p.created_by_id) AND e.enabled AND ev.type = ANY(e.events)
+    -- Index look-ups per event (players' primary key, endpoints' owner_id): OFFSET 0 keeps the
+    -- planner from joining whole tables (it guesses 100 rows for the list; there are a few).
+    CROSS JOIN LATERAL (SELECT id, name, external_id, created_by_id FROM players WHERE id = ev.player_id OFFSET 0) p
+    CROSS JOIN LATERAL (
+      SELECT id FROM webhook_endpoints
+      WHERE owner_id = ANY(ARRAY[p.id, p.created_by_id]) AND enabled AND ev.type = ANY(events) OFFSET 0
+    ) e
     WHERE ${extraWhere}
     ORDER BY ev.ord, e.id`;
 }
