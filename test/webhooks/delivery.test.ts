@@ -141,3 +141,23 @@ t.test('per game: a message waits while an earlier one of the same game is pendi
   t.equal(slow.received.length, 6);
   t.ok(most <= 2, `at most 2 in flight (saw ${most})`);
 });
+
+t.test('two instances delivering at once send each message once (claims with a lease)', async (t) => {
+  const other = await buildApp(testConfig({ databaseUrl, webhookAllowPrivate: true }), { store, webhookSweepMs: HOUR, webhooks: { perEndpoint: 2 } });
+  t.teardown(() => other.close());
+  const r = await startReceiver(t);
+  for (let i = 0; i < 20; i++) r.script.push({ status: 200, delayMs: 20 });
+  const ids: string[] = [];
+  for (let e = 0; e < 4; e++) {
+    const ep = await endpoint(r.url);
+    for (let i = 0; i < 5; i++) ids.push(((await owner.req('POST', `/webhooks/${ep.id}/test`)).json() as { messageId: string }).messageId);
+  }
+  const both = (other.gameService as unknown as GameService).deliverWebhooks;
+  let delivered = 0;
+  for (let i = 0; i < 40 && delivered < 20; i++) {
+    const [a, b] = await Promise.all([svc.deliverWebhooks(), both()]);
+    delivered += a + b;
+  }
+  t.equal(delivered, 20);
+  t.same(r.received.map((g) => g.headers['webhook-id']).sort(), [...ids].sort(), 'each message once');
+});
