@@ -190,3 +190,22 @@ t.test('the SSRF guard refuses private addresses unless the operator allows them
   t.match(log.deliveries[0], { status: 'pending', lastError: /refused: .*not a public address/ });
   await york.req('DELETE', `/webhooks/${webhook.id}`);
 });
+
+t.test('changes committed together (group commit) each write their own messages', async (t) => {
+  const r = await startReceiver(t);
+  const { webhook } = (await lancaster.req('POST', '/webhooks', { url: r.url, events: ['game_ended'] })).json() as { webhook: { id: string } };
+  const sizes: number[] = [];
+  app.gameService.observe({ commitStatement: (n) => sizes.push(n) });
+  const ids: string[] = [];
+  for (let i = 0; i < 8; i++) {
+    const id = ((await york.req('POST', '/games', { gameType: 'richard-iii', scenario: 'richard-iii', roles: ['York'] })).json() as { id: string }).id;
+    await lancaster.req('POST', `/games/${id}/join`, {});
+    ids.push(id);
+  }
+  const results = await Promise.all(ids.map((id) => york.req('POST', `/games/${id}/resign`, {})));
+  t.ok(results.every((res) => res.statusCode === 200));
+  t.ok(Math.max(...sizes) >= 2, `a statement carried several changes (sizes ${sizes.join(',')})`);
+  const rows = (await store.pool.query(`SELECT game_id::text FROM webhook_messages WHERE endpoint_id = $1::uuid AND event_type = 'game_ended'`, [webhook.id])).rows as { game_id: string }[];
+  t.same(rows.map((x) => x.game_id).sort(), [...ids].sort(), 'one game_ended per game');
+  await lancaster.req('DELETE', `/webhooks/${webhook.id}`);
+});
