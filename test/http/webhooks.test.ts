@@ -10,6 +10,7 @@ import type { GameService } from '../../src/service/service.ts';
 import { openTestStore, testConfig } from '../helpers/services.ts';
 import { startReceiver } from '../helpers/webhook-receiver.ts';
 import { ADMIN_TOKEN, client, signup } from './rest-helpers.ts';
+import { client as gqlClient, ok } from './graphql-helpers.ts';
 
 const HOUR = 3_600_000;
 const { store, databaseUrl } = await openTestStore(t);
@@ -208,4 +209,26 @@ t.test('changes committed together (group commit) each write their own messages'
   const rows = (await store.pool.query(`SELECT game_id::text FROM webhook_messages WHERE endpoint_id = $1::uuid AND event_type = 'game_ended'`, [webhook.id])).rows as { game_id: string }[];
   t.same(rows.map((x) => x.game_id).sort(), [...ids].sort(), 'one game_ended per game');
   await lancaster.req('DELETE', `/webhooks/${webhook.id}`);
+});
+
+t.test('GraphQL: the same endpoints, the same errors', async (t) => {
+  const r = await startReceiver(t);
+  const q = gqlClient(app, york.key);
+  const bad = await q(`mutation { createWebhook(url: "ftp://x.example/", events: ["your_turn"]) { secret } }`);
+  t.equal(bad.errors?.[0]?.extensions?.code, 'invalid_request');
+  const badEvent = await q(`mutation($url: String!) { createWebhook(url: $url, events: ["nope"]) { secret } }`, { url: r.url });
+  t.equal(badEvent.errors?.[0]?.extensions?.code, 'invalid_request');
+  const made = await ok(q(`mutation($url: String!) { createWebhook(url: $url, events: ["ping"]) { secret webhook { id events format enabled } } }`, { url: r.url }));
+  t.match(made.createWebhook, { secret: /^whsec_/, webhook: { events: ['ping'], format: 'standard', enabled: true } });
+  const id = made.createWebhook.webhook.id as string;
+  const listed = await ok(q('{ webhooks { id } }'));
+  t.ok(listed.webhooks.some((w: { id: string }) => w.id === id));
+  const messageId = (await ok(q('mutation($id: ID!) { testWebhook(id: $id) }', { id }))).testWebhook as string;
+  await deliver();
+  await r.waitFor(1);
+  const log = await ok(q('query($id: ID!) { webhookDeliveries(id: $id) { id status attemptLog { httpStatus } } }', { id }));
+  t.same(log.webhookDeliveries, [{ id: messageId, status: 'delivered', attemptLog: [{ httpStatus: 200 }] }]);
+  t.equal((await ok(q('mutation($id: ID!) { deleteWebhook(id: $id) }', { id }))).deleteWebhook, true);
+  const gone = await q('query($id: ID!) { webhook(id: $id) { id } }', { id });
+  t.equal(gone.errors?.[0]?.extensions?.code, 'not_found');
 });
