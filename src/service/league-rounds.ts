@@ -415,6 +415,7 @@ export async function forfeitOpenBoards(ctx: Ctx, tx: Prisma.TransactionClient, 
     const result: PairingResult = p.secondId === null ? 'bye-zero' : p.firstId === playerId ? 'forfeit-second' : 'forfeit-first';
     await tx.leaguePairing.update({ where: { id: p.id }, data: { result, source: 'withdrawal', report: Prisma.DbNull } });
     await tx.leagueResultChange.create({ data: { leagueId: row.id, pairingId: p.id, byId: by, kind: 'withdrawal', before: null, after: result, reason } });
+    await enqueueTx(tx, boardEvents('league_result_recorded', p, new Date(ctx.now()), { result, previous: null, kind: 'withdrawal' }));
     if (p.gameId) {
       const gameId = p.gameId;
       after.push(() => endLeagueGame(ctx, gameId, `league: ${reason}`));
