@@ -60,6 +60,13 @@ export interface Config {
    * the pool reconnect.
    */
   databaseIdleTimeoutMs?: number;
+  /**
+   * HERALD_WEBHOOK_ALLOW_PRIVATE (default false): webhook URLs may resolve to private, loopback,
+   * link-local... addresses. Off, the SSRF guard refuses them (src/webhooks/guard.ts).
+   */
+  webhookAllowPrivate: boolean;
+  /** HERALD_PUBLIC_URL: the server's public base URL (absolute links in webhooks, e.g. Discord's board image); null: none. */
+  publicUrl: string | null;
 }
 
 export class ConfigError extends Error {
@@ -197,8 +204,17 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
 
   const trustProxy = trustProxyVar(env, problems);
 
+  let webhookAllowPrivate = false;
+  const rawPrivate = nonEmpty(env, 'HERALD_WEBHOOK_ALLOW_PRIVATE');
+  if (rawPrivate !== undefined) {
+    if (/^(true|1|yes)$/i.test(rawPrivate)) webhookAllowPrivate = true;
+    else if (!/^(false|0|no)$/i.test(rawPrivate)) problems.push(`HERALD_WEBHOOK_ALLOW_PRIVATE must be true or false (got "${rawPrivate}")`);
+  }
+  const publicUrl = nonEmpty(env, 'HERALD_PUBLIC_URL') ?? null;
+  if (publicUrl !== null) checkUrl(publicUrl, 'HERALD_PUBLIC_URL', ['https:', 'http:'], problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
-  return { databaseUrl, redisUrl, port, host, logLevel, dataDir, busPrefix, development, adminToken, openSignup, vacationDays, reminderSharePercent, rateLimit, sseHeartbeatMs, databaseQueryTimeoutMs, trustProxy };
+  return { databaseUrl, redisUrl, port, host, logLevel, dataDir, busPrefix, development, adminToken, openSignup, vacationDays, reminderSharePercent, rateLimit, sseHeartbeatMs, databaseQueryTimeoutMs, trustProxy, webhookAllowPrivate, publicUrl };
 }
 
 /** The URL with its password hidden, for logs and error messages. */

@@ -21,6 +21,7 @@ import gameRoutes from './routes/games.ts';
 import gameDataRoutes from './routes/game-data.ts';
 import pageRoutes from './routes/pages.ts';
 import playerRoutes from './routes/players.ts';
+import webhookRoutes from './routes/webhooks.ts';
 import leagueRoutes from './routes/leagues.ts';
 import metrics from './plugins/metrics.ts';
 import rateLimit from './plugins/rate-limit.ts';
@@ -39,6 +40,10 @@ export interface AppServices {
   clockSweepMs?: number;
   /** How often league rounds due on a schedule are started (default 15 s). */
   roundSweepMs?: number;
+  /** How often due webhook messages are looked for (default 1 s). */
+  webhookSweepMs?: number;
+  /** Webhook delivery settings beyond the configuration's (tests: a short retry schedule). */
+  webhooks?: { retrySchedule?: readonly number[]; perEndpoint?: number; maxInFlight?: number; timeoutMs?: number };
 }
 
 const version = (JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
@@ -91,6 +96,8 @@ export async function buildApp(config: Config, given: AppServices = {}): Promise
       ...(given.now ? { now: given.now } : {}),
       ...(given.clockSweepMs !== undefined ? { clockSweepMs: given.clockSweepMs } : {}),
       ...(given.roundSweepMs !== undefined ? { roundSweepMs: given.roundSweepMs } : {}),
+      ...(given.webhookSweepMs !== undefined ? { webhookSweepMs: given.webhookSweepMs } : {}),
+      webhooks: { allowPrivate: config.webhookAllowPrivate, publicUrl: config.publicUrl, ...given.webhooks },
     });
     // Before authentication (which reads X-Act-As) and every route.
     await app.register(inputGuard);
@@ -101,6 +108,7 @@ export async function buildApp(config: Config, given: AppServices = {}): Promise
     await app.register(gameDataRoutes);
     await app.register(playerRoutes);
     await app.register(leagueRoutes);
+    await app.register(webhookRoutes);
     await app.register(pageRoutes);
     await app.register(notify);
     await app.register(eventRoutes, { heartbeatMs: config.sseHeartbeatMs });

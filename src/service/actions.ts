@@ -7,6 +7,7 @@
 import type { Prisma } from '../generated/prisma/client.ts';
 import type { Json } from '../bus/bus.ts';
 import { IllegalActionError } from '../engine/types.ts';
+import { gameEvents } from './webhooks.ts';
 import { commitChange, findIdempotency, isUniqueViolation, VersionConflict, type GameRow } from '../store/games.ts';
 import type { Caller, GameResult, GameStatus, SubmitActionInput, SubmitActionResult } from './api.ts';
 import { actingRole, isOver, loadGame, moduleOf, requirePlayer, summarize, type Ctx } from './context.ts';
@@ -186,6 +187,7 @@ export async function submitAction(ctx: Ctx, callerIn: Caller, gameId: string, i
           ...(clock?.clocks !== undefined ? clock : {}),
         },
         entries: [entry],
+        webhooks: gameEvents(game, { status, activeRoles, version, result, seats: game.seats }, [entry], at),
         ...(key !== null
           ? { idempotency: { playerId: caller.playerId, key, requestHash, response: JSON.stringify(response) } }
           : {}),

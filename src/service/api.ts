@@ -55,6 +55,8 @@ export type { VacationInfo } from './vacation.ts';
 export type { GameDataFile, GameDataSet } from './game-data.ts';
 import type { GameDataFile, GameDataSet } from './game-data.ts';
 import type { VacationInfo } from './vacation.ts';
+import type { DeliveryInfo, WebhookInfo } from './webhooks.ts';
+export type { DeliveryInfo, WebhookInfo } from './webhooks.ts';
 export { ERROR_CODES, ServiceError, type ErrorCode } from './errors.ts';
 import type { BoardPicture, BoardPictureOptions } from './pictures.ts';
 export { PICTURE_FORMATS, type BoardPicture, type BoardPictureOptions, type PictureFormat } from './pictures.ts';
@@ -655,6 +657,20 @@ export interface GameServiceApi {
   getPlayerProfile(caller: Caller | null, playerId: string): Promise<PlayerProfile>;
   getRatingHistory(caller: Caller | null, playerId: string, gameType: string, page?: { cursor?: string; limit?: number }): Promise<Page<RatingHistoryEntry>>;
   getLeaderboard(gameType: string, opts?: { includeProvisional?: boolean; cursor?: string; limit?: number }): Promise<Page<LeaderboardEntry>>;
+
+  // ── Webhooks (webhooks.ts): endpoints of the caller's player (an application's own endpoints receive its players' events) ──
+  /** Registers an endpoint; the signing secret is in the answer, once. */
+  createWebhook(caller: Caller | null, input: unknown): Promise<{ webhook: WebhookInfo; secret: string }>;
+  listWebhooks(caller: Caller | null): Promise<{ webhooks: WebhookInfo[] }>;
+  getWebhook(caller: Caller | null, id: string): Promise<WebhookInfo>;
+  updateWebhook(caller: Caller | null, id: string, input: unknown): Promise<WebhookInfo>;
+  deleteWebhook(caller: Caller | null, id: string): Promise<void>;
+  /** A new secret (shown once); the old one still signs for ROTATION_OVERLAP_MS. */
+  rotateWebhookSecret(caller: Caller | null, id: string): Promise<{ webhook: WebhookInfo; secret: string }>;
+  listWebhookDeliveries(caller: Caller | null, id: string, opts?: { limit?: number }): Promise<{ deliveries: DeliveryInfo[] }>;
+  redeliverWebhookMessage(caller: Caller | null, id: string, messageId: string): Promise<{ queued: number }>;
+  redeliverWebhookRange(caller: Caller | null, id: string, input: unknown): Promise<{ queued: number }>;
+  testWebhook(caller: Caller | null, id: string): Promise<{ messageId: string }>;
 }
 
 export * from './league-api.ts';

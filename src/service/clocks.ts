@@ -10,6 +10,8 @@ import { playerChannel, type Caller, type ClaimableEvent, type GameClock, type G
 import { mutate, type Decision } from './commit.ts';
 import { actingRole, isOver, moduleOf, orderSeats, requirePlayer, summarize, type Ctx } from './context.ts';
 import { ServiceError } from './errors.ts';
+import { reminderEvent } from './webhooks.ts';
+import { enqueueSql } from '../store/webhooks.ts';
 import { isPlainObject } from './json.ts';
 
 /**
@@ -394,18 +396,26 @@ export async function sendDueReminders(ctx: Ctx, gameId: string, now: number): P
   for (const role of Object.keys(state.seats)) for (const r of reminderTimes(state, control, role, ctx.reminders)) current.push(r.key);
   let sent = 0;
   for (const r of due) {
-    const claimed = await ctx.sql.query({
-      name: 'herald-reminder-claim',
-      // Claim-notice keys (timeout:…, noticeClaimable) are kept: that notice prunes its own.
-      text: `UPDATE games SET reminders_sent = array_append(ARRAY(SELECT k FROM unnest(reminders_sent) AS k WHERE k = ANY($3::text[]) OR k LIKE 'timeout:%'), $2::text)
-             WHERE id = $1::uuid AND version = $4 AND clock_rev = $5 AND status = 'active' AND NOT ($2::text = ANY(reminders_sent))
-             RETURNING 1`,
-      values: [gameId, r.key, current, row.version, row.clock_rev],
-    });
-    if (claimed.rowCount !== 1) continue;
-    sent++;
     const playerId = row.players[r.role];
     const deadline = state.seats[r.role]!.deadline!;
+    // The clock_reminder webhook is written by the claim itself: sent iff claimed.
+    const hooks = playerId ? [reminderEvent(gameId, playerId, r.role, r.kind, new Date(deadline), new Date(now))] : [];
+    const claimed = await ctx.sql.query<{ n: number }>({
+      name: 'herald-reminder-claim',
+      // Claim-notice keys (timeout:…, noticeClaimable) are kept: that notice prunes its own.
+      text: `WITH c AS (
+               UPDATE games SET reminders_sent = array_append(ARRAY(SELECT k FROM unnest(reminders_sent) AS k WHERE k = ANY($3::text[]) OR k LIKE 'timeout:%'), $2::text)
+               WHERE id = $1::uuid AND version = $4 AND clock_rev = $5 AND status = 'active' AND NOT ($2::text = ANY(reminders_sent))
+               RETURNING 1
+             ), w AS (
+               ${enqueueSql('$6::jsonb', 'c,')}
+               RETURNING 1
+             )
+             SELECT (SELECT count(*) FROM c)::int AS n`,
+      values: [gameId, r.key, current, row.version, row.clock_rev, JSON.stringify(hooks)],
+    });
+    if (claimed.rows[0]?.n !== 1) continue;
+    sent++;
     if (!playerId) continue;
     const event: ReminderEvent = { type: 'reminder', gameId, role: r.role, kind: r.kind, remainingMs: Math.max(0, deadline - now), deadline: new Date(deadline).toISOString() };
     await ctx.bus

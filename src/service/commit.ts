@@ -12,6 +12,7 @@ import { publishCommitted } from './events.ts';
 import { settleEnded } from './settle.ts';
 import { clockChange } from './clocks.ts';
 import { pauseOnStart } from './vacation.ts';
+import { gameEvents } from './webhooks.ts';
 
 export const MAX_ATTEMPTS = 8;
 
@@ -36,8 +37,15 @@ export async function mutate(
       if (c.clocks !== undefined) d = { ...d, game: { ...d.game, ...c } };
     }
     const at = new Date(now);
+    const seats = game.seats.map((s) => ({ role: s.role, playerId: d.seats?.find((c) => c.role === s.role)?.playerId ?? (d.seats?.some((c) => c.role === s.role) ? null : s.playerId) }));
+    const webhooks = gameEvents(
+      game,
+      { status: d.game.status ?? game.status, activeRoles: d.game.activeRoles ?? game.activeRoles, version: game.version + d.entries.length, result: d.game.result === undefined ? game.result : d.game.result, seats },
+      d.entries,
+      at,
+    );
     try {
-      await commitChange(ctx.db, ctx.commits, { gameId: game.id, expectedVersion: game.version, expectedClockRev: game.clockRev, at, ...d });
+      await commitChange(ctx.db, ctx.commits, { gameId: game.id, expectedVersion: game.version, expectedClockRev: game.clockRev, at, ...d, webhooks });
     } catch (err) {
       if (err instanceof VersionConflict && attempt < MAX_ATTEMPTS) continue;
       if (err instanceof VersionConflict) {

@@ -15,6 +15,7 @@ import type { Caller, GameResult, GameSummary, ServiceObserver } from './api.ts'
 import { clockSummary } from './clocks.ts';
 import type { ReminderOptions } from '../clocks/reminders.ts';
 import { ServiceError } from './errors.ts';
+import type { WebhookOptions } from './webhooks.ts';
 
 export interface Ctx {
   db: PrismaClient;
@@ -37,6 +38,8 @@ export interface Ctx {
   vacation: VacationPolicy;
   /** When reminders go out (GameServiceOptions.reminders; default DEFAULT_REMINDERS). */
   reminders?: ReminderOptions;
+  /** Webhook delivery settings (webhooks.ts; default DEFAULT_WEBHOOK_OPTIONS). */
+  webhooks?: WebhookOptions;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

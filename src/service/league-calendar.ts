@@ -18,6 +18,8 @@
 // 'double-forfeit' its unfinished boards are adjudicated then, so the league ends on the
 // calendar. A board an organiser reopens (result null) after its round's time is adjudicated
 // again by the next sweep: to change such a result, set the result instead of reopening it.
+import { boardEvents } from './webhooks.ts';
+import { enqueueTx } from '../store/webhooks.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 import { nextRoundDue, type PublishedRound, type RoundSchedule } from '../leagues/calendar.ts';
 import type { LeagueRow } from '../store/leagues.ts';
@@ -82,6 +84,7 @@ async function adjudicate(ctx: Ctx, tx: Prisma.TransactionClient, row: LeagueRow
     const result: PairingResult = p.secondId === null ? 'bye-zero' : policy;
     await tx.leaguePairing.update({ where: { id: p.id }, data: { result, source: 'adjudication' } });
     await tx.leagueResultChange.create({ data: { leagueId: row.id, pairingId: p.id, byId: null, kind: 'adjudication', before: null, after: result, reason } });
+    await enqueueTx(tx, boardEvents('league_result_recorded', p, new Date(ctx.now()), { result, previous: null, kind: 'adjudication' }));
     if (p.gameId) {
       const gameId = p.gameId;
       after.push(() => endLeagueGame(ctx, gameId, `league: ${reason}`));

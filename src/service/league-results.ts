@@ -2,6 +2,8 @@
 // the transaction that settles the game), reported by players for games played elsewhere and
 // confirmed by the opponent or an organiser, corrected by organisers. Every change is one row
 // of the audit log (league_result_changes). And the standings that read them.
+import { boardEvents } from './webhooks.ts';
+import { enqueueTx } from '../store/webhooks.ts';
 import { Prisma } from '../generated/prisma/client.ts';
 import { standingsToCsv } from '../leagues/standings.ts';
 import { listEntrantRows, listPairingRows, listRoundRows, type LeagueRow, type PairingRow } from '../store/leagues.ts';
@@ -49,6 +51,7 @@ async function record(
 ): Promise<void> {
   await tx.leaguePairing.update({ where: { id: p.id }, data: { result, source: result === null ? null : change.source, report: Prisma.DbNull } });
   await tx.leagueResultChange.create({ data: { leagueId: p.leagueId, pairingId: p.id, byId: change.by, kind: change.kind, before: p.result, after: result, reason: change.reason } });
+  await enqueueTx(tx, boardEvents('league_result_recorded', p, new Date(ctx.now()), { result, previous: p.result, kind: change.kind }));
   if (result !== null && p.gameId && change.kind !== 'game') {
     const gameId = p.gameId;
     after.push(() => endLeagueGame(ctx, gameId, 'league: the result was recorded by the league'));

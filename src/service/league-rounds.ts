@@ -1,6 +1,8 @@
 // League rounds: pairing the next round (a draft), the organiser's edits, publishing (the
 // games are created with both seats taken and started, in the same transaction), and the
 // advance from one round to the next when the last result comes in.
+import { boardEvents, gameEvents } from './webhooks.ts';
+import { enqueueTx } from '../store/webhooks.ts';
 import { Prisma } from '../generated/prisma/client.ts';
 import { findGame, type GameRow, type LogEntryInput } from '../store/games.ts';
 import { findLeague, listEntrantRows, listPairingRows, listRoundRows, type LeagueRow, type PairingRow } from '../store/leagues.ts';
@@ -138,6 +140,14 @@ export async function publishTx(ctx: Ctx, tx: Prisma.TransactionClient, row: Lea
     }
   }
   await tx.leagueRound.update({ where: { leagueId_number: { leagueId: row.id, number } }, data: { status: 'published', publishedAt: at } });
+  // Webhooks, in this transaction: the round to every player of it; each new game's start and first turns.
+  const gameOf = new Map(started.map((x) => [x.board.id, x.game.id]));
+  const events = boards.flatMap((b) => boardEvents('league_round_published', { ...b, gameId: gameOf.get(b.id) ?? b.gameId }, at));
+  for (const x of started) {
+    const g = { id: x.game.id, gameType: m.id, status: 'setup', activeRoles: [], visibility: row.visibility === 'public' ? 'public' : 'private' } as unknown as GameRow;
+    events.push(...gameEvents(g, { status: 'active', activeRoles: x.entry.activeRoles, version: 1, result: null, seats: x.game.seats }, [x.entry], at));
+  }
+  await enqueueTx(tx, events.map((e, i) => ({ ...e, ord: i })));
   after.push(async () => {
     for (const s0 of started) {
       // Seats of players on vacation stop at once, as in their other games.
@@ -405,6 +415,7 @@ export async function forfeitOpenBoards(ctx: Ctx, tx: Prisma.TransactionClient, 
     const result: PairingResult = p.secondId === null ? 'bye-zero' : p.firstId === playerId ? 'forfeit-second' : 'forfeit-first';
     await tx.leaguePairing.update({ where: { id: p.id }, data: { result, source: 'withdrawal', report: Prisma.DbNull } });
     await tx.leagueResultChange.create({ data: { leagueId: row.id, pairingId: p.id, byId: by, kind: 'withdrawal', before: null, after: result, reason } });
+    await enqueueTx(tx, boardEvents('league_result_recorded', p, new Date(ctx.now()), { result, previous: null, kind: 'withdrawal' }));
     if (p.gameId) {
       const gameId = p.gameId;
       after.push(() => endLeagueGame(ctx, gameId, `league: ${reason}`));

@@ -28,6 +28,7 @@ import * as ratings from './ratings.ts';
 import * as settle from './settle.ts';
 import * as clocks from './clocks.ts';
 import * as calendar from './league-calendar.ts';
+import * as webhooks from './webhooks.ts';
 
 export interface GameServiceOptions {
   store: Pick<Store, 'prisma' | 'pool'>;
@@ -53,6 +54,8 @@ export interface GameServiceOptions {
   reminders?: ReminderOptions;
   /** Bytes of board pictures each instance keeps (pictures.ts; default 32 MB, 0: none). */
   pictureCacheBytes?: number;
+  /** Webhook delivery settings (webhooks.ts); unset ones take DEFAULT_WEBHOOK_OPTIONS. */
+  webhooks?: Partial<webhooks.WebhookOptions>;
 }
 
 export class GameService implements GameServiceApi {
@@ -85,6 +88,7 @@ export class GameService implements GameServiceApi {
       vacation: o.vacationDays === undefined ? DEFAULT_VACATION : { allowanceMs: o.vacationDays * DAY, minChargeMs: Math.min(DEFAULT_VACATION.minChargeMs, o.vacationDays * DAY) },
       // Checked here, so bad settings stop the start rather than every action of a clocked game.
       ...(o.reminders !== undefined ? { reminders: reminderOptions(o.reminders) } : {}),
+      webhooks: { ...webhooks.DEFAULT_WEBHOOK_OPTIONS, ...o.webhooks },
     };
     vacation.listenForClockChanges(this.ctx);
   }
@@ -184,6 +188,19 @@ export class GameService implements GameServiceApi {
   sweepReminders = (): Promise<number> => clocks.sweepReminders(this.ctx);
   /** Starts every league round that is due on its schedule (jobs/round-sweep.ts); how many leagues moved on. */
   sweepRounds = (): Promise<number> => calendar.sweepScheduledRounds(this.ctx);
+
+  createWebhook: GameServiceApi['createWebhook'] = (caller, input) => webhooks.createWebhook(this.ctx, caller, input);
+  listWebhooks: GameServiceApi['listWebhooks'] = (caller) => webhooks.listWebhooks(this.ctx, caller);
+  getWebhook: GameServiceApi['getWebhook'] = (caller, id) => webhooks.getWebhook(this.ctx, caller, id);
+  updateWebhook: GameServiceApi['updateWebhook'] = (caller, id, input) => webhooks.updateWebhook(this.ctx, caller, id, input);
+  deleteWebhook: GameServiceApi['deleteWebhook'] = (caller, id) => webhooks.deleteWebhook(this.ctx, caller, id);
+  rotateWebhookSecret: GameServiceApi['rotateWebhookSecret'] = (caller, id) => webhooks.rotateWebhookSecret(this.ctx, caller, id);
+  listWebhookDeliveries: GameServiceApi['listWebhookDeliveries'] = (caller, id, o) => webhooks.listWebhookDeliveries(this.ctx, caller, id, o);
+  redeliverWebhookMessage: GameServiceApi['redeliverWebhookMessage'] = (caller, id, messageId) => webhooks.redeliverMessage(this.ctx, caller, id, messageId);
+  redeliverWebhookRange: GameServiceApi['redeliverWebhookRange'] = (caller, id, input) => webhooks.redeliverRange(this.ctx, caller, id, input);
+  testWebhook: GameServiceApi['testWebhook'] = (caller, id) => webhooks.testWebhook(this.ctx, caller, id);
+  /** Sends the webhook messages that are due (jobs/webhook-deliveries.ts); how many were delivered. */
+  deliverWebhooks = (): Promise<number> => webhooks.deliverDue(this.ctx);
 }
 
 export function createGameService(o: GameServiceOptions): GameService {

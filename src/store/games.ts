@@ -6,6 +6,7 @@ import { Prisma, type PrismaClient, type Game, type Seat, type Player, type Acti
 import type { GameStatus } from '../generated/prisma/enums.ts';
 import type pg from 'pg';
 import { CommitGroup, type GroupCommitOptions } from './group-commit.ts';
+import { enqueueSql, type OutboxEvent } from './webhooks.ts';
 
 export type SeatRow = Seat & { player: Pick<Player, 'id' | 'name' | 'isBot'> | null };
 /** The league board a game is (league_pairings.game_id), if any. */
@@ -223,6 +224,8 @@ export interface Change {
   idempotency?: { playerId: string; key: string; requestHash: string; response: JsonIn };
   /** The entries' time (created_at), also published with them as the commit time; default now. */
   at?: Date;
+  /** Webhook events of the change: written to the outbox (for the endpoints that want them) by the same commit. */
+  webhooks?: OutboxEvent[];
 }
 
 export class VersionConflict extends Error {
@@ -284,6 +287,7 @@ export async function commitChange(db: PrismaClient, commits: CommitGroup, c: Ch
     if (c.idempotency) {
       await tx.idempotencyRecord.create({ data: { gameId: c.gameId, ...c.idempotency } });
     }
+    if (c.webhooks && c.webhooks.length > 0) await tx.$executeRawUnsafe(enqueueSql('$1::jsonb'), JSON.stringify(c.webhooks));
   });
   return newVersion;
 }
@@ -347,6 +351,7 @@ async function commitInOneStatement(sql: Sql, c: Change): Promise<number> {
       g.deadlineAt ? g.deadlineAt.toISOString() : null,
       g.remindAt ? g.remindAt.toISOString() : null,
       c.expectedClockRev,
+      JSON.stringify(c.webhooks ?? []),
     ],
   });
   if (Number(rows[0]?.updated ?? 0) !== 1) throw new VersionConflict();
@@ -377,6 +382,9 @@ const COMMIT = `
     INSERT INTO idempotency_records (game_id, player_id, key, request_hash, response, created_at)
     SELECT g.id, $13::uuid, $14, $15, $16::jsonb, now()
     FROM g WHERE $12::boolean
+    RETURNING 1
+  ), w AS (
+    ${enqueueSql('$23::jsonb', 'g,')}
     RETURNING 1
   )
   SELECT (SELECT count(*) FROM g)::int AS updated`;
@@ -414,6 +422,7 @@ async function commitManyInOneStatement(sql: Sql, cs: Change[]): Promise<Set<num
       idem_hash: idem?.requestHash ?? null,
       idem_response: idem?.response ?? null,
       at: (c.at ?? new Date()).toISOString(),
+      webhooks: c.webhooks ?? [],
     };
   });
   const { rows: done } = await sql.query<{ i: number }>({ name: 'herald-commit-many', text: COMMIT_MANY, values: [JSON.stringify(rows)] });
@@ -426,7 +435,7 @@ const COMMIT_MANY = `
       i int, game_id uuid, expected int, expected_rev int, version int, status text,
       set_state boolean, state jsonb, set_result boolean, result jsonb, set_roles boolean, active_roles text[],
       set_clocks boolean, clocks jsonb, deadline_at timestamptz, remind_at timestamptz,
-      entries jsonb, idem boolean, idem_player uuid, idem_key text, idem_hash text, idem_response jsonb, at timestamptz)
+      entries jsonb, idem boolean, idem_player uuid, idem_key text, idem_hash text, idem_response jsonb, at timestamptz, webhooks jsonb)
   ), g AS (
     UPDATE games SET
       version = c.version,
@@ -451,6 +460,9 @@ const COMMIT_MANY = `
     INSERT INTO idempotency_records (game_id, player_id, key, request_hash, response, created_at)
     SELECT c.game_id, c.idem_player, c.idem_key, c.idem_hash, c.idem_response, now()
     FROM g JOIN c ON c.i = g.i WHERE c.idem
+    RETURNING 1
+  ), w AS (
+    ${enqueueSql('c.webhooks', 'g JOIN c ON c.i = g.i CROSS JOIN LATERAL')}
     RETURNING 1
   )
   SELECT i FROM g`;

@@ -21,7 +21,18 @@ t.test('defaults: embedded database, in-process bus, 127.0.0.1:3000, info logs, 
     sseHeartbeatMs: 15_000,
     databaseQueryTimeoutMs: 10_000,
     trustProxy: false,
+    webhookAllowPrivate: false,
+    publicUrl: null,
   });
+});
+
+t.test('HERALD_WEBHOOK_ALLOW_PRIVATE: off by default; HERALD_PUBLIC_URL an http(s) URL', async (t) => {
+  t.equal(loadConfig({}).webhookAllowPrivate, false);
+  t.equal(loadConfig({ HERALD_WEBHOOK_ALLOW_PRIVATE: '1' }).webhookAllowPrivate, true);
+  t.equal(loadConfig({ HERALD_WEBHOOK_ALLOW_PRIVATE: 'false' }).webhookAllowPrivate, false);
+  t.throws(() => loadConfig({ HERALD_WEBHOOK_ALLOW_PRIVATE: 'maybe' }), /HERALD_WEBHOOK_ALLOW_PRIVATE/);
+  t.equal(loadConfig({ HERALD_PUBLIC_URL: 'https://herald.example' }).publicUrl, 'https://herald.example');
+  t.throws(() => loadConfig({ HERALD_PUBLIC_URL: 'ftp://x' }), /HERALD_PUBLIC_URL/);
 });
 
 t.test('TRUST_PROXY: off by default; true, false, or a list of addresses, CIDRs and range names', async (t) => {

@@ -70,6 +70,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     sseHeartbeatMs: 15_000,
     databaseQueryTimeoutMs: 10_000,
     trustProxy: false,
+    webhookAllowPrivate: false,
+    publicUrl: null,
     ...overrides,
   };
 }

@@ -28,7 +28,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   i18n: ['engine'],
   bus: ['shared'],
   store: ['generated', 'shared'],
-  service: ['engine', 'games', 'leagues', 'clocks', 'render', 'i18n', 'store', 'bus', 'generated', 'shared'],
+  service: ['engine', 'games', 'leagues', 'clocks', 'render', 'i18n', 'store', 'bus', 'generated', 'webhooks', 'shared'],
+  /** Webhook mechanics (issue 17): SSRF guard, signatures, retry schedule, one POST; no database, no service. */
+  webhooks: ['shared'],
   /** Scheduled work (timers the app owns): it calls the service and knows no HTTP. */
   jobs: ['service', 'shared'],
   notify: ['service', 'bus', 'shared'],
@@ -41,7 +43,7 @@ const ALLOWED: Record<string, readonly string[]> = {
 
 /** Packages that are HTTP: only http (and notify's Fastify plugin) may use them. */
 const HTTP_PACKAGE = /^(fastify|fastify-plugin|@fastify\/.*|mercurius|graphql)(\/.*)?$/;
-const NO_HTTP_PACKAGES = new Set(['engine', 'games', 'leagues', 'clocks', 'render', 'i18n', 'bus', 'store', 'service', 'jobs', 'cli']);
+const NO_HTTP_PACKAGES = new Set(['engine', 'games', 'leagues', 'clocks', 'render', 'i18n', 'bus', 'store', 'service', 'jobs', 'cli', 'webhooks']);
 /** The rules are pure: no npm packages (node: built-ins only). */
 const NO_PACKAGES = new Set(['engine', 'games', 'clocks']);
 

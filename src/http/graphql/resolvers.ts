@@ -20,6 +20,7 @@ import {
 import type { HeraldContext } from './context.ts';
 import { gameDataIndex } from '../game-data.ts';
 import { ratingQueries, ratingTypes } from './ratings.ts';
+import { webhookMutations, webhookQueries } from './webhooks.ts';
 
 /** The JSON scalar: any JSON value in and out (literals are converted as written). */
 export const jsonScalar = {
@@ -127,8 +128,10 @@ export function queryResolvers(service: GameServiceApi, info: { version: string 
         }),
       export: async (_root, args: { gameId: string }, ctx: Ctx) => service.exportGame(await ctx.auth.required(), args.gameId),
       ...ratingQueries(service),
+      ...webhookQueries(service),
     },
     Mutation: {
+      ...webhookMutations(service),
       createPlayer: async (_root, args: { name: string; isBot?: boolean | null; externalId?: string | null }, ctx: Ctx) =>
         service.createPlayer(await ctx.auth.optional(), { name: args.name, isBot: opt(args.isBot), externalId: opt(args.externalId) }).then((r) => ({
           player: r.player,

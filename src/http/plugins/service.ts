@@ -6,6 +6,8 @@ import { createGameService, type GameServiceApi } from '../../service/api.ts';
 import { SETTLE_SWEEP_MS, startSettleSweep } from '../../jobs/settle-sweep.ts';
 import { CLOCK_SWEEP_MS, startClockSweep } from '../../jobs/clock-sweep.ts';
 import { ROUND_SWEEP_MS, startRoundSweep } from '../../jobs/round-sweep.ts';
+import { WEBHOOK_SWEEP_MS, startWebhookDeliveries } from '../../jobs/webhook-deliveries.ts';
+import type { WebhookOptions } from '../../service/webhooks.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -28,6 +30,10 @@ export interface GameServicePluginOptions {
   roundSweepMs?: number;
   /** The service's clock (GameServiceOptions.now); tests move time with it. */
   now?: () => number;
+  /** How often due webhook messages are looked for (jobs/webhook-deliveries.ts; default 1 s). */
+  webhookSweepMs?: number;
+  /** Webhook settings (HERALD_WEBHOOK_ALLOW_PRIVATE, HERALD_PUBLIC_URL; tests: a short retry schedule). */
+  webhooks?: Partial<WebhookOptions>;
 }
 
 async function gameService(app: FastifyInstance, opts: GameServicePluginOptions): Promise<void> {
@@ -40,6 +46,7 @@ async function gameService(app: FastifyInstance, opts: GameServicePluginOptions)
     ...(opts.reminderSharePercent !== undefined ? { reminders: { shareUsed: opts.reminderSharePercent / 100 } } : {}),
     log: app.log,
     ...(opts.now ? { now: opts.now } : {}),
+    ...(opts.webhooks ? { webhooks: opts.webhooks } : {}),
   });
   app.decorate('gameService', service);
   // Games a crash left unsettled: now, then every minute. Stopped (and a run in progress
@@ -52,6 +59,9 @@ async function gameService(app: FastifyInstance, opts: GameServicePluginOptions)
   // League rounds due on their schedule (also those that came due while every instance was down).
   const roundSweep = startRoundSweep({ sweep: () => service.sweepRounds(), intervalMs: opts.roundSweepMs ?? ROUND_SWEEP_MS, log: app.log });
   app.addHook('onClose', () => roundSweep.stop());
+  // Webhook messages that are due (the outbox): now, then every second.
+  const deliveries = startWebhookDeliveries({ deliver: () => service.deliverWebhooks(), intervalMs: opts.webhookSweepMs ?? WEBHOOK_SWEEP_MS, log: app.log });
+  app.addHook('onClose', () => deliveries.stop());
 }
 
 export default fp(gameService, { name: 'herald-game-service', dependencies: ['herald-services'] });

@@ -5,9 +5,16 @@ import type { FastifyInstance } from 'fastify';
 import { requireCaller } from '../plugins/auth.ts';
 import { gameDataIndex } from '../game-data.ts';
 import { PICTURE_FORMATS, ServiceError, type CreateGameInput, type GameFilter, type ImportInput, type JoinInput, type SubmitActionInput } from '../../service/api.ts';
-import { body, bool, int, language, query, str, type IdParams } from './query.ts';
+import { body, bool, int, language, onlyFields, query, str, type IdParams } from './query.ts';
 
 type P = { Params: IdParams };
+
+/** A seat step's body ({role}, join's inviteCode): an unknown field is refused, not ignored (a misspelt role would act for the wrong seat). */
+function seatBody(request: Parameters<typeof body>[0], allowed: readonly string[] = ['role']): Record<string, unknown> {
+  const b = body(request);
+  onlyFields(b, allowed);
+  return b;
+}
 
 export default async function gameRoutes(app: FastifyInstance): Promise<void> {
   const svc = app.gameService;
@@ -43,9 +50,9 @@ export default async function gameRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<P>('/games/:gameId', async (request) => svc.getGame(request.caller, request.params.gameId));
 
-  app.post<P>('/games/:gameId/join', async (request) => svc.join(requireCaller(request), request.params.gameId, body<JoinInput>(request)));
+  app.post<P>('/games/:gameId/join', async (request) => svc.join(requireCaller(request), request.params.gameId, seatBody(request, ['role', 'inviteCode']) as JoinInput));
 
-  app.post<P>('/games/:gameId/leave', async (request) => svc.leave(requireCaller(request), request.params.gameId, body(request)));
+  app.post<P>('/games/:gameId/leave', async (request) => svc.leave(requireCaller(request), request.params.gameId, seatBody(request)));
 
   app.post<P>('/games/:gameId/invites', async (request, reply) => {
     const invite = await svc.createInvite(requireCaller(request), request.params.gameId, body<{ role: string }>(request));
@@ -54,10 +61,10 @@ export default async function gameRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<P>('/games/:gameId/start', async (request) => svc.start(requireCaller(request), request.params.gameId));
 
-  app.post<P>('/games/:gameId/resign', async (request) => svc.resign(requireCaller(request), request.params.gameId, body(request)));
+  app.post<P>('/games/:gameId/resign', async (request) => svc.resign(requireCaller(request), request.params.gameId, seatBody(request)));
 
   // A win on time under onTimeout claim (service/clocks.ts claimTimeout): a seat action like resign.
-  app.post<P>('/games/:gameId/claim-timeout', async (request) => svc.claimTimeout(requireCaller(request), request.params.gameId, body(request)));
+  app.post<P>('/games/:gameId/claim-timeout', async (request) => svc.claimTimeout(requireCaller(request), request.params.gameId, seatBody(request)));
 
   app.post<P>('/games/:gameId/abort', async (request) => svc.abort(requireCaller(request), request.params.gameId));
 

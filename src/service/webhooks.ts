@@ -1,0 +1,435 @@
+// Signed webhooks (issue 17): endpoints a player or an application registers, the events a change
+// sends them (computed here, written to the outbox by the change's own commit: store/games.ts,
+// store/webhooks.ts), and their delivery (deliverDue, run by jobs/webhook-deliveries.ts).
+//
+// Exactly-once enqueue, at-least-once delivery: a message exists iff its change committed; it is
+// sent until a 2xx answers (a receiver may get it twice: after a crash mid-send, or a lost
+// answer) with the same webhook-id, which receivers use to drop duplicates.
+// Payloads never carry hidden information: ids, roles, versions, statuses, results and links.
+import type { WebhookEndpoint } from '../generated/prisma/client.ts';
+import { checkedAddress, newSecret, parseWebhookUrl, post, retryAfterMs, retryDelay, signatureHeader, UnsafeUrl, RETRY_SCHEDULE_MS } from '../webhooks/index.ts';
+import * as store from '../store/webhooks.ts';
+import type { OutboxEvent, ClaimedMessage } from '../store/webhooks.ts';
+import type { GameRow } from '../store/games.ts';
+import type { Caller } from './api.ts';
+import { isOver, isUuid, requirePlayer, type Ctx } from './context.ts';
+import { ServiceError } from './errors.ts';
+import { isPlainObject } from './json.ts';
+
+export const EVENT_TYPES = ['your_turn', 'game_started', 'game_ended', 'clock_reminder', 'clock_timeout', 'league_round_published', 'league_result_recorded', 'ping', 'endpoint_disabled'] as const;
+export type WebhookEventType = (typeof EVENT_TYPES)[number];
+export const FORMATS = ['standard', 'discord'] as const;
+
+/** How long the secret before a rotation still signs. */
+export const ROTATION_OVERLAP_MS = 24 * 3600_000;
+
+export interface WebhookOptions {
+  /** HERALD_WEBHOOK_ALLOW_PRIVATE: private, loopback... addresses allowed (operators' own networks, tests). */
+  allowPrivate: boolean;
+  /** HERALD_PUBLIC_URL: the server's public base URL, for absolute links (Discord's board image); null: none. */
+  publicUrl: string | null;
+  /** Delays before each retry (default RETRY_SCHEDULE_MS; each with full jitter). */
+  retrySchedule: readonly number[];
+  /** Messages of one endpoint in flight at once (default 4). */
+  perEndpoint: number;
+  /** Messages one instance sends at once (default 32). */
+  maxInFlight: number;
+  /** One request's time limit (default 10 s). */
+  timeoutMs: number;
+}
+
+export const DEFAULT_WEBHOOK_OPTIONS: WebhookOptions = { allowPrivate: false, publicUrl: null, retrySchedule: RETRY_SCHEDULE_MS, perEndpoint: 4, maxInFlight: 32, timeoutMs: 10_000 };
+
+function opts(ctx: Ctx): WebhookOptions {
+  return ctx.webhooks ?? DEFAULT_WEBHOOK_OPTIONS;
+}
+
+// ─── Events of a game change ────────────────────────────────────────────────
+
+export interface GameAfter {
+  status: string;
+  activeRoles: string[];
+  version: number;
+  result: unknown;
+  seats: { role: string; playerId: string | null }[];
+}
+
+function gameData(game: GameRow, after: GameAfter, role: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    gameId: game.id,
+    gameType: game.gameType,
+    version: after.version,
+    status: after.status,
+    role,
+    ...extra,
+    links: { game: `/games/${game.id}`, board: `/games/${game.id}/board.png?role=${encodeURIComponent(role)}` },
+    // Whether a bare link to the spectator picture works without a key (Discord's image).
+    public: game.visibility === 'public',
+  };
+}
+
+/**
+ * The webhook events of a change of `game` to `after` (the outbox rows are then written by the
+ * commit, for the endpoints that want them): game_started / game_ended for every seated player,
+ * your_turn for each player whose seat has to act now and did not before, clock_timeout when a
+ * seat ran out of time. [] for most actions (the same seats still act).
+ */
+export function gameEvents(game: GameRow, after: GameAfter, entries: { kind: string; role: string | null }[], at: Date): OutboxEvent[] {
+  const out: OutboxEvent[] = [];
+  const timestamp = at.toISOString();
+  const add = (type: WebhookEventType, playerId: string, data: Record<string, unknown>): void => {
+    out.push({ ord: out.length, type, player_id: playerId, game_id: game.id, payload: { type, timestamp, data } });
+  };
+  const seated = after.seats.filter((s): s is { role: string; playerId: string } => s.playerId !== null);
+  const started = after.status === 'active' && game.status !== 'active' && !isOver(game.status);
+  const ended = isOver(after.status) && !isOver(game.status);
+  if (started) for (const s of seated) add('game_started', s.playerId, gameData(game, after, s.role));
+  if (after.status === 'active') {
+    const before = started ? [] : game.activeRoles;
+    for (const s of seated) if (after.activeRoles.includes(s.role) && !before.includes(s.role)) add('your_turn', s.playerId, gameData(game, after, s.role));
+  }
+  if (ended) {
+    const timeout = entries.find((e) => e.kind === 'timeout');
+    for (const s of seated) {
+      if (timeout) add('clock_timeout', s.playerId, gameData(game, after, s.role, { ranOut: timeout.role }));
+      add('game_ended', s.playerId, gameData(game, after, s.role, { result: after.result ?? null }));
+    }
+  }
+  return out;
+}
+
+/** The clock_reminder event of a reminder claimed by the clock sweep (service/clocks.ts). */
+export function reminderEvent(gameId: string, playerId: string, role: string, kind: string, deadline: Date, at: Date): OutboxEvent {
+  const payload = { type: 'clock_reminder', timestamp: at.toISOString(), data: { gameId, role, kind, deadline: deadline.toISOString(), links: { game: `/games/${gameId}` } } };
+  return { ord: 0, type: 'clock_reminder', player_id: playerId, game_id: gameId, payload };
+}
+
+/** A league board as the league events describe it. */
+export interface BoardRef {
+  leagueId: string;
+  round: number;
+  board: number;
+  id: string;
+  firstId: string;
+  secondId: string | null;
+  gameId: string | null;
+}
+
+/** One event per player of the board (league_round_published, league_result_recorded). */
+export function boardEvents(type: 'league_round_published' | 'league_result_recorded', b: BoardRef, at: Date, extra: Record<string, unknown> = {}): OutboxEvent[] {
+  const players = [b.firstId, ...(b.secondId ? [b.secondId] : [])];
+  return players.map((playerId, i) => ({
+    ord: i,
+    type,
+    player_id: playerId,
+    game_id: b.gameId,
+    payload: {
+      type,
+      timestamp: at.toISOString(),
+      data: {
+        leagueId: b.leagueId, round: b.round, board: b.board, pairingId: b.id, gameId: b.gameId, bye: b.secondId === null, ...extra,
+        links: { league: `/leagues/${b.leagueId}`, round: `/leagues/${b.leagueId}/rounds/${b.round}`, ...(b.gameId ? { game: `/games/${b.gameId}` } : {}) },
+      },
+    },
+  }));
+}
+
+// ─── Endpoints ──────────────────────────────────────────────────────────────
+
+export interface WebhookInfo {
+  id: string;
+  url: string;
+  events: string[];
+  format: string;
+  enabled: boolean;
+  disabledReason: string | null;
+  disabledAt: string | null;
+  /** Until when the secret before the last rotation still signs; null when none does. */
+  previousSecretUntil: string | null;
+  createdAt: string;
+}
+
+function info(e: WebhookEndpoint, now: number): WebhookInfo {
+  return {
+    id: e.id,
+    url: e.url,
+    events: e.events,
+    format: e.format,
+    enabled: e.enabled,
+    disabledReason: e.disabledReason,
+    disabledAt: e.disabledAt?.toISOString() ?? null,
+    previousSecretUntil: e.previousUntil && e.previousUntil.getTime() > now ? e.previousUntil.toISOString() : null,
+    createdAt: e.createdAt.toISOString(),
+  };
+}
+
+function bad(detail: string, field?: string): ServiceError {
+  return new ServiceError('invalid_request', detail, field ? { field } : {});
+}
+
+function onlyFields(input: Record<string, unknown>, allowed: readonly string[]): void {
+  const unknown = Object.keys(input).filter((k) => !allowed.includes(k));
+  if (unknown.length > 0) throw bad(`Unknown field ${unknown.map((k) => JSON.stringify(k)).join(', ')}: this body takes ${allowed.join(', ')}.`);
+}
+
+async function checkUrl(ctx: Ctx, raw: unknown): Promise<string> {
+  try {
+    const url = parseWebhookUrl(raw);
+    await checkedAddress(url, opts(ctx).allowPrivate);
+    return url.toString();
+  } catch (err) {
+    if (err instanceof UnsafeUrl) throw bad(`${err.message}.`, 'url');
+    throw err;
+  }
+}
+
+function checkEvents(raw: unknown): string[] {
+  if (!Array.isArray(raw) || raw.length === 0 || raw.length > EVENT_TYPES.length) throw bad(`events must be a non-empty list of event types (${EVENT_TYPES.join(', ')}).`, 'events');
+  const unknown = raw.filter((t) => typeof t !== 'string' || !(EVENT_TYPES as readonly string[]).includes(t));
+  if (unknown.length > 0) throw bad(`Unknown event type ${unknown.map((t) => JSON.stringify(t)).join(', ')}: the types are ${EVENT_TYPES.join(', ')}.`, 'events');
+  return [...new Set(raw as string[])];
+}
+
+function input(raw: unknown): Record<string, unknown> {
+  if (!isPlainObject(raw)) throw bad('The body must be a JSON object.');
+  return raw;
+}
+
+/** The caller's endpoint of that id; not_found for anyone else's (or none). */
+async function ownEndpoint(ctx: Ctx, caller: Caller, id: string): Promise<WebhookEndpoint> {
+  const e = isUuid(id) ? await store.findEndpoint(ctx.db, id) : null;
+  if (!e || e.ownerId !== caller.playerId) throw new ServiceError('not_found', `No webhook ${id} of yours.`);
+  return e;
+}
+
+export async function createWebhook(ctx: Ctx, callerIn: Caller | null, raw: unknown): Promise<{ webhook: WebhookInfo; secret: string }> {
+  const caller = requirePlayer(callerIn);
+  const b = input(raw);
+  onlyFields(b, ['url', 'events', 'format']);
+  const events = checkEvents(b.events);
+  const format = b.format ?? 'standard';
+  if (typeof format !== 'string' || !(FORMATS as readonly string[]).includes(format)) throw bad(`format must be one of ${FORMATS.join(', ')}.`, 'format');
+  const url = await checkUrl(ctx, b.url);
+  const secret = newSecret();
+  const e = await store.createEndpoint(ctx.db, { ownerId: caller.playerId, url, events, format, secret });
+  return { webhook: info(e, ctx.now()), secret };
+}
+
+export async function listWebhooks(ctx: Ctx, callerIn: Caller | null): Promise<{ webhooks: WebhookInfo[] }> {
+  const caller = requirePlayer(callerIn);
+  const now = ctx.now();
+  return { webhooks: (await store.listEndpoints(ctx.db, caller.playerId)).map((e) => info(e, now)) };
+}
+
+export async function getWebhook(ctx: Ctx, callerIn: Caller | null, id: string): Promise<WebhookInfo> {
+  return info(await ownEndpoint(ctx, requirePlayer(callerIn), id), ctx.now());
+}
+
+export async function updateWebhook(ctx: Ctx, callerIn: Caller | null, id: string, raw: unknown): Promise<WebhookInfo> {
+  const caller = requirePlayer(callerIn);
+  const b = input(raw);
+  onlyFields(b, ['url', 'events', 'enabled']);
+  const e = await ownEndpoint(ctx, caller, id);
+  const data: { url?: string; events?: string[]; enabled?: boolean } = {};
+  if (b.events !== undefined) data.events = checkEvents(b.events);
+  if (b.enabled !== undefined) {
+    if (typeof b.enabled !== 'boolean') throw bad('enabled must be true or false.', 'enabled');
+    data.enabled = b.enabled;
+  }
+  if (b.url !== undefined) data.url = await checkUrl(ctx, b.url);
+  if (Object.keys(data).length === 0) return info(e, ctx.now());
+  return info(await store.updateEndpoint(ctx.db, e.id, data), ctx.now());
+}
+
+export async function deleteWebhook(ctx: Ctx, callerIn: Caller | null, id: string): Promise<void> {
+  const e = await ownEndpoint(ctx, requirePlayer(callerIn), id);
+  await store.deleteEndpoint(ctx.db, e.id);
+}
+
+export async function rotateWebhookSecret(ctx: Ctx, callerIn: Caller | null, id: string): Promise<{ webhook: WebhookInfo; secret: string }> {
+  const e = await ownEndpoint(ctx, requirePlayer(callerIn), id);
+  const secret = newSecret();
+  const after = await store.rotateSecret(ctx.db, e, secret, new Date(ctx.now() + ROTATION_OVERLAP_MS));
+  return { webhook: info(after, ctx.now()), secret };
+}
+
+export interface DeliveryInfo {
+  id: string;
+  eventType: string;
+  gameId: string | null;
+  createdAt: string;
+  status: string;
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  deliveredAt: string | null;
+  payload: unknown;
+  attemptLog: { at: string; httpStatus: number | null; error: string | null; latencyMs: number }[];
+}
+
+export async function listWebhookDeliveries(ctx: Ctx, callerIn: Caller | null, id: string, o: { limit?: number } = {}): Promise<{ deliveries: DeliveryInfo[] }> {
+  const e = await ownEndpoint(ctx, requirePlayer(callerIn), id);
+  const limit = o.limit ?? 50;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw bad('limit must be from 1 to 200.', 'limit');
+  const rows = await store.listDeliveries(ctx.db, e.id, limit);
+  return {
+    deliveries: rows.map((r) => ({
+      id: r.id,
+      eventType: r.eventType,
+      gameId: r.gameId,
+      createdAt: r.createdAt.toISOString(),
+      status: r.status,
+      attempts: r.attempts,
+      nextAttemptAt: r.status === 'pending' ? r.nextAttemptAt.toISOString() : null,
+      lastStatus: r.lastStatus,
+      lastError: r.lastError,
+      deliveredAt: r.deliveredAt?.toISOString() ?? null,
+      payload: r.payload,
+      attemptLog: r.attemptsLog.map((a) => ({ at: a.at.toISOString(), httpStatus: a.httpStatus, error: a.error, latencyMs: a.latencyMs })),
+    })),
+  };
+}
+
+export async function redeliverMessage(ctx: Ctx, callerIn: Caller | null, id: string, messageId: string): Promise<{ queued: number }> {
+  const e = await ownEndpoint(ctx, requirePlayer(callerIn), id);
+  const queued = await store.redeliver(ctx.sql, e.id, { messageId });
+  if (queued === 0) throw new ServiceError('not_found', `No message ${messageId} of webhook ${id}.`);
+  return { queued };
+}
+
+function time(v: unknown, field: string): Date {
+  if (typeof v !== 'string' || !/^\d{4}-\d\d-\d\dT/.test(v)) throw bad(`${field} must be an ISO 8601 date-time.`, field);
+  const d = new Date(v);
+  if (Number.isNaN(d.getTime())) throw bad(`${field} must be an ISO 8601 date-time.`, field);
+  return d;
+}
+
+export async function redeliverRange(ctx: Ctx, callerIn: Caller | null, id: string, raw: unknown): Promise<{ queued: number }> {
+  const caller = requirePlayer(callerIn);
+  const b = input(raw);
+  onlyFields(b, ['since', 'until']);
+  const since = time(b.since, 'since');
+  const until = b.until === undefined ? new Date(ctx.now()) : time(b.until, 'until');
+  if (until.getTime() <= since.getTime()) throw bad('until must be after since.', 'until');
+  const e = await ownEndpoint(ctx, caller, id);
+  return { queued: await store.redeliver(ctx.sql, e.id, { since, until }) };
+}
+
+/** Queues a `ping` message to this endpoint (whatever its event list). */
+export async function testWebhook(ctx: Ctx, callerIn: Caller | null, id: string): Promise<{ messageId: string }> {
+  const e = await ownEndpoint(ctx, requirePlayer(callerIn), id);
+  const payload = { type: 'ping', timestamp: new Date(ctx.now()).toISOString(), data: { webhookId: e.id } };
+  return { messageId: await store.insertMessage(ctx.sql, e.id, 'ping', payload) };
+}
+
+// ─── Delivery ───────────────────────────────────────────────────────────────
+
+/** The request body in the endpoint's format. */
+export function body(m: Pick<ClaimedMessage, 'format' | 'event_type' | 'payload'>, publicUrl: string | null): string {
+  if (m.format !== 'discord') return JSON.stringify(m.payload);
+  const data = (m.payload.data ?? {}) as Record<string, unknown>;
+  const player = (data.player ?? {}) as { name?: string };
+  const game = typeof data.gameId === 'string' ? data.gameId : null;
+  const who = player.name ? `${player.name}` : 'You';
+  const lines: Record<string, string> = {
+    your_turn: `${who}: your turn (${String(data.role)})`,
+    game_started: `${who}: the game started; you play ${String(data.role)}`,
+    game_ended: `${who}: the game is over`,
+    clock_reminder: `${who}: your time is running out (${String(data.role)})`,
+    clock_timeout: `${who}: time ran out for ${String(data.ranOut)}`,
+    ping: 'Herald webhook test',
+    endpoint_disabled: `A webhook was disabled: ${String(data.reason)}`,
+  };
+  const content = lines[m.event_type] ?? `${who}: ${m.event_type}`;
+  const base = publicUrl?.replace(/\/$/, '') ?? null;
+  const embed: Record<string, unknown> = { title: content, description: game ? `Game ${game}${typeof data.version === 'number' ? `, version ${data.version}` : ''}` : m.event_type };
+  if (base && game) {
+    embed.url = `${base}/games/${game}`;
+    // The spectator picture: the only one a bare link (no key) may show, and only of a public game.
+    if (data.public === true) embed.image = { url: `${base}/games/${game}/board.png?role=spectator` };
+  }
+  return JSON.stringify({ content, embeds: [embed] });
+}
+
+const THROTTLED = new Set([429, 502, 503, 504]);
+
+/** Sends one claimed message and records the attempt; true when it was delivered. */
+async function deliverOne(ctx: Ctx, m: ClaimedMessage): Promise<boolean> {
+  const o = opts(ctx);
+  const payload = body(m, o.publicUrl);
+  let result: { status: number | null; error: string | null; retryAfter?: string | undefined; latencyMs: number };
+  try {
+    const url = parseWebhookUrl(m.url);
+    const to = await checkedAddress(url, o.allowPrivate);
+    // The wall clock, not the service's (tests move that one): receivers check it is within minutes of theirs.
+    const at = new Date();
+    const secrets = m.previous_secret ? [m.secret, m.previous_secret] : [m.secret];
+    const headers = { 'webhook-id': m.id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signatureHeader(secrets, m.id, at, payload) };
+    result = await post(url, to, headers, payload, o.timeoutMs);
+  } catch (err) {
+    result = { status: null, error: err instanceof UnsafeUrl ? `refused: ${err.message}` : String(err), latencyMs: 0 };
+  }
+  const attempts = m.attempts + 1;
+  const s = result.status;
+  if (s !== null && s >= 200 && s < 300) {
+    await store.recordAttempt(ctx.sql, { messageId: m.id, httpStatus: s, error: null, latencyMs: result.latencyMs, status: 'delivered' });
+    return true;
+  }
+  const error = result.error ?? (s !== null && s >= 300 && s < 400 ? `redirect (${s}) not followed` : null);
+  const disable = async (reason: string): Promise<void> => {
+    const event: OutboxEvent = {
+      ord: 0, type: 'endpoint_disabled', player_id: m.owner_id, game_id: null,
+      payload: { type: 'endpoint_disabled', timestamp: new Date(ctx.now()).toISOString(), data: { webhookId: m.endpoint_id, url: m.url, reason } },
+    };
+    await store.disableEndpoint(ctx.sql, m.endpoint_id, reason, event);
+  };
+  if (s === 410) {
+    await store.recordAttempt(ctx.sql, { messageId: m.id, httpStatus: s, error, latencyMs: result.latencyMs, status: 'failed' });
+    await disable('the endpoint answered 410 Gone');
+    return false;
+  }
+  const after = s !== null && THROTTLED.has(s) ? retryAfterMs(result.retryAfter, ctx.now()) : null;
+  const delay = retryDelay(attempts, o.retrySchedule);
+  if (delay === null) {
+    await store.recordAttempt(ctx.sql, { messageId: m.id, httpStatus: s, error, latencyMs: result.latencyMs, status: 'failed' });
+    await disable(`no delivery succeeded after ${attempts} attempts`);
+    return false;
+  }
+  await store.recordAttempt(ctx.sql, { messageId: m.id, httpStatus: s, error, latencyMs: result.latencyMs, status: 'pending', retryInMs: after ?? delay });
+  return false;
+}
+
+/** Claims per run of the delivery job (each claims up to maxInFlight). */
+const MAX_ROUNDS = 50;
+
+/** A claim's lease: longer than a request may take, so a message is never sent twice at once. */
+const LEASE_MARGIN_MS = 50_000;
+
+/**
+ * Sends what is due (jobs/webhook-deliveries.ts), batch after batch until nothing is due (at most
+ * MAX_ROUNDS batches), up to maxInFlight at once (at most perEndpoint per endpoint); how many were
+ * delivered. Each batch is claimed by one
+ * statement and sent with no transaction open.
+ */
+export async function deliverDue(ctx: Ctx): Promise<number> {
+  const o = opts(ctx);
+  let delivered = 0;
+  let rounds = 0;
+  for (;;) {
+    const batch = await store.claimDue(ctx.sql, { limit: o.maxInFlight, perEndpoint: o.perEndpoint, leaseMs: o.timeoutMs + LEASE_MARGIN_MS });
+    if (batch.length === 0) return delivered;
+    const results = await Promise.all(
+      batch.map((m) =>
+        deliverOne(ctx, m).catch((err: unknown) => {
+          ctx.log.warn({ err: String(err), messageId: m.id }, 'a webhook delivery could not be recorded; it is sent again when its lease ends');
+          return false;
+        }),
+      ),
+    );
+    delivered += results.filter(Boolean).length;
+    // A delivery may have let the next message of its game go (per-game order): claim again, a
+    // bounded number of times per run (a retry due at once must not spin here).
+    if (++rounds >= MAX_ROUNDS) return delivered;
+  }
+}

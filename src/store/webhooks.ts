@@ -1,0 +1,253 @@
+// Webhook endpoints, the outbox (webhook_messages) and the delivery log (webhook_attempts): the
+// named operations of service/webhooks.ts. Messages are written by the change that causes them,
+// in its own statement or transaction (ENQUEUE, used by games.ts's commit statements), and
+// claimed by the delivery job with a lease (claimDue), sent outside any transaction, then
+// recorded (recordAttempt): no lock or transaction is held while a request is in flight, which
+// also keeps the embedded database's single connection free.
+import type { Prisma, PrismaClient, WebhookEndpoint } from '../generated/prisma/client.ts';
+import type { Sql } from './games.ts';
+
+export type { WebhookEndpoint };
+
+/**
+ * One event for the outbox, before it is matched with endpoints: `player_id` is the player it
+ * concerns (endpoints of that player, and of the application that created it, receive it);
+ * `ord` keeps the events of one change in order. `payload.data.player` is filled in by SQL
+ * from the players table.
+ */
+export interface OutboxEvent {
+  ord: number;
+  type: string;
+  player_id: string;
+  game_id: string | null;
+  payload: unknown;
+}
+
+/**
+ * The INSERT of an outbox: `events` (a jsonb list of OutboxEvent) matched with the enabled
+ * endpoints that want each type; `extra` a condition (the commit statements' "the game row was
+ * updated"). With no endpoint of those players this is an index look-up on owner_id per event.
+ */
+export function enqueueSql(events: string, extraFrom = '', extraWhere = 'TRUE'): string {
+  return `INSERT INTO webhook_messages (id, endpoint_id, event_type, payload, game_id)
+    SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, ev.type,
+      jsonb_set(ev.payload, '{data,player}', jsonb_build_object('id', p.id, 'name', p.name, 'externalId', p.external_id)),
+      ev.game_id
+    FROM ${extraFrom} jsonb_to_recordset(${events}) AS ev(ord int, type text, player_id uuid, game_id uuid, payload jsonb)
+    -- Index look-ups per event (players' primary key, endpoints' owner_id): OFFSET 0 keeps the
+    -- planner from joining whole tables (it guesses 100 rows for the list; there are a few).
+    CROSS JOIN LATERAL (SELECT id, name, external_id, created_by_id FROM players WHERE id = ev.player_id OFFSET 0) p
+    CROSS JOIN LATERAL (
+      SELECT id FROM webhook_endpoints
+      WHERE owner_id = ANY(ARRAY[p.id, p.created_by_id]) AND enabled AND ev.type = ANY(events) OFFSET 0
+    ) e
+    WHERE ${extraWhere}
+    ORDER BY ev.ord, e.id`;
+}
+
+/** Writes events to the outbox on its own (a test ping, a notice outside a game commit); how many messages. */
+export async function enqueue(sql: Sql, events: OutboxEvent[]): Promise<number> {
+  if (events.length === 0) return 0;
+  const r = await sql.query({ text: enqueueSql('$1::jsonb'), values: [JSON.stringify(events)] });
+  return r.rowCount ?? 0;
+}
+
+/** The same inside a transaction (a league change): the messages commit or roll back with it. */
+export async function enqueueTx(tx: Prisma.TransactionClient, events: OutboxEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await tx.$executeRawUnsafe(enqueueSql('$1::jsonb'), JSON.stringify(events));
+}
+
+export interface NewEndpoint {
+  ownerId: string;
+  url: string;
+  events: string[];
+  format: string;
+  secret: string;
+}
+
+export function createEndpoint(db: PrismaClient, e: NewEndpoint): Promise<WebhookEndpoint> {
+  return db.webhookEndpoint.create({ data: e });
+}
+
+export function listEndpoints(db: PrismaClient, ownerId: string): Promise<WebhookEndpoint[]> {
+  return db.webhookEndpoint.findMany({ where: { ownerId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+}
+
+export function findEndpoint(db: PrismaClient, id: string): Promise<WebhookEndpoint | null> {
+  return db.webhookEndpoint.findUnique({ where: { id } });
+}
+
+export function updateEndpoint(db: PrismaClient, id: string, data: { url?: string; events?: string[]; enabled?: boolean }): Promise<WebhookEndpoint> {
+  const enabling = data.enabled === true ? { disabledReason: null, disabledAt: null } : data.enabled === false ? { disabledReason: 'disabled by its owner', disabledAt: new Date() } : {};
+  return db.webhookEndpoint.update({ where: { id }, data: { ...data, ...enabling } });
+}
+
+export async function deleteEndpoint(db: PrismaClient, id: string): Promise<void> {
+  await db.webhookEndpoint.delete({ where: { id } });
+}
+
+/** The new secret signs from now on; the current one keeps signing until `until`. */
+export function rotateSecret(db: PrismaClient, e: WebhookEndpoint, secret: string, until: Date): Promise<WebhookEndpoint> {
+  return db.webhookEndpoint.update({ where: { id: e.id }, data: { secret, previousSecret: e.secret, previousUntil: until } });
+}
+
+export interface DeliveryRow {
+  id: string;
+  eventType: string;
+  gameId: string | null;
+  createdAt: Date;
+  status: string;
+  attempts: number;
+  nextAttemptAt: Date;
+  lastStatus: number | null;
+  lastError: string | null;
+  deliveredAt: Date | null;
+  payload: unknown;
+  attemptsLog: { at: Date; httpStatus: number | null; error: string | null; latencyMs: number }[];
+}
+
+/** The endpoint's messages, newest first, each with its attempts (oldest first). */
+export async function listDeliveries(db: PrismaClient, endpointId: string, limit: number): Promise<DeliveryRow[]> {
+  return db.webhookMessage.findMany({
+    where: { endpointId },
+    orderBy: { seq: 'desc' },
+    take: limit,
+    select: {
+      id: true, eventType: true, gameId: true, createdAt: true, status: true, attempts: true, nextAttemptAt: true,
+      lastStatus: true, lastError: true, deliveredAt: true, payload: true,
+      attemptsLog: { select: { at: true, httpStatus: true, error: true, latencyMs: true }, orderBy: { at: 'asc' } },
+    },
+  });
+}
+
+/**
+ * Sends messages again (same webhook-id: a receiver that has it already drops it): pending from
+ * now, their retry schedule restarted. `which`: one message, or those created in a time range.
+ * How many were queued.
+ */
+export async function redeliver(sql: Sql, endpointId: string, which: { messageId: string } | { since: Date; until: Date }): Promise<number> {
+  const r =
+    'messageId' in which
+      ? await sql.query({
+          text: `UPDATE webhook_messages SET status = 'pending', attempts = 0, next_attempt_at = now(), leased_until = NULL WHERE endpoint_id = $1::uuid AND id = $2`,
+          values: [endpointId, which.messageId],
+        })
+      : await sql.query({
+          text: `UPDATE webhook_messages SET status = 'pending', attempts = 0, next_attempt_at = now(), leased_until = NULL
+                 WHERE endpoint_id = $1::uuid AND created_at >= $2::timestamptz AND created_at < $3::timestamptz`,
+          values: [endpointId, which.since.toISOString(), which.until.toISOString()],
+        });
+  return r.rowCount ?? 0;
+}
+
+/** A message claimed for delivery, with what sending it needs. */
+export interface ClaimedMessage {
+  id: string;
+  endpoint_id: string;
+  owner_id: string;
+  event_type: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+  url: string;
+  format: string;
+  secret: string;
+  /** The previous secret while it still signs (rotation), else null. */
+  previous_secret: string | null;
+}
+
+/**
+ * Claims up to `limit` due messages for `leaseMs` (exactly one instance gets each: FOR UPDATE SKIP
+ * LOCKED, and the lease moves next_attempt_at past now, so nobody else finds it due until the
+ * lease runs out — an instance that dies mid-send leaves it to be sent again then). The
+ * statement is its own transaction: no lock outlives it.
+ * - at most `perEndpoint` messages of one endpoint in flight (leased) at once, across instances;
+ * - per endpoint and game, in order: a message waits while an earlier one of the same endpoint
+ *   and game is still pending (in flight or waiting for a retry).
+ */
+export async function claimDue(sql: Sql, o: { limit: number; perEndpoint: number; leaseMs: number }): Promise<ClaimedMessage[]> {
+  const { rows } = await sql.query<ClaimedMessage>({
+    name: 'herald-webhook-claim',
+    text: `
+      WITH due AS (
+        SELECT m.id, m.endpoint_id, m.seq FROM webhook_messages m
+        JOIN webhook_endpoints e ON e.id = m.endpoint_id AND e.enabled
+        WHERE m.status = 'pending' AND m.next_attempt_at <= now()
+          AND NOT EXISTS (SELECT 1 FROM webhook_messages b WHERE b.endpoint_id = m.endpoint_id AND b.game_id = m.game_id
+                          AND b.status = 'pending' AND b.seq < m.seq)
+        ORDER BY m.next_attempt_at, m.seq
+        LIMIT $1 * 4
+        FOR UPDATE OF m SKIP LOCKED
+      ), ranked AS (
+        SELECT d.id, row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.seq)
+          + (SELECT count(*) FROM webhook_messages f WHERE f.endpoint_id = d.endpoint_id AND f.status = 'pending' AND f.leased_until > now()) AS n,
+          d.seq
+        FROM due d
+      ), chosen AS (
+        SELECT id FROM ranked WHERE n <= $2 ORDER BY seq LIMIT $1
+      )
+      UPDATE webhook_messages m SET next_attempt_at = now() + $3 * interval '1 millisecond', leased_until = now() + $3 * interval '1 millisecond'
+      FROM chosen c, webhook_endpoints e
+      WHERE m.id = c.id AND e.id = m.endpoint_id
+      RETURNING m.id, m.endpoint_id::text AS endpoint_id, e.owner_id::text AS owner_id, m.event_type, m.payload, m.attempts, e.url, e.format, e.secret,
+        CASE WHEN e.previous_until > now() THEN e.previous_secret END AS previous_secret`,
+    values: [o.limit, o.perEndpoint, o.leaseMs],
+  });
+  return rows;
+}
+
+export interface AttemptOutcome {
+  messageId: string;
+  httpStatus: number | null;
+  error: string | null;
+  latencyMs: number;
+  /** delivered, pending (again at retryInMs) or failed (given up). */
+  status: 'delivered' | 'pending' | 'failed';
+  retryInMs?: number;
+}
+
+/** Records one attempt and its outcome in one statement; the lease ends. */
+export async function recordAttempt(sql: Sql, a: AttemptOutcome): Promise<void> {
+  await sql.query({
+    name: 'herald-webhook-attempt',
+    text: `
+      WITH a AS (
+        INSERT INTO webhook_attempts (message_id, http_status, error, latency_ms) VALUES ($1, $2, $3, $4) RETURNING 1
+      )
+      UPDATE webhook_messages SET attempts = attempts + 1, status = $5, last_status = $2, last_error = $3, leased_until = NULL,
+        delivered_at = CASE WHEN $5 = 'delivered' THEN now() ELSE delivered_at END,
+        next_attempt_at = CASE WHEN $5 = 'pending' THEN now() + $6 * interval '1 millisecond' ELSE next_attempt_at END
+      WHERE id = $1`,
+    values: [a.messageId, a.httpStatus, a.error, a.latencyMs, a.status, a.retryInMs ?? 0],
+  });
+}
+
+/**
+ * Disables an endpoint (410 Gone, or the retry schedule ran out) and, in the same statement, tells
+ * its owner: an `endpoint_disabled` event to the owner's other endpoints that want it. True when
+ * this call disabled it (it was enabled).
+ */
+export async function disableEndpoint(sql: Sql, endpointId: string, reason: string, event: OutboxEvent): Promise<boolean> {
+  const { rows } = await sql.query<{ n: number }>({
+    text: `
+      WITH d AS (
+        UPDATE webhook_endpoints SET enabled = false, disabled_reason = $2, disabled_at = now()
+        WHERE id = $1::uuid AND enabled RETURNING id
+      ), w AS (
+        ${enqueueSql('$3::jsonb', 'd,', 'e.id <> d.id')}
+        RETURNING 1
+      )
+      SELECT (SELECT count(*) FROM d)::int AS n`,
+    values: [endpointId, reason, JSON.stringify([event])],
+  });
+  return (rows[0]?.n ?? 0) === 1;
+}
+
+/** One message straight to one endpoint (a test ping); its id. */
+export async function insertMessage(sql: Sql, endpointId: string, type: string, payload: unknown): Promise<string> {
+  const { rows } = await sql.query<{ id: string }>({
+    text: `INSERT INTO webhook_messages (id, endpoint_id, event_type, payload) VALUES ('msg_' || replace(gen_random_uuid()::text, '-', ''), $1::uuid, $2, $3::jsonb) RETURNING id`,
+    values: [endpointId, type, JSON.stringify(payload)],
+  });
+  return rows[0]!.id;
+}

@@ -1,0 +1,22 @@
+// When a failed delivery is tried again: the Standard Webhooks example schedule (5 s, 5 min,
+// 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h after the first attempt's failure, then give up) with
+// full jitter (a uniform delay between 0 and the step), so endpoints that failed together
+// (an outage) are not all retried at the same instant.
+export const RETRY_SCHEDULE_MS: readonly number[] = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000];
+
+/** The delay before the next attempt after `attempts` failed ones; null when the schedule is over. */
+export function retryDelay(attempts: number, schedule: readonly number[] = RETRY_SCHEDULE_MS, random: () => number = Math.random): number | null {
+  const step = schedule[attempts - 1];
+  if (step === undefined) return null;
+  return Math.round(random() * step);
+}
+
+/** Retry-After in ms (seconds or an HTTP date), capped at a day; null when absent or unreadable. */
+export function retryAfterMs(header: string | undefined, now: number): number | null {
+  if (header === undefined || header.trim() === '') return null;
+  const v = header.trim();
+  if (/^\d+$/.test(v)) return Math.min(Number(v) * 1000, 86_400_000);
+  const t = Date.parse(v);
+  if (Number.isNaN(t)) return null;
+  return Math.min(Math.max(0, t - now), 86_400_000);
+}
