@@ -186,7 +186,9 @@ async function checkUrl(ctx: Ctx, raw: unknown): Promise<string> {
 function checkEvents(raw: unknown): string[] {
   if (!Array.isArray(raw) || raw.length === 0 || raw.length > EVENT_TYPES.length) throw bad(`events must be a non-empty list of event types (${EVENT_TYPES.join(', ')}).`, 'events');
   const unknown = raw.filter((t) => typeof t !== 'string' || !(EVENT_TYPES as readonly string[]).includes(t));
-  if (unknown.length > 0) throw bad(`Unknown event type ${unknown.map((t) => JSON.stringify(t)).join(', ')}: the types are ${EVENT_TYPES.join(', ')}.`, 'events');
+  // Named by their text or their kind: a value sent here may be nested too deep to print as JSON.
+  const name = (t: unknown) => (typeof t === 'string' ? JSON.stringify(t.slice(0, 40)) : Array.isArray(t) ? 'a list' : t === null ? 'null' : `a ${typeof t}`);
+  if (unknown.length > 0) throw bad(`Unknown event type ${unknown.slice(0, 5).map(name).join(', ')}: the types are ${EVENT_TYPES.join(', ')}.`, 'events');
   return [...new Set(raw as string[])];
 }
 

@@ -46,6 +46,11 @@ t.test('bad input is a 400 invalid_request that changes nothing', async (t) => {
     t.match(res.headers['content-type'], /application\/problem\+json/);
     t.equal(res.json().code, 'invalid_request');
   }
+  // An event list nested too deep to print as JSON (the malformed-fuzz found a 500 here).
+  const deep = `{"url": ${JSON.stringify(r.url)}, "events": [${'['.repeat(10_000)}${']'.repeat(10_000)}]}`;
+  const res = await app.inject({ method: 'POST', url: '/webhooks', headers: { authorization: `Bearer ${york.key}`, 'content-type': 'application/json' }, payload: deep });
+  t.equal(res.statusCode, 400, 'deeply nested events');
+  t.match(res.json(), { code: 'invalid_request', field: 'events' });
   t.same((await york.req('GET', '/webhooks')).json(), { webhooks: [] }, 'nothing registered');
   t.equal((await app.inject({ method: 'GET', url: '/webhooks' })).statusCode, 401, 'a key is needed');
   const created = (await york.req('POST', '/webhooks', { url: r.url, events: ['ping'] })).json() as { webhook: { id: string } };
