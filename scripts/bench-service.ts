@@ -20,6 +20,13 @@
  * used, how many commits each commit statement carried (group commit), and then `pgbench -N` (simple-update TPC-B) at the same concurrency
  * on a scratch database, for reference.
  *
+ * With --webhooks 1 every player also registers a webhook endpoint for
+ * your_turn, game_started and game_ended, pointing at a receiver in this
+ * process (answers 204; the server runs with HERALD_WEBHOOK_ALLOW_PRIVATE=1):
+ * the outbox rows are written by each commit and the server's delivery job
+ * signs and sends them, so the server's and Postgres's CPU per action include
+ * the whole cost of webhooks. Compare with --webhooks 0 (alternate the runs).
+ *
  * Addresses: BENCH_DATABASE_ADMIN_URL (default
  * postgresql://postgres@127.0.0.1:5432/postgres), BENCH_REDIS_URL (default
  * redis://127.0.0.1:6379).
@@ -38,6 +45,7 @@ function arg(name: string, fallback: number): number {
 }
 
 const K = arg('games', 8);
+const WEBHOOKS = arg('webhooks', 0) > 0;
 const SECONDS = arg('seconds', 20);
 const PGBENCH_SECONDS = arg('pgbench-seconds', 10);
 const WATCH = arg('watch', 1) !== 0;
@@ -129,6 +137,8 @@ const server = spawn(process.execPath, [...serverArgs, '--import', 'tsx', 'src/m
     BUS_PREFIX: `bench:${dbName}:`,
     RATE_LIMIT_MAX: '0',
     RATE_LIMIT_ANONYMOUS_MAX: '0',
+    RATE_LIMIT_APP_MAX: '0',
+    HERALD_WEBHOOK_ALLOW_PRIVATE: '1',
   },
   stdio: ['ignore', 'inherit', 'inherit'],
 });
@@ -214,8 +224,25 @@ try {
     if (i > 600) throw new Error('the server was not ready after 60 s');
   }
 
+  // The webhook receiver: counts deliveries, answers 204.
+  let delivered = 0;
+  const receiver = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      delivered++;
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
+  const receiverUrl = `http://127.0.0.1:${(receiver.address() as net.AddressInfo).port}/hook`;
+
   async function signup(name: string): Promise<string> {
-    return (await call('POST', '/players', null, { name, isBot: true })).json.key.key;
+    const key = (await call('POST', '/players', null, { name, isBot: true })).json.key.key as string;
+    if (WEBHOOKS) {
+      const r = await call('POST', '/webhooks', key, { url: receiverUrl, events: ['your_turn', 'game_started', 'game_ended'] });
+      if (r.status !== 201) throw new Error(`webhook registration: ${r.status} ${JSON.stringify(r.json)}`);
+    }
+    return key;
   }
 
   const latencies: number[] = [];
@@ -299,6 +326,8 @@ try {
   if (WATCH) console.log(`  ${spread('commit → SSE subscriber', eventLatencies)}`);
   const per = (s: number) => `${((s / persisted) * 1e6).toFixed(0)} µs/action`;
   console.log(`  CPU: server ${cpu.server.toFixed(1)} s (${per(cpu.server)}), bots ${cpu.bench.toFixed(1)} s (${per(cpu.bench)}), postgres ${cpu.pg.toFixed(1)} s (${per(cpu.pg)})`);
+  console.log(`  webhooks: ${WEBHOOKS ? `on, ${delivered} deliveries received (${(delivered / persisted).toFixed(2)} per action)` : 'off'}`);
+  receiver.close();
   const statements = commits1.statements - commits0.statements;
   const changes = commits1.changes - commits0.changes;
   console.log(`  group commit: ${changes} commits in ${statements} statements (${(changes / statements).toFixed(2)} per statement)`);
