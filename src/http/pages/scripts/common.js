@@ -9,6 +9,8 @@
 //   left a refresh goes at once, below that the rest is spread evenly over
 //   what is left of the window, and after a 429 the page waits Retry-After.
 //   Refreshes asked for meanwhile fold into one (the latest version).
+// - showLog, showPicture: put a log's lines and a board picture into the page
+//   (text only, never markup; the previous picture's object URL is released).
 'use strict';
 var Herald = (function () {
   function statusText(g) {
@@ -90,5 +92,25 @@ var Herald = (function () {
     return { ask: ask, fetch: fetchPaced, limit: function () { return limit; } };
   }
 
-  return { statusText: statusText, pacer: pacer };
+  /** The log's lines as the list items of `ol`, scrolled to the newest. */
+  function showLog(ol, lines) {
+    ol.replaceChildren.apply(ol, lines.map(function (line) {
+      var li = document.createElement('li');
+      li.textContent = line;
+      return li;
+    }));
+    ol.scrollTop = ol.scrollHeight;
+  }
+
+  var pictureUrls = new WeakMap();
+  /** A picture (a Blob) as the source of `img`; the URL it replaces is released. */
+  function showPicture(img, blob) {
+    var old = pictureUrls.get(img);
+    if (old) URL.revokeObjectURL(old);
+    var url = URL.createObjectURL(blob);
+    pictureUrls.set(img, url);
+    img.src = url;
+  }
+
+  return { statusText: statusText, pacer: pacer, showLog: showLog, showPicture: showPicture };
 })();

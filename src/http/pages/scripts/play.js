@@ -19,7 +19,6 @@
   var role = params.get('role') || sessionStorage.getItem(store + ':role') || '';
   var last = null;
   var over = false;
-  var pictureUrl = null;
   var gameTitle = null;
   // A refused move's reason, shown once the page has been refreshed after it.
   var refused = '';
@@ -96,9 +95,7 @@
         if (!pic.ok) throw new Error(await problemText(pic));
         var blob = await pic.blob();
         if (pic.headers.get('x-game-version') !== String(g.version)) continue;
-        if (pictureUrl) URL.revokeObjectURL(pictureUrl);
-        pictureUrl = URL.createObjectURL(blob);
-        $('board').src = pictureUrl;
+        Herald.showPicture($('board'), blob);
 
         if (gameTitle === null) {
           var types = await getJson('/game-types');
@@ -110,13 +107,7 @@
         document.title = (a && a.active ? '● ' : '') + gameTitle + ' – Herald';
         $('status').textContent = Herald.statusText(g);
         $('seat').textContent = role ? 'your seat: ' + role : 'spectator';
-        var ol = $('log');
-        ol.replaceChildren.apply(ol, log.lines.map(function (line) {
-          var li = document.createElement('li');
-          li.textContent = line;
-          return li;
-        }));
-        ol.scrollTop = ol.scrollHeight;
+        Herald.showLog($('log'), log.lines);
 
         var box = $('choices');
         var buttons = [];

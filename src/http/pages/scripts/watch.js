@@ -10,7 +10,6 @@
   var lang = root.dataset.lang;
   var base = '/games/' + encodeURIComponent(id);
   var shown = Number(root.dataset.version);
-  var pictureUrl = null;
   function $(x) { return document.getElementById(x); }
   var pace = Herald.pacer(update, 3, function (seconds) {
     if (seconds > 0) $('live').textContent = '(many moves: next update in ' + seconds + ' s)';
@@ -52,9 +51,7 @@
   function show(g, log, blob) {
     shown = g.version;
     if (blob) {
-      if (pictureUrl) URL.revokeObjectURL(pictureUrl);
-      pictureUrl = URL.createObjectURL(blob);
-      $('board').src = pictureUrl;
+      Herald.showPicture($('board'), blob);
       $('board').dataset.version = String(g.version);
       $('board').hidden = false;
       if ($('board-none')) $('board-none').remove();
@@ -63,13 +60,7 @@
     $('version').textContent = String(g.version);
     root.dataset.version = String(g.version);
     root.dataset.status = g.status;
-    var ol = $('log');
-    ol.replaceChildren.apply(ol, log.lines.map(function (line) {
-      var li = document.createElement('li');
-      li.textContent = line;
-      return li;
-    }));
-    ol.scrollTop = ol.scrollHeight;
+    Herald.showLog($('log'), log.lines);
   }
 
   if (root.dataset.status === 'finished' || root.dataset.status === 'abandoned') return;
