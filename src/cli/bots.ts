@@ -37,8 +37,8 @@ export interface GameOutcome {
 
 const ROLES = ['York', 'Lancaster'] as const;
 
-/** xorshift32: a small seeded generator, so a run can be repeated with --seed. */
-function rng(seed: number): () => number {
+/** xorshift32: a small seeded generator in [0, 1), so a run can be repeated with --seed (the test harnesses use it too). */
+export function rng(seed: number): () => number {
   let x = seed >>> 0 || 0x9e3779b9;
   return () => {
     x ^= x << 13;

@@ -1,6 +1,7 @@
 // Shared by the example-bot tests and the soak: a Herald app listening on a
 // real port (fresh database), and the leak scan of a finished game read from
 // the store.
+import { rng as seeded } from '../../src/cli/bots.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Test } from 'tap';
 import { openTestStore, testConfig } from '../helpers/services.ts';
@@ -122,18 +123,8 @@ export async function playMany(
   return total;
 }
 
-/** A seeded random in [0, 1) (xorshift32), so failing games can be replayed. */
-export function seeded(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 0x100000000;
-  };
-}
+/** A seeded random in [0, 1) (the CLI bots' xorshift32), so failing games can be replayed. */
+export { seeded };
 
 /**
  * One shard of CI's leak scan: complete games of the three scenarios in turn, played by the REST
