@@ -19,6 +19,18 @@ export type TrustProxy = boolean | string[];
 export interface Config {
   /** Postgres URL; null = start the embedded database (PGlite) in dataDir. */
   databaseUrl: string | null;
+  /**
+   * DATABASE_POOLER: 'transaction' when DATABASE_URL points at a pooler in transaction mode
+   * (PgBouncer's pool_mode=transaction): Herald then sends no startup options and no named
+   * prepared statements, which such a pooler cannot carry from one transaction to the next.
+   * Absent or null: a direct connection (or a session-mode pooler).
+   */
+  databasePooler?: 'transaction' | null;
+  /**
+   * DATABASE_DIRECT_URL: the same database without the pooler, for what needs a session of its
+   * own (creating the database, migrations). Absent or null: DATABASE_URL.
+   */
+  databaseDirectUrl?: string | null;
   /** Redis URL; null = in-process bus (single instance only). */
   redisUrl: string | null;
   port: number;
@@ -147,6 +159,19 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const databaseUrl = nonEmpty(env, 'DATABASE_URL') ?? null;
   if (databaseUrl !== null) checkUrl(databaseUrl, 'DATABASE_URL', ['postgresql:', 'postgres:'], problems);
 
+  const databaseDirectUrl = nonEmpty(env, 'DATABASE_DIRECT_URL') ?? null;
+  if (databaseDirectUrl !== null) {
+    checkUrl(databaseDirectUrl, 'DATABASE_DIRECT_URL', ['postgresql:', 'postgres:'], problems);
+    if (databaseUrl === null) problems.push('DATABASE_DIRECT_URL needs DATABASE_URL (without it Herald runs the embedded database)');
+  }
+  let databasePooler: 'transaction' | null = null;
+  const rawPooler = nonEmpty(env, 'DATABASE_POOLER');
+  if (rawPooler !== undefined) {
+    if (rawPooler === 'transaction') databasePooler = 'transaction';
+    else if (rawPooler !== 'none') problems.push(`DATABASE_POOLER must be none or transaction (got "${rawPooler}")`);
+    if (databasePooler !== null && databaseUrl === null) problems.push('DATABASE_POOLER=transaction needs DATABASE_URL (the pooler\'s address)');
+  }
+
   const redisUrl = nonEmpty(env, 'REDIS_URL') ?? null;
   if (redisUrl !== null) checkUrl(redisUrl, 'REDIS_URL', ['redis:', 'rediss:'], problems);
 
@@ -214,7 +239,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   if (publicUrl !== null) checkUrl(publicUrl, 'HERALD_PUBLIC_URL', ['https:', 'http:'], problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
-  return { databaseUrl, redisUrl, port, host, logLevel, dataDir, busPrefix, development, adminToken, openSignup, vacationDays, reminderSharePercent, rateLimit, sseHeartbeatMs, databaseQueryTimeoutMs, trustProxy, webhookAllowPrivate, publicUrl };
+  return { databaseUrl, databasePooler, databaseDirectUrl, redisUrl, port, host, logLevel, dataDir, busPrefix, development, adminToken, openSignup, vacationDays, reminderSharePercent, rateLimit, sseHeartbeatMs, databaseQueryTimeoutMs, trustProxy, webhookAllowPrivate, publicUrl };
 }
 
 /** The URL with its password hidden, for logs and error messages. */

@@ -56,33 +56,42 @@ async function checkConnection(url: string): Promise<{ lz4: boolean }> {
   }
 }
 
-export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databaseQueryTimeoutMs' | 'databaseIdleTimeoutMs'>>, log: StoreLogger): Promise<Store> {
+export async function openStore(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databaseQueryTimeoutMs' | 'databaseIdleTimeoutMs' | 'databasePooler' | 'databaseDirectUrl'>>,
+  log: StoreLogger,
+): Promise<Store> {
   let embedded: EmbeddedPostgres | null = null;
   let url: string;
+  // What needs a session of its own (creating the database, migrations) goes around a pooler.
+  let direct: string;
   let lz4 = false;
+  const pooled = config.databaseUrl !== null && config.databasePooler === 'transaction';
   if (config.databaseUrl === null) {
     const t0 = performance.now();
     embedded = await startEmbeddedPostgres(config.dataDir);
     url = embedded.url;
+    direct = url;
     log.info({ dataDir: config.dataDir, ms: Math.round(performance.now() - t0) }, 'embedded database started');
   } else {
     url = config.databaseUrl;
+    direct = config.databaseDirectUrl ?? url;
     // A fresh server lacks the named database: create it, then connect again.
-    ({ lz4 } = await checkConnection(url).catch(async (err: unknown) => {
-      if (!(await createMissingDatabase(url, err, log))) throw err;
-      return checkConnection(url);
+    ({ lz4 } = await checkConnection(direct).catch(async (err: unknown) => {
+      if (!(await createMissingDatabase(direct, err, log))) throw err;
+      return checkConnection(direct);
     }));
+    if (pooled && direct !== url) await checkConnection(url); // the pooler answers too
   }
 
   try {
     const t0 = performance.now();
-    const pending = await pendingMigrations(url).catch((err: unknown) => {
-      throw new StartupError(`cannot read the migration state of ${redactUrl(url)}: ${errorMessage(err)}`, { cause: err });
+    const pending = await pendingMigrations(direct).catch((err: unknown) => {
+      throw new StartupError(`cannot read the migration state of ${redactUrl(direct)}: ${errorMessage(err)}`, { cause: err });
     });
     if (pending.length > 0) {
       // The embedded database: new migrations in-process (see applyNewMigrations), anything else by the CLI.
-      const applied = embedded ? await applyNewMigrations(url) : null;
-      const outcome = applied ? 'migrations applied' : await runMigrations(url);
+      const applied = embedded ? await applyNewMigrations(direct) : null;
+      const outcome = applied ? 'migrations applied' : await runMigrations(direct);
       log.info({ ms: Math.round(performance.now() - t0), migrations: pending, by: applied ? 'herald' : 'prisma migrate deploy' }, outcome);
     } else {
       log.info({ ms: Math.round(performance.now() - t0) }, 'no pending migrations');
@@ -105,11 +114,16 @@ export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'> 
       // Every action rewrites the game's state (a few kB of jsonb, compressed
       // when the row outgrows 2 kB): lz4 compresses it with about an eighth
       // less Postgres CPU per action than the default pglz (bench:service).
-      ...(lz4 ? { options: '-c default_toast_compression=lz4' } : {}),
+      // A transaction-mode pooler refuses startup options: there, the database's
+      // own setting applies (ALTER DATABASE … SET default_toast_compression = lz4).
+      ...(lz4 && !pooled ? { options: '-c default_toast_compression=lz4' } : {}),
+      unnamedStatements: pooled,
     });
     // An idle connection dropped by the server (restart, outage) is replaced on
     // the next checkout; the error must not crash the process.
     pool.on('error', () => {});
+    // Through a pooler, the server connections' own setting is what compresses.
+    const toast = !pooled ? (lz4 ? 'lz4' : 'pglz') : (await pool.query<{ c: string }>(`SELECT current_setting('default_toast_compression') AS c`)).rows[0]?.c === 'lz4' ? 'lz4' : 'pglz';
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
     const emb = embedded;
     let closed = false;
@@ -117,7 +131,7 @@ export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'> 
       prisma,
       pool,
       kind: emb ? 'embedded' : 'postgres',
-      toastCompression: lz4 ? 'lz4' : 'pglz',
+      toastCompression: toast,
       async ping() {
         // Prisma would silently reconnect after $disconnect(): a closed store stays closed.
         if (closed) throw new Error('store is closed');

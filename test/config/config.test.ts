@@ -6,6 +6,8 @@ t.test('defaults: embedded database, in-process bus, 127.0.0.1:3000, info logs, 
   const c = loadConfig({}, '/srv/herald');
   t.same(c, {
     databaseUrl: null,
+    databasePooler: null,
+    databaseDirectUrl: null,
     redisUrl: null,
     port: 3000,
     host: '127.0.0.1',
@@ -122,6 +124,20 @@ t.test('reads every variable; empty values count as unset', async (t) => {
   t.equal(c.development, false);
   t.equal(loadConfig({ DATABASE_URL: '  ', REDIS_URL: '' }).databaseUrl, null);
   t.equal(loadConfig({ DATABASE_URL: 'postgres://h/db' }).databaseUrl, 'postgres://h/db');
+});
+
+t.test('a pooler in transaction mode, and the direct URL around it', async (t) => {
+  const none = loadConfig({ DATABASE_URL: 'postgres://h/db' });
+  t.equal(none.databasePooler, null);
+  t.equal(none.databaseDirectUrl, null);
+  const c = loadConfig({ DATABASE_URL: 'postgres://bouncer:6432/db', DATABASE_POOLER: 'transaction', DATABASE_DIRECT_URL: 'postgres://pg:5432/db' });
+  t.equal(c.databasePooler, 'transaction');
+  t.equal(c.databaseDirectUrl, 'postgres://pg:5432/db');
+  t.equal(loadConfig({ DATABASE_URL: 'postgres://h/db', DATABASE_POOLER: 'none' }).databasePooler, null);
+  t.throws(() => loadConfig({ DATABASE_URL: 'postgres://h/db', DATABASE_POOLER: 'session' }), { message: /DATABASE_POOLER must be none or transaction \(got "session"\)/ });
+  t.throws(() => loadConfig({ DATABASE_POOLER: 'transaction' }), { message: /DATABASE_POOLER=transaction needs DATABASE_URL/ });
+  t.throws(() => loadConfig({ DATABASE_DIRECT_URL: 'postgres://pg/db' }), { message: /DATABASE_DIRECT_URL needs DATABASE_URL/ });
+  t.throws(() => loadConfig({ DATABASE_URL: 'postgres://h/db', DATABASE_DIRECT_URL: 'mysql://x/y' }), { message: /DATABASE_DIRECT_URL must start with postgresql:\/\// });
 });
 
 t.test('every problem is reported at once, in one line', async (t) => {
