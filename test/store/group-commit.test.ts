@@ -7,6 +7,10 @@ import { commitGroup, isUniqueViolation, VersionConflict, type Change } from '..
 import { canonicalJson as text } from '../../src/service/json.ts';
 import { openTestStore } from '../helpers/services.ts';
 
+// A machine loaded by other work can take more than the default 50 ms wait per statement, and a
+// change that waited that long goes alone: these tests, which check what a batch does, wait longer.
+const PATIENT = { maxWaitMs: 60_000 };
+
 const { store } = await openTestStore(t);
 
 async function newGames(n: number): Promise<string[]> {
@@ -32,7 +36,7 @@ function change(gameId: string, expectedVersion: number, n: number, extra: Parti
 
 t.test('concurrent commits of many games: batched, each stored as sent', async (t) => {
   const ids = await newGames(40);
-  const group = commitGroup(store.pool);
+  const group = commitGroup(store.pool, undefined, PATIENT);
   const versions = await Promise.all(ids.map((id, n) => group.commit(change(id, 0, n))));
   t.same(versions, ids.map(() => 1), 'every change committed at version 1');
   t.ok(group.stats.batches >= 1, `${group.stats.batches} batches`);
@@ -60,7 +64,7 @@ t.test('concurrent commits of many games: batched, each stored as sent', async (
 
 t.test('the same game several times in one batch: exactly one commits', async (t) => {
   const [id, other] = await newGames(2);
-  const group = commitGroup(store.pool);
+  const group = commitGroup(store.pool, undefined, PATIENT);
   await group.commit(change(id!, 0, 0));
   // Two go alone at once (nothing in flight, then one); the rest wait and go as one batch.
   const results = await Promise.allSettled([group.commit(change(other!, 0, 1)), group.commit(change(other!, 1, 2)), ...Array.from({ length: 10 }, (_, n) => group.commit(change(id!, 1, 10 + n)))]);
@@ -78,7 +82,7 @@ t.test("one change's unique violation fails that change only", async (t) => {
   const player = await store.prisma.player.create({ data: { name: 'P' } });
   const victim = ids[7]!;
   await store.prisma.idempotencyRecord.create({ data: { gameId: victim, playerId: player.id, key: 'k', requestHash: 'h', response: '"stored"' } });
-  const group = commitGroup(store.pool);
+  const group = commitGroup(store.pool, undefined, PATIENT);
   const results = await Promise.allSettled(
     ids.map((id, n) => group.commit(change(id, 0, n, id === victim ? { idempotency: { playerId: player.id, key: 'k', requestHash: 'h2', response: '"new"' } } : {}))),
   );
