@@ -64,6 +64,11 @@ export class HeraldBot {
     this.state.set(gameId, { ...rec, shown: game.version });
   }
 
+  /** Resolves when every board update under way is done (before shutting down). */
+  async idle(): Promise<void> {
+    await Promise.all(this.boards.values());
+  }
+
   // ─── Discord's interactions ────────────────────────────────────────────────
 
   async onInteraction(i: Interaction): Promise<void> {

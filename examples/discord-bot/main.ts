@@ -15,8 +15,8 @@ export const EVENTS = ['game_started', 'your_turn', 'game_ended', 'clock_reminde
 export interface BotConfig {
   herald: HeraldOptions;
   discordToken: string;
-  /** The URL Herald posts events to (public; it reaches the receiver on `webhookPort`). */
-  webhookUrl: string;
+  /** The URL Herald posts events to (public; it reaches the receiver on `webhookPort`). Default: the receiver's local URL. */
+  webhookUrl?: string;
   webhookPort: number;
   webhookHost?: string;
   /** Known secret (HERALD_WEBHOOK_SECRET); otherwise the endpoint is registered or its secret rotated. */
@@ -42,13 +42,18 @@ export async function startBot(c: BotConfig): Promise<RunningBot> {
   client.on(Events.InteractionCreate, (i) => void bot.onInteraction(i));
   // Listen before registering: Herald may deliver at once.
   let secret = c.webhookSecret ?? '';
-  const receiver = await startReceiver({ secret: () => secret, port: c.webhookPort, host: c.webhookHost, path: new URL(c.webhookUrl).pathname, onEvent: (e) => bot.onEvent(e), onError: (e) => c.log?.(`event: ${String(e)}`) });
+  const receiver = await startReceiver({ secret: () => secret, port: c.webhookPort, host: c.webhookHost, path: c.webhookUrl ? new URL(c.webhookUrl).pathname : '/herald', onEvent: (e) => bot.onEvent(e), onError: (e) => c.log?.(`event: ${String(e)}`) });
   let webhookId: string | null = null;
-  if (!c.webhookSecret) ({ id: webhookId, secret } = await herald.webhook(c.webhookUrl, EVENTS));
+  if (!c.webhookSecret) ({ id: webhookId, secret } = await herald.webhook(c.webhookUrl ?? receiver.url, EVENTS));
   const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
   await client.login(c.discordToken);
   await ready;
-  return { client, bot, receiver, webhookId, stop: async () => { await client.destroy(); await receiver.close(); } };
+  const stop = async (): Promise<void> => {
+    await receiver.close();
+    await bot.idle();
+    await client.destroy();
+  };
+  return { client, bot, receiver, webhookId, stop };
 }
 
 function env(name: string, fallback?: string): string {
