@@ -128,12 +128,15 @@ export class HeraldBot {
 
   private async component(i: Component): Promise<void> {
     const id = decodeId(i.customId);
-    if (!id) return;
+    if (!id) {
+      await i.reply({ content: 'This control is out of date; use the newest board message.', flags: MessageFlags.Ephemeral });
+      return;
+    }
     if (id.kind === 'menu' && i.isStringSelectMenu()) {
       await i.deferUpdate(); // the answer replaces the menu in its (ephemeral) message
       const player = await this.playerOf(i.user);
       const value = decodeOption(i.values[0] ?? '');
-      if (!value) return;
+      if (!value) return this.offer(i, id.gameId, player, 'That choice was not understood: nothing was played.\n');
       if (value.kind === 'action') return this.submit(i, id.gameId, id.version, player, value.actionId);
       // A group (or a leaf whose id did not fit): read the tree again, at the same version only.
       const a = await this.herald.actions(id.gameId, player);

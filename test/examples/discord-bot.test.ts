@@ -99,7 +99,9 @@ t.test('a game in a channel: /challenge, the board from webhooks, moves from men
 
   // Moves: the active seat's user clicks "Play my turn", drills down the menu, picks an action.
   const random = seeded(11);
-  const leaves: { user: FakeUser; message: FakeMessage; customId: string; value: string; version: number }[] = [];
+  type Picked = { user: FakeUser; message: FakeMessage; customId: string; value: string; version: number };
+  const leaves: Picked[] = [];
+  const groups: Picked[] = [];
   const startVersion = (await game(gameId)).version;
   let moves = 0;
   let menusOpened = 0;
@@ -130,10 +132,12 @@ t.test('a game in a channel: /challenge, the board from webhooks, moves from men
       t.ok(select.options.length >= 1 && select.options.length <= 25);
       t.ok(select.custom_id.length <= 100 && select.options.every((o: { value: string }) => o.value.length <= 100));
       const options = (select.options as { value: string }[]).filter((o) => !UNDO.test(o.value));
-      const value = (options.length ? options : select.options)[Math.floor(random() * (options.length || select.options.length))].value as string;
+      // The first few moves open a group when there is one (so groups are exercised), then any choice.
+      const group = groups.length < 3 ? options.find((o) => o.value.startsWith('g:')) : undefined;
+      const value = group?.value ?? ((options.length ? options : select.options)[Math.floor(random() * (options.length || select.options.length))].value as string);
       maxDepth = Math.max(maxDepth, depth);
       const before = menu.content;
-      if (value.startsWith('a:')) leaves.push({ user, message: menu, customId: select.custom_id, value, version: g.version });
+      (value.startsWith('a:') ? leaves : groups).push({ user, message: menu, customId: select.custom_id, value, version: g.version });
       await discord.select(user, menu, select.custom_id, value);
       if (value.startsWith('g:')) {
         t.not(menu.content, before, 'the group opened in the same message');
@@ -163,6 +167,14 @@ t.test('a game in a channel: /challenge, the board from webhooks, moves from men
   if (fresh) t.match(decodeId(fresh.custom_id), { kind: 'menu', gameId, version: g1.version }, 'a fresh menu at the current version');
   else t.match(stale.message.content, /It is not your turn/);
   await keep(stale.user, gameId, stale.message);
+  // A group of an old menu (the tree is read again, at that version only), and a forged custom_id.
+  const oldGroup = groups[0]!;
+  await discord.select(oldGroup.user, oldGroup.message, oldGroup.customId, oldGroup.value);
+  t.match(oldGroup.message.content, new RegExp(`^That menu was made at version ${oldGroup.version}; the game is at version ${g1.version} now: nothing was played`));
+  const forged = await discord.click(alice, board, `h:play:${gameId}:x`);
+  t.match(forged.message!.content, /out of date/);
+  t.equal(forged.message!.flags & EPHEMERAL, EPHEMERAL);
+  t.equal((await game(gameId)).version, g1.version, 'nothing was played');
 
   // Private views: each seat's own picture and blocks, never the enemy's hidden blocks.
   for (const [user, role] of [[alice, 'York'], [bob, 'Lancaster']] as const) {
