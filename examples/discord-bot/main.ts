@@ -57,8 +57,11 @@ export async function startBot(c: BotConfig): Promise<RunningBot> {
 }
 
 function env(name: string, fallback?: string): string {
-  const v = process.env[name] ?? fallback;
-  if (v === undefined || v === '') throw new Error(`${name} is required (see examples/discord-bot/README.md)`);
+  const v = process.env[name] || fallback;
+  if (v === undefined || v === '') {
+    console.error(`${name} is required (see examples/discord-bot/README.md)`);
+    process.exit(2);
+  }
   return v;
 }
 
