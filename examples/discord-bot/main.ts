@@ -48,11 +48,12 @@ export async function startBot(c: BotConfig): Promise<RunningBot> {
   const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
   await client.login(c.discordToken);
   await ready;
-  const stop = async (): Promise<void> => {
+  let stopping: Promise<void> | null = null;
+  const stop = (): Promise<void> => (stopping ??= (async () => {
     await receiver.close();
     await bot.idle();
     await client.destroy();
-  };
+  })());
   return { client, bot, receiver, webhookId, stop };
 }
 

@@ -1,10 +1,12 @@
-// examples/discord-bot end to end: a real Herald (Postgres, Redis-free bus as the other example
-// tests, webhooks delivered by its own worker), the bot as a user runs it (discord.js 14 Client,
-// its webhook receiver, an application key), and a fake Discord (test/helpers/fake-discord.ts:
-// REST + gateway WebSocket) that records what the bot posts and dispatches members' clicks.
+// examples/discord-bot end to end: a real Herald on a real port (Postgres; the in-process bus, as
+// the other example tests; webhooks delivered by its own worker), the bot as a user runs it
+// (startBot: the discord.js 14 Client, its webhook receiver, an application key), and a fake
+// Discord (test/helpers/fake-discord.ts: REST + gateway WebSocket) that records what the bot
+// posts and dispatches members' clicks.
 import t from 'tap';
 import { Webhook } from 'standardwebhooks';
-import { openTestStore, testConfig } from '../helpers/services.ts';
+import path from 'node:path';
+import { openTestStore, tempDir, testConfig } from '../helpers/services.ts';
 import { startFakeDiscord, type FakeDiscord, type FakeMessage, type FakeUser } from '../helpers/fake-discord.ts';
 import { listen, seeded } from './harness-helpers.ts';
 import { scanGame, type Received } from '../../examples/leak-scan.ts';
@@ -56,7 +58,9 @@ t.test('a game in a channel: /challenge, the board from webhooks, moves from men
   const bob = discord.user('bob');
   const carol = discord.user('carol');
   const logs: string[] = [];
-  const running = await startBot({ herald: { url: baseUrl, appKey }, discordToken: discord.token, webhookPort: 0, webhookHost: '127.0.0.1', discordApi: discord.api, log: (m) => (logs.push(m), t.comment(m)) });
+  const stateFile = path.join(await tempDir(t, 'discord-bot-'), 'state.json');
+  const start = (webhookPort = 0) => startBot({ herald: { url: baseUrl, appKey }, discordToken: discord.token, webhookPort, webhookHost: '127.0.0.1', discordApi: discord.api, stateFile, log: (m) => (logs.push(m), t.comment(m)) });
+  let running = await start();
   t.teardown(() => running.stop());
   t.teardown(() => { if (discord.unknown.length) t.comment(discord.unknown.join('\n')); });
   t.equal(discord.identified.length, 1, 'the bot identified on the gateway');
@@ -194,6 +198,16 @@ t.test('a game in a channel: /challenge, the board from webhooks, moves from men
   const scan = scanGame({ scenario: record.scenario, seed: record.seed, options: record.options as Record<string, unknown>, entries: entries.map((e) => ({ seq: e.seq, kind: e.kind, role: e.role, action: e.action })) }, received);
   t.same(scan.findings, [], `${scan.scanned} ephemeral messages leak-scanned, no finding`);
   t.ok(received.some((r) => r.role === 'York') && received.some((r) => r.role === 'Lancaster'));
+
+  // A restart: the same webhook endpoint (its secret rotated), the games and board messages from
+  // STATE_FILE, and the old buttons still work.
+  await running.stop();
+  const firstWebhook = running.webhookId;
+  running = await start(Number(new URL(running.receiver.url).port)); // the same URL
+  t.equal(running.webhookId, firstWebhook, 'the restarted bot kept its endpoint (secret rotated)');
+  t.equal((await api('GET', '/webhooks', appKey)).webhooks.length, 1);
+  const afterRestart = await discord.click(alice, board, encodeId({ kind: 'view', gameId }));
+  t.match(afterRestart.message!.content, /^\*\*Your view — York\*\*/, 'a button posted before the restart still works');
 
   // A change made outside Discord (bob resigns through Herald's API): game_ended → the board is edited.
   const bobPlayer = (await api('POST', '/players', appKey, { name: 'bob', externalId: `discord:${bob.id}` })).player.id;
