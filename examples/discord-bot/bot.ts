@@ -128,7 +128,7 @@ export class HeraldBot {
 
   private async component(i: Component): Promise<void> {
     const id = decodeId(i.customId);
-    if (!id) {
+    if (!id || (id.kind === 'menu') !== i.isStringSelectMenu()) {
       await i.reply({ content: 'This control is out of date; use the newest board message.', flags: MessageFlags.Ephemeral });
       return;
     }

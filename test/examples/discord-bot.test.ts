@@ -80,6 +80,9 @@ t.test('a game in a channel: /challenge, the board from webhooks, moves from men
     if (role && m) received.push({ role, version: (await game(gameId)).version, source: 'discord:ephemeral', payload: { content: m.content, components: m.components } });
   };
 
+  const self = await discord.command(alice, 'challenge', [{ name: 'opponent', type: 6, value: alice.id }]);
+  t.match(self.message!, { flags: EPHEMERAL, content: 'Challenge another member.' });
+
   // /challenge: alice (York) against bob (Lancaster).
   const challenge = await discord.command(alice, 'challenge', [{ name: 'opponent', type: 6, value: bob.id }]);
   t.same(challenge.callbacks, [5], 'deferred, then answered in the channel');
@@ -158,6 +161,8 @@ t.test('a game in a channel: /challenge, the board from webhooks, moves from men
   const g1 = await game(gameId);
   await discord.waitFor('the board at the last version', () => board.content.includes(`version ${g1.version}\n`));
   t.ok(board.edits >= 5, `the board message was edited in place (${board.edits} edits)`);
+  t.equal(board.files.length, 1, 'each edit replaced the picture');
+  t.same(board.files[0]!.data, await api('GET', `/games/${gameId}/board.png?role=spectator&lang=en&version=${g1.version}`, appKey), 'the picture of the last version');
   t.equal(discord.channelMessages().filter((m) => ids(m).includes(encodeId({ kind: 'view', gameId }))).length, 1, 'one board message for the game');
   t.ok(g1.version >= startVersion + 14);
   t.ok((await deliveries()).some((d) => d.eventType === 'your_turn'), 'your_turn events were delivered');
