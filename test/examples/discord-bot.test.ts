@@ -14,7 +14,7 @@ import { BLOCKS } from '../../src/games/richard-iii/data.ts';
 import mapJson from '../../src/games/richard-iii/data/map.json' with { type: 'json' };
 import { startBot } from '../../examples/discord-bot/main.ts';
 import { registerCommands } from '../../examples/discord-bot/commands.ts';
-import { decodeId, encodeId } from '../../examples/discord-bot/ids.ts';
+import { decodeId, encodeId, type ComponentId } from '../../examples/discord-bot/ids.ts';
 import { startReceiver } from '../../examples/discord-bot/webhook-receiver.ts';
 
 const ADMIN = 'discord-example-operator-token-0123456789';
@@ -259,4 +259,23 @@ t.test('the webhook receiver: verified by signature, retries dropped by webhook-
   t.equal(await post('msg_3', sign('msg_3', old), old), 401, 'a message older than 5 minutes is refused');
   t.equal(await post('msg_4', new Webhook('whsec_' + Buffer.alloc(24, 7).toString('base64')).sign('msg_4', new Date(), body)), 401, 'another secret is refused');
   t.equal(events.length, 1);
+});
+
+t.test('custom_id: round trip, within 100 characters, anything else refused', async (t) => {
+  const gameId = '6f1c2d3e-0000-4000-8000-000000000002';
+  const all: ComponentId[] = [
+    { kind: 'play', gameId, version: 123_456_789 },
+    { kind: 'view', gameId },
+    { kind: 'rematch', gameId },
+    { kind: 'menu', gameId, version: 123_456_789, path: [24, 24, 24, 24, 24, 24, 24, 24] },
+    { kind: 'menu', gameId, version: 0, path: [] },
+  ];
+  for (const c of all) {
+    const s = encodeId(c);
+    t.ok(s.length <= 100, `${s} (${s.length})`);
+    t.same(decodeId(s), c);
+  }
+  for (const bad of ['', 'h', `h:play:${gameId}`, `h:play:${gameId}:1:2`, `h:view:${gameId}:1`, `h:menu:${gameId}:1`, `h:menu:${gameId}:1:a`, `h:menu:${gameId}:-1:`, 'h:play:not-a-uuid:1', `x:view:${gameId}`, `h:view:${gameId.toUpperCase()}`]) {
+    t.equal(decodeId(bad), null, JSON.stringify(bad));
+  }
 });
