@@ -7,7 +7,7 @@ import t from 'tap';
 import { Webhook } from 'standardwebhooks';
 import path from 'node:path';
 import { openTestStore, tempDir, testConfig } from '../helpers/services.ts';
-import { startFakeDiscord, type FakeDiscord, type FakeMessage, type FakeUser } from '../helpers/fake-discord.ts';
+import { startFakeDiscord, type FakeMessage, type FakeUser } from '../helpers/fake-discord.ts';
 import { listen, seeded } from './harness-helpers.ts';
 import { scanGame, type Received } from '../../examples/leak-scan.ts';
 import { BLOCKS } from '../../src/games/richard-iii/data.ts';
