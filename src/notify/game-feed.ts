@@ -138,11 +138,23 @@ export class SharedGameFeed {
   constructor(private readonly o: SharedGameFeedOptions) {
     this.job = new SerialJob(
       () => this.catchUp(),
-      (err) => {
-        const fatal = isFatal(err);
-        for (const m of [...this.members]) if (!m.pending && !m.ended) m.l.error(err, fatal);
-      },
+      (err) => this.failed(err),
     );
+  }
+
+  /**
+   * A failed read: fatal ones end every listener; one that is retried (at the
+   * next message or poll) is told to one listener only (it is the same for
+   * all: one log line, not one per stream).
+   */
+  private failed(err: unknown): void {
+    if (this.closed) return;
+    const fatal = isFatal(err);
+    for (const m of [...this.members]) {
+      if (m.pending || m.ended) continue;
+      m.l.error(err, fatal);
+      if (!fatal) return;
+    }
   }
 
   get listenerCount(): number {
@@ -249,9 +261,7 @@ export class SharedGameFeed {
         await this.job.request();
       }
     } catch (err) {
-      if (this.closed) return;
-      const fatal = isFatal(err);
-      for (const m of [...this.members]) if (!m.pending && !m.ended) m.l.error(err, fatal);
+      this.failed(err);
     }
   }
 

@@ -13,7 +13,7 @@
 // ?access_token=<key> because browsers' EventSource cannot set headers. A key
 // in a URL can end up in logs: prefer the header where the client allows it.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ServiceError, type Caller } from '../../service/api.ts';
+import { ServiceError, type Caller, type ClockEvent } from '../../service/api.ts';
 import { ADMIN_CALLER } from '../plugins/auth.ts';
 import { GameFeeds, isOverStatus, type VersionEvent } from '../../notify/game-feed.ts';
 import { TurnFeed } from '../../notify/turn-feed.ts';
@@ -84,6 +84,13 @@ export default async function eventRoutes(app: FastifyInstance, opts: EventRoute
     }
     return frame;
   };
+  // Clock notices likewise (no id: a reconnect resumes from the last version, whose events carry the clock too).
+  const clockFrames = new WeakMap<ClockEvent, Buffer>();
+  const clockFrameOf = (e: ClockEvent): Buffer => {
+    let frame = clockFrames.get(e);
+    if (!frame) clockFrames.set(e, (frame = Buffer.from(sseEvent('clock', null, e))));
+    return frame;
+  };
 
   function track(stream: SseStream, kind: 'game' | 'me' | 'app', close: () => void): void {
     open.add(stream);
@@ -136,8 +143,7 @@ export default async function eventRoutes(app: FastifyInstance, opts: EventRoute
             stream.send(frameOf(e));
             metrics?.sseEventsSent(1);
           },
-          // No id: a reconnect resumes from the last version (the version events carry the clock too).
-          clock: (e) => stream.event('clock', null, e),
+          clock: (e) => stream.send(clockFrameOf(e)),
           end: (status, version) => {
             stream.event('end', null, { gameId, version, status });
             stream.end();
