@@ -1,5 +1,5 @@
 // Many streams of one game: streams of the same game, caller and seat share
-// one feed, so a version's view is read and serialised once however many
+// one feed (every spectator of a public game shares one), so a version's view is read and serialised once however many
 // streams watch it (counted by the metrics that exist for operators:
 // herald_sse_view_reads_total, herald_sse_version_events_encoded_total,
 // herald_sse_version_events_sent_total), while every stream still gets
@@ -22,6 +22,7 @@ const base = baseUrl(app);
 
 const york = await signup(app, 'York');
 const lancaster = await signup(app, 'Lancaster');
+const ward = await signup(app, 'Ward'); // holds no seat: a signed-in spectator
 const seat: Record<string, Client> = { York: york, Lancaster: lancaster };
 const pick = prng(777);
 
@@ -64,7 +65,8 @@ t.test('K streams per seat: one view read and one serialisation per version and 
     // The same caller by header or by ?access_token= reads the same thing: one feed.
     groups.York!.push(await (i % 2 ? SseClient.open(url, { authorization: `Bearer ${york.key}` }) : SseClient.open(`${url}?access_token=${encodeURIComponent(york.key!)}`)));
     groups.Lancaster!.push(await SseClient.open(url, { authorization: `Bearer ${lancaster.key}` }));
-    groups.spectator!.push(await SseClient.open(url));
+    // Anonymous or signed in without a seat: the same spectator view, one feed.
+    groups.spectator!.push(await (i % 2 ? SseClient.open(url) : SseClient.open(url, { authorization: `Bearer ${ward.key}` })));
   }
   for (const [name, streams] of Object.entries(groups)) {
     for (const s of streams) {

@@ -120,9 +120,19 @@ export default async function eventRoutes(app: FastifyInstance, opts: EventRoute
       throw new ServiceError('invalid_request', 'Last-Event-ID must be a game version (a non-negative integer).');
     }
     const after = raw === null ? null : Number(raw.trim());
-    const source = gameFeedSource(svc, caller, gameId, role);
+    let source = gameFeedSource(svc, caller, gameId, role);
     // Checks access (404 / 403 problem) before the stream starts.
     const now = await source.currentView();
+    let reader = caller;
+    if (caller !== null && now.role === null && role === undefined) {
+      // A signed-in spectator of a game anyone may read reads what anyone reads: it shares
+      // the anonymous spectators' feed (the spectator view hides what every seat hides).
+      const anonymous = gameFeedSource(svc, null, gameId);
+      if (await anonymous.currentView(now.version).then(() => true, () => false)) {
+        source = anonymous;
+        reader = null;
+      }
+    }
     if (after !== null && after > now.version) {
       throw new ServiceError('invalid_request', `Last-Event-ID ${after} is ahead of the game (version ${now.version}).`, { currentVersion: now.version });
     }
@@ -135,7 +145,7 @@ export default async function eventRoutes(app: FastifyInstance, opts: EventRoute
     void sseHeaders(reply).send(stream.body);
     gameFeeds
       .add(
-        feedKey(gameId, caller, role),
+        feedKey(gameId, reader, role),
         gameId,
         () => source,
         {
