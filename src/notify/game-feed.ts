@@ -1,7 +1,11 @@
-// One listener's feed of a game's versions, gapless and without duplicates.
+// A feed of a game's versions, gapless and without duplicates for each of its
+// listeners. Listeners that read the same thing (same game, caller and seat)
+// share one feed (SharedGameFeed, GameFeeds): one bus listener, one periodic
+// check, one view read and one event object per version however many they
+// are, so serving a thousand watchers of one seat costs one view build.
 //
 // Versions are dense (api.ts): the feed remembers the last version it
-// delivered and, whenever it learns that the game moved on — a message on
+// delivered to each listener and, whenever it learns that the game moved on — a message on
 // `game:<id>`, or the periodic check that covers lost messages and Redis
 // outages — loads what it missed from the database and delivers it in order.
 // Messages only trigger catch-ups, so a lost, late or repeated message cannot
