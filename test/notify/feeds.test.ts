@@ -12,7 +12,15 @@ import type { ClockEvent, GameClock, GameEvent, GameStatus, PlayerGame, SeatedEv
 const G = '00000000-0000-4000-8000-000000000001';
 const H = '00000000-0000-4000-8000-000000000002';
 const P = '00000000-0000-4000-8000-0000000000aa';
-const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Lets the bus deliver what was published (the memory bus dispatches with setImmediate; ours
+ * runs after it, once the feeds' catch-ups over the in-memory sources have settled), then waits
+ * `ms` more: so a loaded machine cannot let the timer fire first.
+ */
+const tick = async (ms = 20) => {
+  await new Promise((r) => setImmediate(r));
+  await new Promise((r) => setTimeout(r, ms));
+};
 /** A clock that names the version it belongs to (remainingMs), so a test sees which one was sent. */
 const clockOf = (version: number): GameClock => ({ control: { kind: 'fischer', initialMs: 60_000, incrementMs: 0 }, onTimeout: 'loss', claimable: null, seats: [{ role: 'A', remainingMs: version, deadline: null, running: false, paused: true }] });
 
