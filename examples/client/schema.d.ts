@@ -1531,8 +1531,12 @@ export interface paths {
          *     (committed game actions, label `game_type`), `herald_games` (games by
          *     `status`, counted in the database at each scrape),
          *     `herald_bus_publish_failures_total` (publishes that failed after a
-         *     commit, label `channel`: game or player) and `herald_sse_streams`
-         *     (open streams, label `stream`: game or me); plus Node's `process_*`
+         *     commit, label `channel`: game or player), `herald_sse_streams`
+         *     (open streams, label `stream`: game, me or app) and, for game streams,
+         *     `herald_sse_view_reads_total`, `herald_sse_version_events_encoded_total`
+         *     (streams of the same game, caller and role share one feed: once per
+         *     version per feed) and `herald_sse_version_events_sent_total` (once per
+         *     stream); plus Node's `process_*`
          *     and `nodejs_*`. Never rate limited. Expose it to your monitoring
          *     network only.
          */

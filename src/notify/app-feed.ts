@@ -20,23 +20,9 @@
 // the current cursor as id). Nothing of another seat's hidden information is
 // in any of them.
 import type { Json } from '../bus/bus.ts';
-import {
-  isClaimableEvent,
-  isReminderEvent,
-  isSeatedEvent,
-  playerChannel,
-  type AppGame,
-  type AppPlayer,
-  type ClaimableEvent,
-  type GameClock,
-  type GameEvent,
-  type ReminderEvent,
-  type SeatedEvent,
-  type YourTurnEvent,
-} from '../service/api.ts';
+import { playerChannel, type AppGame, type AppPlayer, type ClaimableEvent, type GameEvent, type ReminderEvent, type SeatedEvent, type YourTurnEvent } from '../service/api.ts';
 import type { Fanout } from './fanout.ts';
-import { isFatal, isOverStatus } from './game-feed.ts';
-import { SerialJob } from './serial.ts';
+import { dueRoles, liveNotice, NoticeFeed, walkLog } from './notice-feed.ts';
 import { encodeAppCursor, type AppCursor } from './turn-cursor.ts';
 
 export interface AppFeedSource {
@@ -62,47 +48,27 @@ export interface AppFeedOptions {
   error(err: unknown, fatal: boolean): void;
 }
 
-export class AppFeed {
+export class AppFeed extends NoticeFeed {
   private readonly cursor: AppCursor;
   private readonly players = new Map<string, AppPlayer>();
   private readonly unlisten = new Map<string, () => void>();
   /** Per game in progress: the roles each of the app's players holds. */
   private readonly seats = new Map<string, Map<string, string[]>>();
-  /** Games with news to examine, in the order they were heard of. */
-  private readonly pending = new Set<string>();
-  /** The newest clock known per game and its version: a your_turn of that version carries it. */
-  private readonly clocks = new Map<string, { version: number; clock: GameClock | null }>();
-  private refresh = true;
   private readonly fromPresent: boolean;
   private started = false;
-  private readonly job: SerialJob;
-  private timer: NodeJS.Timeout | null = null;
-  private closed = false;
 
   constructor(private readonly o: AppFeedOptions) {
+    super(o.pollMs, (err, fatal) => o.error(err, fatal));
     this.cursor = new Map([...(o.cursor ?? [])].map(([gameId, e]) => [gameId, { ...e }]));
     this.fromPresent = o.cursor === null;
-    this.job = new SerialJob(
-      () => this.catchUp(),
-      (err) => this.o.error(err, isFatal(err)),
-    );
   }
 
   /** Learns the app's players and subscribes to them, then delivers what was missed (or the present turns); resolves once done. */
-  async start(): Promise<void> {
-    this.timer = setInterval(() => {
-      this.refresh = true;
-      void this.job.request();
-    }, this.o.pollMs);
-    this.timer.unref();
-    await this.job.request();
+  start(): Promise<void> {
+    return this.run();
   }
 
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.job.stop();
-    if (this.timer) clearInterval(this.timer);
+  protected stopListening(): void {
     for (const stop of this.unlisten.values()) stop();
     this.unlisten.clear();
   }
@@ -115,51 +81,21 @@ export class AppFeed {
   private onMessage(playerId: string, message: Json): void {
     const player = this.players.get(playerId);
     if (this.closed || !player) return;
-    if (isReminderEvent(message)) {
-      const { type, gameId, role, kind, remainingMs, deadline } = message;
-      this.o.deliver({ type, gameId, role, kind, remainingMs, deadline, player }, this.id);
+    const notice = liveNotice(message);
+    if (notice) {
+      this.o.deliver({ ...notice, player }, this.id);
+      if (notice.type === 'seated') this.relearn(); // a new game: learn its seats, examine its log
       return;
     }
-    if (isClaimableEvent(message)) {
-      const { type, gameId, role, flagged, ranOutAt } = message;
-      this.o.deliver({ type, gameId, role, flagged, ranOutAt, player }, this.id);
-      return;
-    }
-    if (isSeatedEvent(message)) {
-      const { type, gameId, role, leagueId, round, board } = message;
-      this.o.deliver({ type, gameId, role, leagueId, round, board, player }, this.id);
-      this.refresh = true; // a new game: learn its seats, examine its log
-      void this.job.request();
-      return;
-    }
-    const m = message as unknown as YourTurnEvent;
-    if (typeof m?.gameId !== 'string' || typeof m.version !== 'number') return;
-    if (m.clock !== undefined) this.learnClock(m.gameId, m.version, m.clock);
-    const seen = this.cursor.get(m.gameId);
-    if (seen !== undefined && seen.sent === undefined && m.version <= seen.version) return;
-    this.pending.add(m.gameId);
-    if (!this.seats.get(m.gameId)?.has(playerId)) this.refresh = true; // a game joined since: learn its seats
-    void this.job.request();
+    this.onTurn(
+      message,
+      (gameId, version) => {
+        const seen = this.cursor.get(gameId);
+        return seen !== undefined && seen.sent === undefined && version <= seen.version;
+      },
+      (gameId) => !this.seats.get(gameId)?.has(playerId),
+    );
   }
-
-  private async catchUp(): Promise<void> {
-    if (this.closed) return;
-    if (this.refresh) {
-      this.refresh = false;
-      try {
-        await this.load();
-      } catch (err) {
-        this.refresh = true;
-        throw err;
-      }
-    }
-    for (const gameId of [...this.pending]) {
-      if (this.closed) return;
-      await this.examine(gameId);
-      this.pending.delete(gameId);
-    }
-  }
-
   /** Subscribes to players not listened to yet (before their games are read, so no message in between is missed). */
   private async listenToPlayers(): Promise<void> {
     const players = await this.o.source.appPlayers();
@@ -178,7 +114,7 @@ export class AppFeed {
   }
 
   /** Learns the app's players and their games; marks the games that moved past the cursor. */
-  private async load(): Promise<void> {
+  protected async load(): Promise<void> {
     await this.listenToPlayers();
     if (this.closed) return;
     let games = await this.o.source.appGames();
@@ -232,41 +168,30 @@ export class AppFeed {
   private forget(gameId: string): void {
     this.cursor.delete(gameId);
     this.seats.delete(gameId);
-    this.clocks.delete(gameId);
+    this.forgetClock(gameId);
   }
 
-  private learnClock(gameId: string, version: number, clock: GameClock | null): void {
-    const had = this.clocks.get(gameId);
-    if (!had || had.version <= version) this.clocks.set(gameId, { version, clock });
-  }
-
-  private async examine(gameId: string): Promise<void> {
+  protected async examine(gameId: string): Promise<void> {
     if (!this.seats.has(gameId)) return; // over, or no player of the app's (any more)
     const at = this.cursor.get(gameId);
     // A partly delivered version is read again; its first `sent` notices are skipped.
     const from = at === undefined ? 0 : at.sent === undefined ? at.version : at.version - 1;
     const events = await this.o.source.eventsSince(gameId, from);
     if (this.closed) return;
-    let last = from;
-    for (const e of events) {
-      if (e.version <= last) continue;
-      last = e.version;
+    const walked = walkLog(events, from, (e) => {
       const due = e.status === 'active' ? this.due(gameId, e.activeRoles) : [];
       const skip = at?.sent !== undefined && e.version === at.version ? at.sent : 0;
-      const known = this.clocks.get(gameId);
-      const clock = known?.version === e.version ? known.clock : null;
+      const clock = this.clockAt(gameId, e.version);
       for (let i = skip; i < due.length; i++) {
         const [player, roles] = due[i]!;
         this.cursor.set(gameId, i + 1 < due.length ? { version: e.version, sent: i + 1 } : { version: e.version });
         this.o.deliver({ type: 'your_turn', gameId, version: e.version, roles, clock, player }, this.id);
-        if (this.closed) return;
+        if (this.closed) return false;
       }
-      if (isOverStatus(e.status)) {
-        this.forget(gameId);
-        return;
-      }
-    }
+    });
+    if (walked.stopped) return;
+    if (walked.over) this.forget(gameId);
     // (A partly delivered version is always in the log: nothing read leaves its entry as it was.)
-    if (last > from || at === undefined) this.cursor.set(gameId, { version: last });
+    else if (walked.last > from || at === undefined) this.cursor.set(gameId, { version: walked.last });
   }
 }

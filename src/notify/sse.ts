@@ -8,6 +8,12 @@ import { PassThrough } from 'node:stream';
 /** Past this much unread output the client is considered gone. */
 const MAX_BUFFERED_BYTES = 1 << 20;
 
+/** One event as it goes on the wire. */
+export function sseEvent(type: string, id: string | null, data: unknown): string {
+  // JSON.stringify never emits a raw newline, so `data` is one line.
+  return `${id === null ? '' : `id: ${id}\n`}event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
 export class SseStream {
   readonly body = new PassThrough();
   private readonly heartbeat: NodeJS.Timeout;
@@ -35,8 +41,12 @@ export class SseStream {
   }
 
   event(type: string, id: string | null, data: unknown): void {
-    // JSON.stringify never emits a raw newline, so `data` is one line.
-    this.write(`${id === null ? '' : `id: ${id}\n`}event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
+    this.write(sseEvent(type, id, data));
+  }
+
+  /** Writes an event made by sseEvent (one frame may go to many streams: it is encoded once). */
+  send(frame: Buffer): void {
+    this.write(frame);
   }
 
   comment(text: string): void {
@@ -50,7 +60,7 @@ export class SseStream {
     this.closeNow();
   }
 
-  private write(chunk: string): void {
+  private write(chunk: string | Buffer): void {
     if (this.closed) return;
     this.body.write(chunk);
     if (this.body.writableLength > MAX_BUFFERED_BYTES) this.body.destroy();

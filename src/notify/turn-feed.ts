@@ -6,7 +6,9 @@
 // examined the log (turn-cursor.ts; that map is each event's id). A message on
 // `player:<id>`, or the periodic check of the player's games, makes it read
 // the log after that version and deliver the your_turn events found, in order;
-// so lost or repeated messages cause neither gaps nor duplicates.
+// so lost or repeated messages cause neither gaps nor duplicates. (The catch-up
+// loop, the log walk and the live notices are shared with the application
+// feed: notice-feed.ts.)
 //
 // Without a cursor (a first connection) the feed starts from the present: a
 // your_turn for each game where it is the player's turn now.
@@ -17,10 +19,9 @@
 // player's games again, so the new game's turns are found in its log (and a
 // feed resuming later finds them too: the game is not in its cursor yet).
 import type { Json } from '../bus/bus.ts';
-import { isClaimableEvent, isReminderEvent, isSeatedEvent, playerChannel, type ClaimableEvent, type GameClock, type GameEvent, type PlayerGame, type ReminderEvent, type SeatedEvent, type YourTurnEvent } from '../service/api.ts';
+import { playerChannel, type ClaimableEvent, type GameEvent, type PlayerGame, type ReminderEvent, type SeatedEvent, type YourTurnEvent } from '../service/api.ts';
 import type { Fanout } from './fanout.ts';
-import { isFatal, isOverStatus } from './game-feed.ts';
-import { SerialJob } from './serial.ts';
+import { dueRoles, liveNotice, NoticeFeed, walkLog } from './notice-feed.ts';
 import { encodeTurnCursor, type TurnCursor } from './turn-cursor.ts';
 
 export interface TurnFeedSource {
@@ -48,49 +49,29 @@ export interface TurnFeedOptions {
   error(err: unknown, fatal: boolean): void;
 }
 
-export class TurnFeed {
+export class TurnFeed extends NoticeFeed {
   private readonly cursor: TurnCursor;
   /** The player's roles per game in progress. */
   private readonly roles = new Map<string, string[]>();
-  /** Games with news to examine, in the order they were heard of. */
-  private readonly pending = new Set<string>();
-  /** The newest clock known per game (from a message or the player's games) and its version: a your_turn of that version carries it. */
-  private readonly clocks = new Map<string, { version: number; clock: GameClock | null }>();
-  private refresh = true;
   private readonly fromPresent: boolean;
   /** The player's games were loaded once (the snapshot happens then). */
   private started = false;
-  private readonly job: SerialJob;
   private unlisten: (() => void) | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private closed = false;
 
   constructor(private readonly o: TurnFeedOptions) {
+    super(o.pollMs, (err, fatal) => o.error(err, fatal));
     this.cursor = new Map(o.cursor ?? []);
     this.fromPresent = o.cursor === null;
-    this.job = new SerialJob(
-      () => this.catchUp(),
-      (err) => this.o.error(err, isFatal(err)),
-    );
   }
 
   /** Subscribes, then delivers what was missed (or the present turns); resolves once done. */
   async start(): Promise<void> {
     this.unlisten = await this.o.fanout.listen(playerChannel(this.o.playerId), (m) => this.onMessage(m));
     if (this.closed) return this.unlisten();
-    this.timer = setInterval(() => {
-      this.refresh = true;
-      void this.job.request();
-    }, this.o.pollMs);
-    this.timer.unref();
-    await this.job.request();
+    await this.run();
   }
 
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.job.stop();
-    if (this.timer) clearInterval(this.timer);
+  protected stopListening(): void {
     this.unlisten?.();
   }
 
@@ -100,62 +81,26 @@ export class TurnFeed {
   }
 
   private onMessage(message: Json): void {
-    if (isReminderEvent(message)) {
-      const { type, gameId, role, kind, remainingMs, deadline } = message;
-      this.o.reminder?.({ type, gameId, role, kind, remainingMs, deadline }, this.id);
-      return;
-    }
-    if (isClaimableEvent(message)) {
-      const { type, gameId, role, flagged, ranOutAt } = message;
-      this.o.claimable?.({ type, gameId, role, flagged, ranOutAt }, this.id);
-      return;
-    }
-    if (isSeatedEvent(message)) {
-      const { type, gameId, role, leagueId, round, board } = message;
-      this.o.seated?.({ type, gameId, role, leagueId, round, board }, this.id);
-      this.refresh = true; // a new game: learn its roles, examine its log
-      void this.job.request();
-      return;
-    }
-    const m = message as unknown as YourTurnEvent;
-    if (typeof m?.gameId !== 'string' || typeof m.version !== 'number') return;
-    if (m.clock !== undefined) this.learnClock(m.gameId, m.version, m.clock);
-    const seen = this.cursor.get(m.gameId);
-    if (seen !== undefined && m.version <= seen) return;
-    this.pending.add(m.gameId);
-    if (!this.roles.has(m.gameId)) this.refresh = true; // a game joined since: learn its roles
-    void this.job.request();
-  }
-
-  private async catchUp(): Promise<void> {
-    if (this.closed) return;
-    if (this.refresh) {
-      this.refresh = false;
-      try {
-        await this.loadGames();
-      } catch (err) {
-        this.refresh = true;
-        throw err;
-      }
-    }
-    for (const gameId of [...this.pending]) {
-      if (this.closed) return;
-      await this.examine(gameId);
-      this.pending.delete(gameId);
+    const notice = liveNotice(message);
+    if (notice?.type === 'reminder') this.o.reminder?.(notice, this.id);
+    else if (notice?.type === 'claimable') this.o.claimable?.(notice, this.id);
+    else if (notice?.type === 'seated') {
+      this.o.seated?.(notice, this.id);
+      this.relearn(); // a new game: learn its roles, examine its log
+    } else {
+      this.onTurn(
+        message,
+        (gameId, version) => version <= (this.cursor.get(gameId) ?? -1),
+        (gameId) => !this.roles.has(gameId),
+      );
     }
   }
 
   /** Learns the player's games; marks those that moved past the cursor. */
-  private async loadGames(): Promise<void> {
+  protected async load(): Promise<void> {
     const games = await this.o.source.playerGames();
     const inProgress = new Set(games.map((g) => g.gameId));
-    for (const gameId of [...this.cursor.keys()]) {
-      if (!inProgress.has(gameId)) {
-        this.cursor.delete(gameId);
-        this.roles.delete(gameId);
-        this.clocks.delete(gameId);
-      }
-    }
+    for (const gameId of [...this.cursor.keys()]) if (!inProgress.has(gameId)) this.forget(gameId);
     for (const g of games) {
       this.roles.set(g.gameId, g.roles);
       this.learnClock(g.gameId, g.version, g.clock);
@@ -173,39 +118,30 @@ export class TurnFeed {
   private snapshot(games: PlayerGame[]): void {
     for (const g of games) this.cursor.set(g.gameId, g.version);
     for (const g of games) {
-      const roles = g.status === 'active' ? g.activeRoles.filter((r) => g.roles.includes(r)) : [];
+      const roles = dueRoles(g, g.roles);
       if (roles.length > 0) this.o.deliver({ type: 'your_turn', gameId: g.gameId, version: g.version, roles, clock: g.clock }, this.id);
     }
   }
 
-  private learnClock(gameId: string, version: number, clock: GameClock | null): void {
-    const had = this.clocks.get(gameId);
-    if (!had || had.version <= version) this.clocks.set(gameId, { version, clock });
+  private forget(gameId: string): void {
+    this.cursor.delete(gameId);
+    this.roles.delete(gameId);
+    this.forgetClock(gameId);
   }
 
-  private async examine(gameId: string): Promise<void> {
+  protected async examine(gameId: string): Promise<void> {
     const mine = this.roles.get(gameId);
     if (!mine) return; // over, or not the player's (any more)
     const from = this.cursor.get(gameId) ?? 0;
     const events = await this.o.source.eventsSince(gameId, from);
     if (this.closed) return;
-    let last = from;
-    for (const e of events) {
-      if (e.version <= last) continue;
-      last = e.version;
-      const roles = e.status === 'active' ? e.activeRoles.filter((r) => mine.includes(r)) : [];
-      if (roles.length > 0) {
-        this.cursor.set(gameId, e.version);
-        const known = this.clocks.get(gameId);
-        this.o.deliver({ type: 'your_turn', gameId, version: e.version, roles, clock: known?.version === e.version ? known.clock : null }, this.id);
-      }
-      if (isOverStatus(e.status)) {
-        this.cursor.delete(gameId);
-        this.roles.delete(gameId);
-        this.clocks.delete(gameId);
-        return;
-      }
-    }
-    this.cursor.set(gameId, last);
+    const walked = walkLog(events, from, (e) => {
+      const roles = dueRoles(e, mine);
+      if (roles.length === 0) return;
+      this.cursor.set(gameId, e.version);
+      this.o.deliver({ type: 'your_turn', gameId, version: e.version, roles, clock: this.clockAt(gameId, e.version) }, this.id);
+    });
+    if (walked.over) this.forget(gameId);
+    else this.cursor.set(gameId, walked.last);
   }
 }

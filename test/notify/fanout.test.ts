@@ -31,7 +31,11 @@ function countingBus(): { bus: Bus; subscribes: string[]; unsubscribes: string[]
   return { bus, subscribes, unsubscribes, failNext };
 }
 
-const tick = () => new Promise((r) => setTimeout(r, 20));
+/** Lets the memory bus deliver (it dispatches with setImmediate; ours runs after it), then waits 20 ms more. */
+const tick = async () => {
+  await new Promise((r) => setImmediate(r));
+  await new Promise((r) => setTimeout(r, 20));
+};
 
 t.test('one subscription per channel; every listener gets each message; the last one out unsubscribes', async (t) => {
   const { bus, subscribes, unsubscribes } = countingBus();

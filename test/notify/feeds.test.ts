@@ -4,7 +4,7 @@
 import t, { type Test } from 'tap';
 import { createMemoryBus } from '../../src/bus/index.ts';
 import { Fanout } from '../../src/notify/fanout.ts';
-import { GameFeed, type GameFeedSource, type VersionEvent } from '../../src/notify/game-feed.ts';
+import { GameFeed, GameFeeds, type GameFeedListener, type GameFeedSource, type VersionEvent } from '../../src/notify/game-feed.ts';
 import { TurnFeed, type TurnFeedSource } from '../../src/notify/turn-feed.ts';
 import { decodeTurnCursor, encodeTurnCursor } from '../../src/notify/turn-cursor.ts';
 import type { ClockEvent, GameClock, GameEvent, GameStatus, PlayerGame, SeatedEvent, YourTurnEvent } from '../../src/service/api.ts';
@@ -12,7 +12,15 @@ import type { ClockEvent, GameClock, GameEvent, GameStatus, PlayerGame, SeatedEv
 const G = '00000000-0000-4000-8000-000000000001';
 const H = '00000000-0000-4000-8000-000000000002';
 const P = '00000000-0000-4000-8000-0000000000aa';
-const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Lets the bus deliver what was published (the memory bus dispatches with setImmediate; ours
+ * runs after it, once the feeds' catch-ups over the in-memory sources have settled), then waits
+ * `ms` more: so a loaded machine cannot let the timer fire first.
+ */
+const tick = async (ms = 20) => {
+  await new Promise((r) => setImmediate(r));
+  await new Promise((r) => setTimeout(r, ms));
+};
 /** A clock that names the version it belongs to (remainingMs), so a test sees which one was sent. */
 const clockOf = (version: number): GameClock => ({ control: { kind: 'fischer', initialMs: 60_000, incrementMs: 0 }, onTimeout: 'loss', claimable: null, seats: [{ role: 'A', remainingMs: version, deadline: null, running: false, paused: true }] });
 
@@ -113,6 +121,55 @@ t.test('game feed: the periodic check alone delivers everything (a silent bus)',
   while (ends.length === 0) await tick();
   t.same(got.map((e) => e.version), [1, 2, 3, 4]);
   t.same(ends, ['finished']);
+});
+
+t.test('shared game feed: listeners at different positions, one bus listener, one view read per version for all', async (t) => {
+  const bus = createMemoryBus();
+  const fanout = new Fanout(bus);
+  t.teardown(() => fanout.close());
+  const game = new FakeGame(G);
+  for (let i = 0; i < 3; i++) game.commit();
+  let reads = 0;
+  const feeds = new GameFeeds({ fanout, pollMs: 60_000, viewRead: () => reads++ });
+  const listener = () => {
+    const got: VersionEvent[] = [];
+    const ends: string[] = [];
+    const l: GameFeedListener = { deliver: (e) => got.push(e), end: (s) => ends.push(s), error: (e) => t.fail(String(e)) };
+    return { l, got, ends };
+  };
+  const a = listener();
+  const b = listener();
+  const c = listener();
+  const stopA = await feeds.add('k', G, () => game.source(), a.l, null);
+  const stopB = await feeds.add('k', G, () => game.source(), b.l, 1); // behind: caught up from the log
+  t.equal(feeds.size, 1, 'one feed for the key');
+  t.equal(fanout.listenerCount(`game:${G}`), 1, 'one bus listener');
+  t.same(a.got.map((e) => e.version), [3]);
+  t.same(b.got.map((e) => [e.version, e.view]), [[2, null], [3, { at: 3 }]]);
+
+  const before = reads;
+  for (let i = 0; i < 3; i++) {
+    await bus.publish(`game:${G}`, game.commit() as never);
+    await tick();
+  }
+  t.equal(reads - before, 3, 'one view read per version, not per listener');
+  t.same(a.got.map((e) => e.version), [3, 4, 5, 6]);
+  t.same(b.got.map((e) => e.version), [2, 3, 4, 5, 6]);
+  t.equal(a.got.at(-1), b.got.at(-1), 'the same event object for both (so it is serialised once)');
+
+  const stopC = await feeds.add('k', G, () => game.source(), c.l, null); // joins at the current version
+  t.same(c.got.map((e) => [e.version, e.view]), [[6, { at: 6 }]]);
+  stopA();
+  await bus.publish(`game:${G}`, game.commit('finished') as never);
+  await tick();
+  t.same(a.got.map((e) => e.version), [3, 4, 5, 6], 'a listener that left gets nothing more');
+  t.same(b.got.map((e) => e.version), [2, 3, 4, 5, 6, 7]);
+  t.same(c.got.map((e) => e.version), [6, 7]);
+  t.same([b.ends, c.ends], [['finished'], ['finished']]);
+  stopB();
+  stopC();
+  t.equal(feeds.size, 0, 'the feed closed with its last listener');
+  t.equal(fanout.listenerCount(`game:${G}`), 0);
 });
 
 t.test('game feed: version 0 is a created event', async (t) => {

@@ -7,6 +7,9 @@
 //   herald_games{status}                        counted in the database at each scrape
 //   herald_bus_publish_failures_total{channel}  publishes that failed after a commit (channel: game | player)
 //   herald_sse_streams{stream}                  open Server-Sent Events streams (game | me)
+//   herald_sse_view_reads_total                 views read for game streams (one per version per shared feed, not per stream)
+//   herald_sse_version_events_encoded_total     game stream version events serialised (once per version per shared feed)
+//   herald_sse_version_events_sent_total        version events written to streams (encoded ones are sent to every stream due them)
 //   herald_commit_statements_total              commit statements sent to the database
 //   herald_commit_changes_total                 commits they carried (group commit: changes ÷ statements per statement)
 // plus Node's process metrics (process_*, nodejs_*). The game service reports
@@ -27,6 +30,10 @@ export interface AppMetrics {
   busPublishFailed(channel: string): void;
   sseOpened(stream: 'game' | 'me' | 'app'): void;
   sseClosed(stream: 'game' | 'me' | 'app'): void;
+  /** A game stream feed read a view; a version event was serialised; `n` streams were sent one. */
+  sseViewRead(): void;
+  sseEventEncoded(): void;
+  sseEventsSent(n: number): void;
   /** One answered HTTP request; `seconds` null for streams (their duration is not a latency). */
   observeRequest(method: string, route: string, status: number, seconds: number | null): void;
 }
@@ -93,6 +100,21 @@ export function createAppMetrics(countGames: () => Promise<Record<string, number
     labelNames: ['stream'] as const,
     registers: [registry],
   });
+  const viewReads = new Counter({
+    name: 'herald_sse_view_reads_total',
+    help: 'Views read for game streams (streams of the same game, caller and seat share a feed: one read per version, more only to start or catch up).',
+    registers: [registry],
+  });
+  const encoded = new Counter({
+    name: 'herald_sse_version_events_encoded_total',
+    help: 'Version events of game streams serialised (once per version per shared feed).',
+    registers: [registry],
+  });
+  const sent = new Counter({
+    name: 'herald_sse_version_events_sent_total',
+    help: 'Version events written to game streams.',
+    registers: [registry],
+  });
   streams.set({ stream: 'game' }, 0);
   streams.set({ stream: 'me' }, 0);
   streams.set({ stream: 'app' }, 0);
@@ -123,6 +145,9 @@ export function createAppMetrics(countGames: () => Promise<Record<string, number
     busPublishFailed: (channel) => publishFailures.inc({ channel: channelKind(channel) }),
     sseOpened: (stream) => streams.inc({ stream }),
     sseClosed: (stream) => streams.dec({ stream }),
+    sseViewRead: () => viewReads.inc(),
+    sseEventEncoded: () => encoded.inc(),
+    sseEventsSent: (n) => sent.inc(n),
     observeRequest(method, route, status, seconds) {
       const labels = { method, route, status: String(status) };
       requests.inc(labels);

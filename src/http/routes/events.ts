@@ -13,14 +13,14 @@
 // ?access_token=<key> because browsers' EventSource cannot set headers. A key
 // in a URL can end up in logs: prefer the header where the client allows it.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ServiceError, type Caller } from '../../service/api.ts';
+import { ServiceError, type Caller, type ClockEvent } from '../../service/api.ts';
 import { ADMIN_CALLER } from '../plugins/auth.ts';
-import { GameFeed, isOverStatus } from '../../notify/game-feed.ts';
+import { GameFeeds, isOverStatus, type VersionEvent } from '../../notify/game-feed.ts';
 import { TurnFeed } from '../../notify/turn-feed.ts';
 import { decodeAppCursor, decodeTurnCursor } from '../../notify/turn-cursor.ts';
 import { AppFeed } from '../../notify/app-feed.ts';
 import { appFeedSource, gameFeedSource, turnFeedSource } from '../../notify/sources.ts';
-import { SseStream } from '../../notify/sse.ts';
+import { SseStream, sseEvent } from '../../notify/sse.ts';
 import { errorMessage } from '../../errors.ts';
 import { knownProblem } from '../service-errors.ts';
 import { query, str, type IdParams } from './query.ts';
@@ -54,6 +54,16 @@ function sseHeaders(reply: FastifyReply): FastifyReply {
     .header('x-accel-buffering', 'no'); // nginx: do not buffer the stream
 }
 
+/**
+ * Streams with the same key read exactly the same thing (same game, same
+ * caller, same seat asked for), so they share one feed: one view read and one
+ * serialisation per version however many there are.
+ */
+function feedKey(gameId: string, caller: Caller | null, role: string | undefined): string {
+  const who = caller === null ? '-' : `${caller.kind}:${caller.playerId}:${caller.appId ?? ''}`;
+  return `${gameId}|${who}|${role ?? ''}`;
+}
+
 function problemOf(err: unknown): Record<string, unknown> {
   return knownProblem(err) ?? { status: 500, code: 'internal_error', detail: 'The stream failed; reconnect to resume.' };
 }
@@ -62,6 +72,25 @@ export default async function eventRoutes(app: FastifyInstance, opts: EventRoute
   const svc = app.gameService;
   const open = new Set<SseStream>();
   const metrics = app.hasDecorator('metrics') ? app.metrics : null;
+  const gameFeeds = new GameFeeds({ fanout: app.notify, pollMs: opts.heartbeatMs, ...(metrics ? { viewRead: () => metrics.sseViewRead() } : {}) });
+  // A version event goes to every stream of its feed that is due it: serialised once (the feed hands them all the same object).
+  const frames = new WeakMap<VersionEvent, Buffer>();
+  const frameOf = (e: VersionEvent): Buffer => {
+    let frame = frames.get(e);
+    if (!frame) {
+      frame = Buffer.from(sseEvent('version', String(e.version), e));
+      frames.set(e, frame);
+      metrics?.sseEventEncoded();
+    }
+    return frame;
+  };
+  // Clock notices likewise (no id: a reconnect resumes from the last version, whose events carry the clock too).
+  const clockFrames = new WeakMap<ClockEvent, Buffer>();
+  const clockFrameOf = (e: ClockEvent): Buffer => {
+    let frame = clockFrames.get(e);
+    if (!frame) clockFrames.set(e, (frame = Buffer.from(sseEvent('clock', null, e))));
+    return frame;
+  };
 
   function track(stream: SseStream, kind: 'game' | 'me' | 'app', close: () => void): void {
     open.add(stream);
@@ -91,9 +120,19 @@ export default async function eventRoutes(app: FastifyInstance, opts: EventRoute
       throw new ServiceError('invalid_request', 'Last-Event-ID must be a game version (a non-negative integer).');
     }
     const after = raw === null ? null : Number(raw.trim());
-    const source = gameFeedSource(svc, caller, gameId, role);
+    let source = gameFeedSource(svc, caller, gameId, role);
     // Checks access (404 / 403 problem) before the stream starts.
     const now = await source.currentView();
+    let reader = caller;
+    if (caller !== null && now.role === null && role === undefined) {
+      // A signed-in spectator of a game anyone may read reads what anyone reads: it shares
+      // the anonymous spectators' feed (the spectator view hides what every seat hides).
+      const anonymous = gameFeedSource(svc, null, gameId);
+      if (await anonymous.currentView(now.version).then(() => true, () => false)) {
+        source = anonymous;
+        reader = null;
+      }
+    }
     if (after !== null && after > now.version) {
       throw new ServiceError('invalid_request', `Last-Event-ID ${after} is ahead of the game (version ${now.version}).`, { currentVersion: now.version });
     }
@@ -101,35 +140,46 @@ export default async function eventRoutes(app: FastifyInstance, opts: EventRoute
     if (after !== null && after === now.version && isOverStatus(now.status)) return reply.code(204).send();
 
     const stream = new SseStream(opts.heartbeatMs);
-    const feed = new GameFeed({
-      gameId,
-      source,
-      fanout: app.notify,
-      after,
-      pollMs: opts.heartbeatMs,
-      deliver: (e) => stream.event('version', String(e.version), e),
-      // No id: a reconnect resumes from the last version (the version events carry the clock too).
-      clock: (e) => stream.event('clock', null, e),
-      end: (status, version) => {
-        stream.event('end', null, { gameId, version, status });
-        stream.end();
-      },
-      error: (err, fatal) => {
-        if (!fatal) {
-          request.log.warn({ gameId, error: errorMessage(err) }, 'SSE catch-up failed; retrying at the next heartbeat');
-          return;
-        }
-        stream.event('problem', null, problemOf(err));
-        stream.end();
-      },
-    });
-    track(stream, 'game', () => feed.close());
+    let remove: (() => void) | null = null;
+    track(stream, 'game', () => remove?.());
     void sseHeaders(reply).send(stream.body);
-    feed.start().catch((err: unknown) => {
-      request.log.warn({ gameId, error: errorMessage(err) }, 'SSE stream failed to start');
-      stream.event('problem', null, problemOf(err));
-      stream.end();
-    });
+    gameFeeds
+      .add(
+        feedKey(gameId, reader, role),
+        gameId,
+        () => source,
+        {
+          deliver: (e) => {
+            stream.send(frameOf(e));
+            metrics?.sseEventsSent(1);
+          },
+          clock: (e) => stream.send(clockFrameOf(e)),
+          end: (status, version) => {
+            stream.event('end', null, { gameId, version, status });
+            stream.end();
+          },
+          error: (err, fatal) => {
+            if (!fatal) {
+              request.log.warn({ gameId, error: errorMessage(err) }, 'SSE catch-up failed; retrying at the next heartbeat');
+              return;
+            }
+            stream.event('problem', null, problemOf(err));
+            stream.end();
+          },
+        },
+        after,
+      )
+      .then(
+        (stop) => {
+          if (stream.isClosed) stop();
+          else remove = stop;
+        },
+        (err: unknown) => {
+          request.log.warn({ gameId, error: errorMessage(err) }, 'SSE stream failed to start');
+          stream.event('problem', null, problemOf(err));
+          stream.end();
+        },
+      );
     return reply;
   });
 
