@@ -61,6 +61,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import pg from 'pg';
 import { Pool } from 'undici';
 import WebSocket from 'ws';
+import { Session } from 'node:inspector/promises';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -228,22 +229,26 @@ function watch(port: number, gameId: string, key: string, eventLatencies: number
     const req = http.get(
       { host: '127.0.0.1', port, path: `/games/${gameId}/events`, agent: false, headers: { accept: 'text/event-stream', authorization: `Bearer ${key}` } },
       (res) => {
-        let buffer = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
+        // Bytes, not text: only each version event's `at` is read, so nothing is decoded but that.
+        let pending: Buffer | null = null;
+        res.on('data', (chunk: Buffer) => {
           const now = Date.now();
-          buffer += chunk;
-          let i;
-          while ((i = buffer.indexOf('\n\n')) >= 0) {
-            const block = buffer.slice(0, i);
-            buffer = buffer.slice(i + 2);
-            if (!block.includes('event: version')) continue;
-            // The commit time without parsing the view: `"at":"<ISO>"` is the event's last field.
-            const a = block.lastIndexOf('"at":"');
-            if (a < 0) continue;
-            const at = Date.parse(block.slice(a + 6, block.indexOf('"', a + 6)));
-            if (!Number.isNaN(at) && !stopped()) eventLatencies.push(now - at);
+          const buf: Buffer = pending ? Buffer.concat([pending, chunk]) : chunk;
+          let from = 0;
+          let end;
+          while ((end = buf.indexOf('\n\n', from)) >= 0) {
+            const v = buf.indexOf('event: version', from);
+            if (v >= 0 && v < end && !stopped()) {
+              // The commit time: `"at":"<ISO>"` is the event's last field.
+              const a = buf.lastIndexOf('"at":"', end);
+              if (a > from) {
+                const at = Date.parse(buf.toString('latin1', a + 6, buf.indexOf('"', a + 6)));
+                if (!Number.isNaN(at)) eventLatencies.push(now - at);
+              }
+            }
+            from = end + 2;
           }
+          pending = from < buf.length ? buf.subarray(from) : null;
         });
         res.on('end', resolve);
         res.on('close', resolve);
@@ -314,6 +319,8 @@ const OWNERS: [RegExp, string][] = [
   [/\/node_modules\/(fastify|find-my-way|avvio|light-my-request|@fastify\/[^/]+|fast-json-stringify|secure-json-parse|mercurius|pino[^/]*|abstract-logging|toad-cache|fast-querystring|process-warning|rfdc|fast-uri)\/|\/src\/http\//, 'HTTP/fastify'],
   [/\/src\/service\/json\.ts|\/src\/service\/secrets\.ts/, 'JSON'],
   [/\/src\/|\/scripts\/bench-floor-server\.ts/, 'app code'],
+  [/\/node_modules\/undici\//, 'HTTP/fastify'],
+  [/\/scripts\/bench-service\.ts/, 'app code'],
   [/^node:(_http|http)|node:internal\/http|_http_/, 'HTTP/fastify'],
 ];
 
@@ -526,6 +533,14 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
     const pg0 = await backendCpu(dbName);
     const cpu0 = { server: cpuSeconds(server.pid!), bench: process.cpuUsage() };
     if (inspector) await inspector.send('Profiler.start');
+    // The client's own profile (in this process), for the same window.
+    const self = PROFILE ? new Session() : null;
+    if (self) {
+      self.connect();
+      await self.post('Profiler.enable');
+      await self.post('Profiler.setSamplingInterval', { interval: 200 });
+      await self.post('Profiler.start');
+    }
     const t0 = performance.now();
     const bots = Array.from({ length: K }, (_, i) => bot(i));
     await new Promise((r) => setTimeout(r, SECONDS * 1000));
@@ -533,6 +548,8 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
     await Promise.all(bots);
     const elapsed = (performance.now() - t0) / 1000;
     const profile = inspector ? ((await inspector.send('Profiler.stop')).profile as { nodes: ProfileNode[]; samples: number[] }) : null;
+    const clientProfile = self ? ((await self.post('Profiler.stop')).profile as unknown as { nodes: ProfileNode[]; samples: number[] }) : null;
+    self?.disconnect();
     const cpu = {
       server: cpuSeconds(server.pid!) - cpu0.server,
       bench: (() => {
@@ -562,6 +579,11 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
       const b = breakdown(profile);
       printBreakdown(`${kind}, ${file}`, b);
       profiles.push({ kind, b });
+    }
+    if (clientProfile) {
+      const file = `bench-profiles/client-${kind}-${round}.cpuprofile`;
+      writeFileSync(file, JSON.stringify(clientProfile));
+      printBreakdown(`the client, ${file}`, breakdown(clientProfile));
     }
     const sorted = [...latencies].sort((a, b) => a - b);
     const sse = [...eventLatencies].sort((a, b) => a - b);
