@@ -40,6 +40,7 @@ import type { Change } from '../src/store/games.ts';
 import { enqueueSql } from '../src/store/webhooks.ts';
 import { runMigrations, pendingMigrations } from '../src/store/migrate.ts';
 import { labelledActions } from '../src/service/choices.ts';
+import { hashJson } from '../src/service/json.ts';
 import { DEFAULT_LANGUAGE } from '../src/i18n/index.ts';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -497,7 +498,7 @@ async function submitAction(caller: string, id: string, body: any): Promise<Reco
         entries: [entry as any],
         webhooks: gameEvents(g, after, at) as any,
         ...(key !== null
-          ? { idempotency: { playerId: caller, key, requestHash: createHash('sha256').update(JSON.stringify([body.role ?? null, expected, input])).digest('hex'), response: JSON.stringify(response) } }
+          ? { idempotency: { playerId: caller, key, requestHash: hashJson({ role: body.role ?? null, expectedVersion: expected, action: input }), response: JSON.stringify(response) } }
           : {}),
       });
     } catch (err) {

@@ -84,6 +84,7 @@ const ROUNDS = Math.max(1, arg('rounds', SERVER === 'both' ? 3 : 1));
 const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 if (!['herald', 'floor', 'both'].includes(SERVER)) throw new Error('--server must be herald, floor or both');
+if (SERVER === 'both' && ROUNDS < 3) console.log(`note: ${ROUNDS} round(s) of each; take at least 3 (the default) before reading the medians`);
 if (WEBHOOKS && SERVER !== 'herald') throw new Error('--webhooks 1 needs --server herald (the floor has no webhook registration)');
 const SCHEDULE: ServerKind[] = SERVER === 'both'
   ? Array.from({ length: 2 * ROUNDS }, (_, i) => (i % 2 === 0 ? 'herald' : 'floor'))
@@ -376,12 +377,14 @@ function breakdown(profile: { nodes: ProfileNode[]; samples: number[] }): { busy
   return { busy, idle, rows };
 }
 
-function printBreakdown(label: string, b: ReturnType<typeof breakdown>): void {
-  console.log(`  profile (${label}): ${b.busy} busy samples (${((100 * b.busy) / (b.busy + b.idle)).toFixed(0)}% of the main thread's time), by category (for whom):`);
+function printBreakdown(label: string, b: ReturnType<typeof breakdown>, usPerAction: number): void {
+  console.log(`  profile (${label}): ${b.busy} busy samples (${((100 * b.busy) / (b.busy + b.idle)).toFixed(0)}% of the main thread's time); share of busy samples and µs per action by category (for whom).`);
+  console.log('    JSON.parse/stringify run inside their callers\' frames (V8 does not sample builtins apart): most JSON time is in its caller\'s category.');
   for (const [category, n, owners] of b.rows) {
     const split = [...owners].filter(([o]) => o !== category).sort((x, y) => y[1] - x[1]).slice(0, 5)
       .map(([o, k]) => `${o} ${((100 * k) / b.busy).toFixed(1)}%`).join(', ');
-    console.log(`    ${category.padEnd(16)} ${((100 * n) / b.busy).toFixed(1).padStart(5)}%${split ? `  (${split})` : ''}`);
+    const us = Number.isFinite(usPerAction) ? `${((usPerAction * n) / b.busy).toFixed(0).padStart(6)} µs` : '';
+    console.log(`    ${category.padEnd(16)} ${((100 * n) / b.busy).toFixed(1).padStart(5)}% ${us}${split ? `  (${split})` : ''}`);
   }
 }
 
@@ -577,13 +580,13 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
       const file = `bench-profiles/${kind}-${round}.cpuprofile`;
       writeFileSync(file, JSON.stringify(profile));
       const b = breakdown(profile);
-      printBreakdown(`${kind}, ${file}`, b);
-      profiles.push({ kind, b });
+      printBreakdown(`${kind}, ${file}`, b, (cpu.server / persisted) * 1e6);
+      profiles.push({ kind, b, us: (cpu.server / persisted) * 1e6 });
     }
     if (clientProfile) {
       const file = `bench-profiles/client-${kind}-${round}.cpuprofile`;
       writeFileSync(file, JSON.stringify(clientProfile));
-      printBreakdown(`the client, ${file}`, breakdown(clientProfile));
+      printBreakdown(`the client, ${file}`, breakdown(clientProfile), (cpu.bench / persisted) * 1e6);
     }
     const sorted = [...latencies].sort((a, b) => a - b);
     const sse = [...eventLatencies].sort((a, b) => a - b);
@@ -610,7 +613,7 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
   }
 }
 
-const profiles: { kind: ServerKind; b: ReturnType<typeof breakdown> }[] = [];
+const profiles: { kind: ServerKind; b: ReturnType<typeof breakdown>; us: number }[] = [];
 const results: RunResult[] = [];
 for (const [i, kind] of SCHEDULE.entries()) results.push(await run(kind, Math.floor(i / (SERVER === 'both' ? 2 : 1)) + 1));
 
@@ -661,7 +664,7 @@ if (profiles.length > 0) {
       }
     }
     const rows = [...merged.rows].map(([c, [n, o]]) => [c, n, o] as [string, number, Map<string, number>]).sort((a, b) => b[1] - a[1]);
-    printBreakdown(`${k}, all runs`, { busy: merged.busy, idle: merged.idle, rows });
+    printBreakdown(`${k}, all runs`, { busy: merged.busy, idle: merged.idle, rows }, median(profiles.filter((x) => x.kind === k).map((x) => x.us)));
   }
 }
 
