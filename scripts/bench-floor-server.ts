@@ -467,7 +467,7 @@ async function submitAction(caller: string, id: string, body: any): Promise<Reco
       role = body.role ?? held[0];
       if (!held.includes(role)) throw new Problem(403, 'forbidden', 'You hold no seat in this game.');
       if (expected !== null && expected !== g.version) throw new Problem(409, 'version_conflict', `The game is at version ${g.version}, not ${expected}.`, { currentVersion: g.version });
-      if (!g.activeRoles.includes(role)) throw new Problem(409, 'not_your_turn', `${role} may not act now.`, { currentVersion: g.version });
+      if (!g.activeRoles.includes(role)) throw new Problem(403, 'not_your_turn', `${role} may not act now.`, { currentVersion: g.version });
       const legal = m.legalActions(g.state, role);
       if (!legal.some((a) => sameJson(a, input))) throw new Problem(422, 'illegal_action', `That is not a legal action for ${role} now.`, { legalActions: legal as Json[] });
       next = m.apply(g.state, role, input);
