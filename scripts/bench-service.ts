@@ -80,6 +80,8 @@ const PGBENCH_SECONDS = arg('pgbench-seconds', 10);
 const WATCH = arg('watch', 1) !== 0;
 const PROFILE = process.argv.includes('--profile');
 const SERVER = argText('server', 'herald');
+// --spectators 1,10,100,1000: instead of the load, one game at a time followed by N watchers of a seat and N of the spectator view.
+const SPECTATORS = argText('spectators', '').split(',').filter(Boolean).map(Number);
 const ROUNDS = Math.max(1, arg('rounds', SERVER === 'both' ? 3 : 1));
 const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -225,10 +227,10 @@ class Client {
 }
 
 /** Follows a game's SSE stream until it ends; records commit → arrival for each version event. */
-function watch(port: number, gameId: string, key: string, eventLatencies: number[], stopped: () => boolean): Promise<void> {
+function watch(port: number, gameId: string, key: string | null, eventLatencies: number[], stopped: () => boolean, onEvent?: () => void): Promise<void> {
   return new Promise((resolve) => {
     const req = http.get(
-      { host: '127.0.0.1', port, path: `/games/${gameId}/events`, agent: false, headers: { accept: 'text/event-stream', authorization: `Bearer ${key}` } },
+      { host: '127.0.0.1', port, path: `/games/${gameId}/events`, agent: false, headers: { accept: 'text/event-stream', ...(key ? { authorization: `Bearer ${key}` } : {}) } },
       (res) => {
         // Bytes, not text: only each version event's `at` is read, so nothing is decoded but that.
         let pending: Buffer | null = null;
@@ -246,6 +248,7 @@ function watch(port: number, gameId: string, key: string, eventLatencies: number
                 const at = Date.parse(buf.toString('latin1', a + 6, buf.indexOf('"', a + 6)));
                 if (!Number.isNaN(at)) eventLatencies.push(now - at);
               }
+              onEvent?.();
             }
             from = end + 2;
           }
@@ -405,7 +408,18 @@ interface RunResult {
   perStatement: number;
 }
 
-async function run(kind: ServerKind, round: number): Promise<RunResult> {
+interface Started {
+  dbName: string;
+  port: number;
+  inspectPort: number;
+  pid: number;
+  client: Client;
+  call: Client['call'];
+  stop(): Promise<void>;
+}
+
+/** A server on a fresh database, ready; stop() ends it and drops the database. */
+async function startServer(kind: ServerKind): Promise<Started> {
   const dbName = `herald_bench_${randomBytes(4).toString('hex')}`;
   await admin(`CREATE DATABASE ${dbName}`);
   const port = await freePort();
@@ -440,7 +454,12 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
   const serverExited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
   const client = new Client(port);
   const call = client.call.bind(client);
-  let receiver: http.Server | null = null;
+  const stop = async () => {
+    await client.pool.destroy().catch(() => {});
+    server.kill('SIGTERM');
+    await Promise.race([serverExited, new Promise((r) => setTimeout(r, 10_000))]);
+    await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  };
   try {
     for (let i = 0; ; i++) {
       const code = await Promise.race([serverExited, new Promise<'wait'>((r) => setTimeout(() => r('wait'), 100))]);
@@ -449,7 +468,17 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
       if (ready) break;
       if (i > 600) throw new Error('the server was not ready after 60 s');
     }
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { dbName, port, inspectPort, pid: server.pid!, client, call, stop };
+}
 
+async function run(kind: ServerKind, round: number): Promise<RunResult> {
+  const { dbName, port, inspectPort, pid: serverPid, call, stop: stopServer } = await startServer(kind);
+  let receiver: http.Server | null = null;
+  try {
     // The webhook receiver: counts deliveries, answers 204.
     let delivered = 0;
     receiver = http.createServer((req, res) => {
@@ -534,7 +563,7 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
       await inspector.send('Profiler.setSamplingInterval', { interval: 200 });
     }
     const pg0 = await backendCpu(dbName);
-    const cpu0 = { server: cpuSeconds(server.pid!), bench: process.cpuUsage() };
+    const cpu0 = { server: cpuSeconds(serverPid), bench: process.cpuUsage() };
     if (inspector) await inspector.send('Profiler.start');
     // The client's own profile (in this process), for the same window.
     const self = PROFILE ? new Session() : null;
@@ -554,7 +583,7 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
     const clientProfile = self ? ((await self.post('Profiler.stop')).profile as unknown as { nodes: ProfileNode[]; samples: number[] }) : null;
     self?.disconnect();
     const cpu = {
-      server: cpuSeconds(server.pid!) - cpu0.server,
+      server: cpuSeconds(serverPid) - cpu0.server,
       bench: (() => {
         const u = process.cpuUsage(cpu0.bench);
         return (u.user + u.system) / 1e6;
@@ -606,11 +635,110 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
     };
   } finally {
     receiver?.close();
-    await client.pool.destroy().catch(() => {});
-    server.kill('SIGTERM');
-    await Promise.race([serverExited, new Promise((r) => setTimeout(r, 10_000))]);
-    await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await stopServer();
   }
+}
+
+// ─── Spectators: the cost of one more watcher ───────────────────────────────
+
+/** Plays game `id` with random legal actions to its end (or `deadline`); the number of actions. */
+async function playGame(call: Client['call'], id: string, keys: Record<string, string>, version: number, active: string[], deadline: number): Promise<number> {
+  let played = 0;
+  const legal = new Map<string, { version: number; actions: unknown[] }>();
+  while (performance.now() < deadline) {
+    const role = active[Math.floor(Math.random() * active.length)]!;
+    let known = legal.get(role);
+    if (!known || known.version !== version) {
+      const r = (await call('GET', `/games/${id}/actions`, keys[role]!)).json;
+      known = { version: r.version, actions: r.actions };
+    }
+    const action = known.actions[Math.floor(Math.random() * known.actions.length)];
+    const r = await call('POST', `/games/${id}/actions`, keys[role]!, { action, expectedVersion: version });
+    if (r.status !== 200) throw new Error(`action failed: ${r.status} ${JSON.stringify(r.json)}`);
+    played++;
+    version = r.json.version;
+    active = r.json.game.activeRoles;
+    legal.set(role, { version, actions: r.json.legalActions });
+    if (r.json.game.status !== 'active') break;
+  }
+  return played;
+}
+
+interface SpectatorResult {
+  server: ServerKind;
+  n: number;
+  events: number;
+  usPerEvent: number;
+  p50: number;
+  p99: number;
+}
+
+/**
+ * For each N: games played one after another by one pair of bots, each game followed from its
+ * start by N SSE watchers of York's seat and N of the spectator view; the server's CPU per
+ * action (one event to each of the 2N watchers) while the game is played, and each delivery's
+ * commit → arrival time.
+ */
+async function spectatorRun(kind: ServerKind): Promise<SpectatorResult[]> {
+  const { port, pid, call, stop } = await startServer(kind);
+  const out: SpectatorResult[] = [];
+  try {
+    const signup = async (name: string) => (await call('POST', '/players', null, { name, isBot: true })).json.key.key as string;
+    const keys: Record<string, string> = { York: await signup('york'), Lancaster: await signup('lancaster') };
+    for (const n of SPECTATORS) {
+      let events = 0;
+      let cpu = 0;
+      const latencies: number[] = [];
+      const t0 = performance.now();
+      while (events === 0 || performance.now() - t0 < SECONDS * 1000) {
+        const id = (await call('POST', '/games', keys.York!, { gameType: 'richard-iii', scenario: 'richard-iii', roles: ['York'] })).json.id as string;
+        const joined = (await call('POST', `/games/${id}/join`, keys.Lancaster!, {})).json;
+        let seen = 0;
+        const mine: number[] = [];
+        const giveUp = performance.now() + 300_000;
+        const stopped = () => performance.now() > giveUp;
+        const streams: Promise<void>[] = [];
+        for (let i = 0; i < n; i++) {
+          streams.push(watch(port, id, keys.York!, mine, stopped, () => seen++));
+          streams.push(watch(port, id, null, mine, stopped, () => seen++));
+        }
+        while (seen < 2 * n) await new Promise((r) => setTimeout(r, 10));
+        mine.length = 0;
+        const c0 = cpuSeconds(pid);
+        events += await playGame(call, id, keys, joined.version, joined.activeRoles, t0 + SECONDS * 1000 + 60_000);
+        await Promise.all(streams); // each stream ends after the game's last version
+        cpu += cpuSeconds(pid) - c0;
+        latencies.push(...mine);
+      }
+      const sorted = latencies.sort((a, b) => a - b);
+      const r = { server: kind, n, events, usPerEvent: (cpu / events) * 1e6, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+      console.log(`  ${kind}: ${n} seat + ${n} spectator watchers: ${events} actions, server ${r.usPerEvent.toFixed(0)} µs per action, delivery p50 ${r.p50} ms, p99 ${r.p99} ms (n=${sorted.length})`);
+      out.push(r);
+    }
+  } finally {
+    await stop();
+  }
+  return out;
+}
+
+if (SPECTATORS.length > 0) {
+  const all: SpectatorResult[] = [];
+  for (const kind of SCHEDULE) all.push(...(await spectatorRun(kind)));
+  const kinds = [...new Set(all.map((r) => r.server))];
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+  const base = SPECTATORS[0]!;
+  console.log(`\nspectators: median of ${SCHEDULE.length / kinds.length} run(s) each; per extra watcher = (µs per action at 2N watchers − at ${2 * base}) / (2N − ${2 * base})`);
+  console.log(`| watchers (seat + spectator) | ${kinds.map((k) => `${k} µs/action | ${k} µs per extra watcher | ${k} delivery p99 ms`).join(' | ')} |`);
+  console.log(`|---|${kinds.map(() => '---|---|---|').join('')}`);
+  for (const n of SPECTATORS) {
+    const cells = kinds.map((k) => {
+      const at = (m: number) => med(all.filter((r) => r.server === k && r.n === m).map((r) => r.usPerEvent));
+      const extra = n === base ? '–' : ((at(n) - at(base)) / (2 * n - 2 * base)).toFixed(1);
+      return `${at(n).toFixed(0)} | ${extra} | ${med(all.filter((r) => r.server === k && r.n === n).map((r) => r.p99)).toFixed(0)}`;
+    });
+    console.log(`| ${n} + ${n} | ${cells.join(' | ')} |`);
+  }
+  process.exit(0);
 }
 
 const profiles: { kind: ServerKind; b: ReturnType<typeof breakdown>; us: number }[] = [];
