@@ -42,6 +42,11 @@
  * with the code it was spent for. A profiled run's CPU figures include the
  * profiler's own cost.
  *
+ * --spectators 1,10,100,1000 measures fan-out instead: for each N, games played one after
+ * another by one pair of bots, each followed from its start by N SSE watchers of York's seat and
+ * N of the spectator view; prints the server's CPU per action (one event to each of the 2N
+ * watchers), the CPU per extra watcher against the first N, and the delivery p50/p99.
+ *
  * With --webhooks 1 (Herald only) every player also registers a webhook
  * endpoint for your_turn, game_started and game_ended, pointing at a receiver
  * in this process (answers 204; the server runs with
@@ -695,20 +700,31 @@ async function spectatorRun(kind: ServerKind): Promise<SpectatorResult[]> {
         const joined = (await call('POST', `/games/${id}/join`, keys.Lancaster!, {})).json;
         let seen = 0;
         const mine: number[] = [];
-        const giveUp = performance.now() + 300_000;
+        let giveUp = performance.now() + 600_000;
         const stopped = () => performance.now() > giveUp;
         const streams: Promise<void>[] = [];
+        // Opened 50 + 50 at a time (each waiting for its first event): a thousand connects at once
+        // overflow the listen backlog and the kernel's SYN retries take seconds.
         for (let i = 0; i < n; i++) {
           streams.push(watch(port, id, keys.York!, mine, stopped, () => seen++));
           streams.push(watch(port, id, null, mine, stopped, () => seen++));
+          if ((i + 1) % 50 === 0 || i === n - 1) {
+            const until = performance.now() + 60_000;
+            while (seen < 2 * (i + 1)) {
+              if (performance.now() > until) throw new Error(`${kind}: ${seen} of ${2 * (i + 1)} watchers got their first event in 60 s`);
+              await new Promise((r) => setTimeout(r, 10));
+            }
+          }
         }
-        while (seen < 2 * n) await new Promise((r) => setTimeout(r, 10));
         mine.length = 0;
         const c0 = cpuSeconds(pid);
-        events += await playGame(call, id, keys, joined.version, joined.activeRoles, t0 + SECONDS * 1000 + 60_000);
-        await Promise.all(streams); // each stream ends after the game's last version
+        // The whole game (a few hundred actions at most): the streams end with it.
+        events += await playGame(call, id, keys, joined.version, joined.activeRoles, performance.now() + 300_000);
+        // Each stream ends after the game's last version; one left waiting is closed after 30 s.
+        giveUp = Math.min(giveUp, performance.now() + 30_000);
+        await Promise.all(streams);
         cpu += cpuSeconds(pid) - c0;
-        latencies.push(...mine);
+        for (const x of mine) latencies.push(x);
       }
       const sorted = latencies.sort((a, b) => a - b);
       const r = { server: kind, n, events, usPerEvent: (cpu / events) * 1e6, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
