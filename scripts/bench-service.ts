@@ -1,62 +1,107 @@
 /**
- * Service throughput on real Postgres and Redis:
+ * Service throughput on real Postgres and Redis, Herald against a floor:
  *
- *   npm run bench:service [-- --games 8 --seconds 20 --pgbench-seconds 10 --watch 1]
+ *   npm run bench:service [-- --server herald|floor|both --rounds 3 --games 8 --seconds 20
+ *                            --watch 1 --webhooks 0 --profile --pgbench-seconds 10]
  *
- * Starts the server as its own process (`src/main.ts`, as `npm start` does) on
- * a fresh database herald_bench_<random> (dropped at the end) and the
- * machine's Redis, then plays K concurrent games over real HTTP from this
- * process, as a bot client would: each game has two players; the bot picks an
- * active role, takes that seat's legal actions from the last action's answer
- * (or asks GET /games/{id}/actions when the turn passed), and posts a random
- * one with expectedVersion. A finished game is replaced by a new one until the
- * time is up. With --watch 1 (default) each game also has an SSE subscriber
- * (GET /games/{id}/events, a seat's view) that measures commit → delivery
- * from each event's `at` (the commit time, server clock, same machine).
+ * Each run starts a server as its own process on a fresh database
+ * herald_bench_<random> (migrated, dropped at the end) and the machine's Redis,
+ * then plays K concurrent games over real HTTP from this process, as a bot
+ * client would: each game has two players; the bot picks an active role, takes
+ * that seat's legal actions from the last action's answer (or asks GET
+ * /games/{id}/actions when the turn passed), and posts a random one with
+ * expectedVersion. A finished game is replaced by a new one until the time is
+ * up. With --watch 1 (default) each game also has an SSE subscriber (GET
+ * /games/{id}/events, a seat's view) that measures commit → delivery from each
+ * event's `at` (the commit time, server clock, same machine).
  *
- * Prints persisted actions/s (rows committed in the window, counted in the
- * database), POST /games/{id}/actions latency p50/p95/p99 as the client sees
- * it, commit-to-subscriber latency p50/p95/p99, the CPU time each process
- * used, how many commits each commit statement carried (group commit), and then `pgbench -N` (simple-update TPC-B) at the same concurrency
- * on a scratch database, for reference.
+ * Servers (--server): `herald` is src/main.ts as `npm start` runs it; `floor`
+ * is scripts/bench-floor-server.ts, the least a server can do for the same
+ * requests: the same engine calls, commit statements (group commit), Redis
+ * publishes and SSE views, on node:http + pg + ioredis without a framework
+ * (issue 18: Herald's server CPU per action should be within 1.25× of it).
+ * `both` alternates Herald, floor, Herald, floor… (--rounds each, default 3)
+ * so that the load other processes put on the machine falls on both alike.
  *
- * With --webhooks 1 every player also registers a webhook endpoint for
- * your_turn, game_started and game_ended, pointing at a receiver in this
- * process (answers 204; the server runs with HERALD_WEBHOOK_ALLOW_PRIVATE=1):
- * the outbox rows are written by each commit and the server's delivery job
- * signs and sends them, so the server's and Postgres's CPU per action include
- * the whole cost of webhooks. Compare with --webhooks 0 (alternate the runs).
+ * Per run: persisted actions/s (rows committed in the window, counted in the
+ * database), POST /games/{id}/actions latency as the client sees it,
+ * commit-to-subscriber latency, and CPU time per persisted action of the
+ * server process, of the Postgres backends of the bench database (their
+ * /proc/<pid>/stat; Postgres's background writers are not counted, for
+ * either server) and of this client (process.cpuUsage: the bots, the SSE
+ * subscribers, the webhook receiver), and how many commits each commit
+ * statement carried. Then, per server, the median and range of each figure,
+ * and the ratios Herald / floor of the medians. Finally `pgbench -N` at the
+ * same concurrency on a scratch database, for reference.
+ *
+ * --profile: a CPU profile of the server for the measured window of each run
+ * (the inspector's Profiler over the server's --inspect port), written to
+ * bench-profiles/<server>-<round>.cpuprofile (open it in Chrome DevTools), and
+ * the share of busy samples by category (HTTP, JSON, engine, views, SQL/pg,
+ * Prisma, Redis, SSE, metrics, GC, syscalls/native, app code, other), each
+ * with the code it was spent for. A profiled run's CPU figures include the
+ * profiler's own cost.
+ *
+ * --spectators 1,10,100,1000 measures fan-out instead: for each N, games played one after
+ * another by one pair of bots, each followed from its start by N SSE watchers of York's seat and
+ * N of the spectator view; prints the server's CPU per action (one event to each of the 2N
+ * watchers), the CPU per extra watcher against the first N, and the delivery p50/p99.
+ *
+ * With --webhooks 1 (Herald only) every player also registers a webhook
+ * endpoint for your_turn, game_started and game_ended, pointing at a receiver
+ * in this process (answers 204; the server runs with
+ * HERALD_WEBHOOK_ALLOW_PRIVATE=1): the outbox rows are written by each commit
+ * and the server's delivery job signs and sends them.
  *
  * Addresses: BENCH_DATABASE_ADMIN_URL (default
  * postgresql://postgres@127.0.0.1:5432/postgres), BENCH_REDIS_URL (default
- * redis://127.0.0.1:6379).
+ * redis://127.0.0.1:6379). BENCH_SERVER_NODE_ARGS: extra node flags for the server.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import pg from 'pg';
+import { Pool } from 'undici';
+import WebSocket from 'ws';
+import { Session } from 'node:inspector/promises';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 }
+function argText(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? String(process.argv[i + 1]) : fallback;
+}
 
+type ServerKind = 'herald' | 'floor';
 const K = arg('games', 8);
 const WEBHOOKS = arg('webhooks', 0) > 0;
 const SECONDS = arg('seconds', 20);
 const PGBENCH_SECONDS = arg('pgbench-seconds', 10);
 const WATCH = arg('watch', 1) !== 0;
+const PROFILE = process.argv.includes('--profile');
+const SERVER = argText('server', 'herald');
+// --spectators 1,10,100,1000: instead of the load, one game at a time followed by N watchers of a seat and N of the spectator view.
+const SPECTATORS = argText('spectators', '').split(',').filter(Boolean).map(Number);
+const ROUNDS = Math.max(1, arg('rounds', SERVER === 'both' ? 3 : 1));
 const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+if (!['herald', 'floor', 'both'].includes(SERVER)) throw new Error('--server must be herald, floor or both');
+if (SERVER === 'both' && ROUNDS < 3) console.log(`note: ${ROUNDS} round(s) of each; take at least 3 (the default) before reading the medians`);
+if (WEBHOOKS && SERVER !== 'herald') throw new Error('--webhooks 1 needs --server herald (the floor has no webhook registration)');
+const SCHEDULE: ServerKind[] = SERVER === 'both'
+  ? Array.from({ length: 2 * ROUNDS }, (_, i) => (i % 2 === 0 ? 'herald' : 'floor'))
+  : Array.from({ length: ROUNDS }, () => SERVER as ServerKind);
 
-async function admin(sql: string, url = ADMIN_URL): Promise<any[]> {
+async function admin(sql: string, url = ADMIN_URL, values: unknown[] = []): Promise<any[]> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
-    return (await c.query(sql)).rows;
+    return (await c.query(sql, values)).rows;
   } finally {
     await c.end();
   }
@@ -99,105 +144,120 @@ function cpuSeconds(pid: number): number {
   }
 }
 
-/** CPU seconds of each postgres process now, by pid (a backend that appears later counts from 0). */
-function postgresCpu(): Map<number, number> {
+/** CPU seconds of each Postgres backend of database `db` now, by pid (a backend that appears later counts from 0). */
+async function backendCpu(db: string): Promise<Map<number, number>> {
   const out = new Map<number, number>();
-  let pids: string[] = [];
-  try {
-    pids = execFileSync('pgrep', ['-x', 'postgres'], { encoding: 'utf8' }).split('\n').filter(Boolean);
-  } catch {
-    // no pgrep or no postgres here (remote database): reported as NaN
+  const rows = await admin('SELECT pid FROM pg_stat_activity WHERE datname = $1', ADMIN_URL, [db]);
+  for (const r of rows) {
+    const s = cpuSeconds(Number(r.pid));
+    if (!Number.isNaN(s)) out.set(Number(r.pid), s);
   }
-  for (const p of pids) out.set(Number(p), cpuSeconds(Number(p)));
   return out;
 }
 
-function postgresCpuSince(before: Map<number, number>): number {
-  const now = postgresCpu();
-  if (now.size === 0) return NaN;
+function cpuSince(before: Map<number, number>, now: Map<number, number>): number {
+  if (now.size === 0) return NaN; // a remote database: no /proc for its backends
   let total = 0;
   for (const [pid, s] of now) total += s - (before.get(pid) ?? 0);
   return total;
 }
 
-const dbName = `herald_bench_${randomBytes(4).toString('hex')}`;
-await admin(`CREATE DATABASE ${dbName}`);
-const port = await freePort();
-// BENCH_SERVER_NODE_ARGS: extra node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
-const serverArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-const server = spawn(process.execPath, [...serverArgs, '--import', 'tsx', 'src/main.ts'], {
-  env: {
-    ...process.env,
-    DATABASE_URL: dbUrl(dbName),
-    REDIS_URL,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-    BUS_PREFIX: `bench:${dbName}:`,
-    RATE_LIMIT_MAX: '0',
-    RATE_LIMIT_ANONYMOUS_MAX: '0',
-    RATE_LIMIT_APP_MAX: '0',
-    HERALD_WEBHOOK_ALLOW_PRIVATE: '1',
-  },
-  stdio: ['ignore', 'inherit', 'inherit'],
-});
-const serverExited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
+// ─── The bench client: one keep-alive pool, one handler object per request ──
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 4 * K + 8 });
+interface Reply {
+  status: number;
+  json: any;
+}
 
-function call(method: string, path: string, key: string | null, body?: unknown): Promise<{ status: number; json: any }> {
-  const payload = body === undefined ? null : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        method,
-        path,
-        agent,
-        headers: {
-          ...(key ? { authorization: `Bearer ${key}` } : {}),
-          ...(payload !== null ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          const isJson = String(res.headers['content-type'] ?? '').includes('json');
-          resolve({ status: res.statusCode ?? 0, json: text && isJson ? JSON.parse(text) : text || null });
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    if (payload !== null) req.write(payload);
-    req.end();
-  });
+class Client {
+  readonly pool: Pool;
+  private readonly headers = new Map<string | null, Record<string, string>>();
+
+  constructor(readonly port: number) {
+    this.pool = new Pool(`http://127.0.0.1:${port}`, { connections: 2 * K + 8, pipelining: 1, keepAliveTimeout: 60_000 });
+  }
+
+  /** The headers of a key's requests, built once per key. */
+  private headersOf(key: string | null): Record<string, string> {
+    let h = this.headers.get(key);
+    if (!h) {
+      h = key ? { authorization: `Bearer ${key}`, 'content-type': 'application/json' } : { 'content-type': 'application/json' };
+      this.headers.set(key, h);
+    }
+    return h;
+  }
+
+  call(method: 'GET' | 'POST', path: string, key: string | null, body?: unknown): Promise<Reply> {
+    return new Promise((resolve, reject) => {
+      let status = 0;
+      let json = false;
+      let first: Buffer | null = null;
+      let more: Buffer[] | null = null;
+      this.pool.dispatch(
+        { method, path, headers: this.headersOf(key), body: body === undefined ? null : JSON.stringify(body) },
+        {
+          // undici's own handler interface (Dispatcher.DispatchHandler, the one Pool.dispatch takes).
+          onConnect() {},
+          onHeaders(statusCode: number, rawHeaders: Buffer[]) {
+            status = statusCode;
+            for (let i = 0; i < rawHeaders.length; i += 2) {
+              if (rawHeaders[i]!.length === 12 && rawHeaders[i]!.toString('latin1').toLowerCase() === 'content-type') {
+                json = rawHeaders[i + 1]!.includes('json');
+              }
+            }
+            return true;
+          },
+          onData(chunk: Buffer) {
+            if (first === null) first = chunk;
+            else (more ??= [first]).push(chunk);
+            return true;
+          },
+          onComplete() {
+            const buf = more ? Buffer.concat(more) : first;
+            if (buf === null || buf.length === 0) return resolve({ status, json: null });
+            const text = buf.toString('utf8');
+            try {
+              resolve({ status, json: json ? JSON.parse(text) : text });
+            } catch (err) {
+              reject(err);
+            }
+          },
+          onError(err: Error) {
+            reject(err);
+          },
+        } as unknown as Parameters<Pool['dispatch']>[1],
+      );
+    });
+  }
 }
 
 /** Follows a game's SSE stream until it ends; records commit → arrival for each version event. */
-function watch(gameId: string, key: string, eventLatencies: number[], stopped: () => boolean): Promise<void> {
+function watch(port: number, gameId: string, key: string | null, eventLatencies: number[], stopped: () => boolean, onEvent?: () => void): Promise<void> {
   return new Promise((resolve) => {
     const req = http.get(
-      { host: '127.0.0.1', port, path: `/games/${gameId}/events`, agent: false, headers: { accept: 'text/event-stream', authorization: `Bearer ${key}` } },
+      { host: '127.0.0.1', port, path: `/games/${gameId}/events`, agent: false, headers: { accept: 'text/event-stream', ...(key ? { authorization: `Bearer ${key}` } : {}) } },
       (res) => {
-        let buffer = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
+        // Bytes, not text: only each version event's `at` is read, so nothing is decoded but that.
+        let pending: Buffer | null = null;
+        res.on('data', (chunk: Buffer) => {
           const now = Date.now();
-          buffer += chunk;
-          let i;
-          while ((i = buffer.indexOf('\n\n')) >= 0) {
-            const block = buffer.slice(0, i);
-            buffer = buffer.slice(i + 2);
-            const data = block.split('\n').find((l) => l.startsWith('data: '));
-            if (!data || !block.includes('event: version')) continue;
-            const at = (JSON.parse(data.slice(6)) as { at?: string }).at;
-            if (at && !stopped()) eventLatencies.push(now - Date.parse(at));
+          const buf: Buffer = pending ? Buffer.concat([pending, chunk]) : chunk;
+          let from = 0;
+          let end;
+          while ((end = buf.indexOf('\n\n', from)) >= 0) {
+            const v = buf.indexOf('event: version', from);
+            if (v >= 0 && v < end && !stopped()) {
+              // The commit time: `"at":"<ISO>"` is the event's last field.
+              const a = buf.lastIndexOf('"at":"', end);
+              if (a > from) {
+                const at = Date.parse(buf.toString('latin1', a + 6, buf.indexOf('"', a + 6)));
+                if (!Number.isNaN(at)) eventLatencies.push(now - at);
+              }
+              onEvent?.();
+            }
+            from = end + 2;
           }
+          pending = from < buf.length ? buf.subarray(from) : null;
         });
         res.on('end', resolve);
         res.on('close', resolve);
@@ -215,143 +275,559 @@ function watch(gameId: string, key: string, eventLatencies: number[], stopped: (
   });
 }
 
-try {
-  for (let i = 0; ; i++) {
-    const code = await Promise.race([serverExited, new Promise<'wait'>((r) => setTimeout(() => r('wait'), 100))]);
-    if (code !== 'wait') throw new Error(`the server exited (${code}) before it was ready`);
-    const ready = await call('GET', '/readyz', null).then((r) => r.status === 200, () => false);
-    if (ready) break;
-    if (i > 600) throw new Error('the server was not ready after 60 s');
-  }
+// ─── The profiler over the inspector ─────────────────────────────────────────
 
-  // The webhook receiver: counts deliveries, answers 204.
-  let delivered = 0;
-  const receiver = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      delivered++;
-      res.writeHead(204).end();
+class Inspector {
+  private next = 1;
+  private readonly waiting = new Map<number, (r: any) => void>();
+  private constructor(private readonly ws: WebSocket) {
+    ws.on('message', (data) => {
+      const m = JSON.parse(String(data));
+      if (m.id !== undefined) this.waiting.get(m.id)?.(m.result ?? m.error);
     });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
-  const receiverUrl = `http://127.0.0.1:${(receiver.address() as net.AddressInfo).port}/hook`;
-
-  async function signup(name: string): Promise<string> {
-    const key = (await call('POST', '/players', null, { name, isBot: true })).json.key.key as string;
-    if (WEBHOOKS) {
-      const r = await call('POST', '/webhooks', key, { url: receiverUrl, events: ['your_turn', 'game_started', 'game_ended'] });
-      if (r.status !== 201) throw new Error(`webhook registration: ${r.status} ${JSON.stringify(r.json)}`);
-    }
-    return key;
   }
 
-  const latencies: number[] = [];
-  const eventLatencies: number[] = [];
-  const watchers: Promise<void>[] = [];
-  let conflicts = 0;
-  let legalReads = 0;
-  let gamesFinished = 0;
-  let stop = false;
+  static async open(port: number): Promise<Inspector> {
+    const list = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as { webSocketDebuggerUrl: string }[];
+    const ws = new WebSocket(list[0]!.webSocketDebuggerUrl, { perMessageDeflate: false, maxPayload: 1 << 30 });
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    return new Inspector(ws);
+  }
 
-  async function bot(n: number): Promise<void> {
-    const keys: Record<string, string> = { York: await signup(`york-${n}`), Lancaster: await signup(`lancaster-${n}`) };
-    while (!stop) {
-      const id = (await call('POST', '/games', keys.York!, { gameType: 'richard-iii', scenario: 'richard-iii', roles: ['York'] })).json.id as string;
-      const joined = (await call('POST', `/games/${id}/join`, keys.Lancaster!, {})).json;
-      if (WATCH) watchers.push(watch(id, keys.York!, eventLatencies, () => stop));
-      let version: number = joined.version;
-      let active: string[] = joined.activeRoles;
-      const legal = new Map<string, { version: number; actions: unknown[] }>();
+  send(method: string, params: object = {}): Promise<any> {
+    const id = this.next++;
+    return new Promise((resolve) => {
+      this.waiting.set(id, resolve);
+      this.ws.send(JSON.stringify({ id, method, params }));
+    });
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string };
+  children?: number[];
+}
+
+/** Frames by their code's location: the nearest such frame on the stack names what a sample was spent for. */
+const OWNERS: [RegExp, string][] = [
+  [/\/src\/games\/[^/]+\/view\.ts/, 'views'],
+  [/\/src\/games\/|\/src\/engine\//, 'engine'],
+  [/\/generated\/prisma\/|\/node_modules\/@prisma\/|\/node_modules\/prisma\//, 'Prisma'],
+  [/\/node_modules\/(pg|pg-pool|pg-protocol|pg-types|pgpass|postgres-[a-z]+)\//, 'SQL/pg'],
+  [/\/node_modules\/(ioredis|redis-parser|@ioredis\/[^/]+|standard-as-callback|cluster-key-slot)\/|\/src\/bus\//, 'Redis'],
+  [/\/node_modules\/prom-client\/|\/src\/http\/plugins\/metrics\.ts/, 'metrics'],
+  [/\/src\/notify\/|\/src\/http\/routes\/events\.ts/, 'SSE'],
+  [/\/node_modules\/(fastify|find-my-way|avvio|light-my-request|@fastify\/[^/]+|fast-json-stringify|secure-json-parse|mercurius|pino[^/]*|abstract-logging|toad-cache|fast-querystring|process-warning|rfdc|fast-uri)\/|\/src\/http\//, 'HTTP/fastify'],
+  [/\/src\/service\/json\.ts|\/src\/service\/secrets\.ts/, 'JSON'],
+  [/\/src\/|\/scripts\/bench-floor-server\.ts/, 'app code'],
+  [/\/node_modules\/undici\//, 'HTTP/fastify'],
+  [/\/scripts\/bench-service\.ts/, 'app code'],
+  [/^node:(_http|http)|node:internal\/http|_http_/, 'HTTP/fastify'],
+];
+
+/** Where samples went: category (what ran) and owner (what it ran for), by share of busy samples. */
+function breakdown(profile: { nodes: ProfileNode[]; samples: number[] }): { busy: number; idle: number; rows: [string, number, Map<string, number>][] } {
+  const byId = new Map<number, ProfileNode>();
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) {
+    byId.set(n.id, n);
+    for (const c of n.children ?? []) parent.set(c, n.id);
+  }
+  const memo = new Map<number, { category: string; owner: string }>();
+  const ownerOf = (id: number): string => {
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const url = byId.get(at)!.callFrame.url;
+      if (!url) continue;
+      for (const [re, name] of OWNERS) if (re.test(url)) return name;
+    }
+    return 'other';
+  };
+  const classify = (id: number): { category: string; owner: string } => {
+    let c = memo.get(id);
+    if (c) return c;
+    const f = byId.get(id)!.callFrame;
+    const owner = ownerOf(id);
+    let category: string;
+    if (f.functionName === '(idle)') category = 'idle';
+    else if (f.functionName === '(garbage collector)') category = 'GC';
+    else if (f.functionName === '(program)') category = 'syscalls/native';
+    else if (f.url === '' && (f.functionName === 'parse' || f.functionName === 'stringify')) category = 'JSON';
+    else if (f.url === '') category = 'syscalls/native';
+    else if (/^node:(net|stream|internal\/(stream|net|streams|socket|tcp))/.test(f.url) && owner === 'other') category = 'syscalls/native';
+    else category = owner;
+    memo.set(id, (c = { category, owner }));
+    return c;
+  };
+  const counts = new Map<string, Map<string, number>>();
+  let busy = 0;
+  let idle = 0;
+  for (const s of profile.samples) {
+    const { category, owner } = classify(s);
+    if (category === 'idle') {
+      idle++;
+      continue;
+    }
+    busy++;
+    let m = counts.get(category);
+    if (!m) counts.set(category, (m = new Map()));
+    m.set(owner, (m.get(owner) ?? 0) + 1);
+  }
+  const rows: [string, number, Map<string, number>][] = [...counts].map(([c, m]) => [c, [...m.values()].reduce((a, b) => a + b, 0), m]);
+  rows.sort((a, b) => b[1] - a[1]);
+  return { busy, idle, rows };
+}
+
+function printBreakdown(label: string, b: ReturnType<typeof breakdown>, usPerAction: number): void {
+  console.log(`  profile (${label}): ${b.busy} busy samples (${((100 * b.busy) / (b.busy + b.idle)).toFixed(0)}% of the main thread's time); share of busy samples and µs per action by category (for whom).`);
+  console.log('    JSON.parse/stringify run inside their callers\' frames (V8 does not sample builtins apart): most JSON time is in its caller\'s category.');
+  for (const [category, n, owners] of b.rows) {
+    const split = [...owners].filter(([o]) => o !== category).sort((x, y) => y[1] - x[1]).slice(0, 5)
+      .map(([o, k]) => `${o} ${((100 * k) / b.busy).toFixed(1)}%`).join(', ');
+    const us = Number.isFinite(usPerAction) ? `${((usPerAction * n) / b.busy).toFixed(0).padStart(6)} µs` : '';
+    console.log(`    ${category.padEnd(16)} ${((100 * n) / b.busy).toFixed(1).padStart(5)}% ${us}${split ? `  (${split})` : ''}`);
+  }
+}
+
+// ─── One run ─────────────────────────────────────────────────────────────────
+
+interface RunResult {
+  server: ServerKind;
+  persisted: number;
+  elapsed: number;
+  serverUs: number;
+  pgUs: number;
+  clientUs: number;
+  rate: number;
+  p50: number;
+  p99: number;
+  sseP50: number;
+  sseP99: number;
+  perStatement: number;
+}
+
+interface Started {
+  dbName: string;
+  port: number;
+  inspectPort: number;
+  pid: number;
+  client: Client;
+  call: Client['call'];
+  stop(): Promise<void>;
+}
+
+/** A server on a fresh database, ready; stop() ends it and drops the database. */
+async function startServer(kind: ServerKind): Promise<Started> {
+  const dbName = `herald_bench_${randomBytes(4).toString('hex')}`;
+  await admin(`CREATE DATABASE ${dbName}`);
+  const port = await freePort();
+  const inspectPort = PROFILE ? await freePort() : 0;
+  const serverArgs = [
+    ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    ...(PROFILE ? [`--inspect=127.0.0.1:${inspectPort}`] : []),
+  ];
+  const entry = kind === 'herald' ? 'src/main.ts' : 'scripts/bench-floor-server.ts';
+  const server = spawn(process.execPath, [...serverArgs, '--import', 'tsx', entry], {
+    env: {
+      ...process.env,
+      DATABASE_URL: dbUrl(dbName),
+      REDIS_URL,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      BUS_PREFIX: `bench:${dbName}:`,
+      RATE_LIMIT_MAX: '0',
+      RATE_LIMIT_ANONYMOUS_MAX: '0',
+      RATE_LIMIT_APP_MAX: '0',
+      HERALD_WEBHOOK_ALLOW_PRIVATE: '1',
+    },
+    stdio: ['ignore', 'inherit', PROFILE ? 'pipe' : 'inherit'],
+  });
+  // With --inspect, node tells on stderr that the debugger listens: not passed on.
+  server.stderr?.on('data', (d: Buffer) => {
+    const text = d.toString().split('\n').filter((l) => l && !/Debugger listening|For help, see|Debugger attached|Waiting for the debugger/.test(l)).join('\n');
+    if (text) process.stderr.write(`${text}\n`);
+  });
+  const serverExited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
+  const client = new Client(port);
+  const call = client.call.bind(client);
+  const stop = async () => {
+    await client.pool.destroy().catch(() => {});
+    server.kill('SIGTERM');
+    await Promise.race([serverExited, new Promise((r) => setTimeout(r, 10_000))]);
+    await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  };
+  try {
+    for (let i = 0; ; i++) {
+      const code = await Promise.race([serverExited, new Promise<'wait'>((r) => setTimeout(() => r('wait'), 100))]);
+      if (code !== 'wait') throw new Error(`the server exited (${code}) before it was ready`);
+      const ready = await call('GET', '/readyz', null).then((r) => r.status === 200, () => false);
+      if (ready) break;
+      if (i > 600) throw new Error('the server was not ready after 60 s');
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { dbName, port, inspectPort, pid: server.pid!, client, call, stop };
+}
+
+async function run(kind: ServerKind, round: number): Promise<RunResult> {
+  const { dbName, port, inspectPort, pid: serverPid, call, stop: stopServer } = await startServer(kind);
+  let receiver: http.Server | null = null;
+  try {
+    // The webhook receiver: counts deliveries, answers 204.
+    let delivered = 0;
+    receiver = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        delivered++;
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => receiver!.listen(0, '127.0.0.1', () => r()));
+    const receiverUrl = `http://127.0.0.1:${(receiver.address() as net.AddressInfo).port}/hook`;
+
+    async function signup(name: string): Promise<string> {
+      const key = (await call('POST', '/players', null, { name, isBot: true })).json.key.key as string;
+      if (WEBHOOKS) {
+        const r = await call('POST', '/webhooks', key, { url: receiverUrl, events: ['your_turn', 'game_started', 'game_ended'] });
+        if (r.status !== 201) throw new Error(`webhook registration: ${r.status} ${JSON.stringify(r.json)}`);
+      }
+      return key;
+    }
+
+    const latencies: number[] = [];
+    const eventLatencies: number[] = [];
+    const watchers: Promise<void>[] = [];
+    let conflicts = 0;
+    let legalReads = 0;
+    let gamesFinished = 0;
+    let stop = false;
+
+    async function bot(n: number): Promise<void> {
+      const keys: Record<string, string> = { York: await signup(`york-${n}`), Lancaster: await signup(`lancaster-${n}`) };
       while (!stop) {
-        const role = active[Math.floor(Math.random() * active.length)]!;
-        let known = legal.get(role);
-        if (!known || known.version !== version) {
-          const r = (await call('GET', `/games/${id}/actions`, keys[role]!)).json;
-          legalReads++;
-          known = { version: r.version, actions: r.actions };
-        }
-        const action = known.actions[Math.floor(Math.random() * known.actions.length)];
-        const t0 = performance.now();
-        const r = await call('POST', `/games/${id}/actions`, keys[role]!, { action, expectedVersion: version });
-        latencies.push(performance.now() - t0);
-        if (r.status === 409) {
-          conflicts++;
-          const s = (await call('GET', `/games/${id}`, keys.York!)).json;
-          version = s.version;
-          active = s.activeRoles;
-          continue;
-        }
-        if (r.status !== 200) throw new Error(`action failed: ${r.status} ${JSON.stringify(r.json)}`);
-        version = r.json.version;
-        active = r.json.game.activeRoles;
-        legal.set(role, { version, actions: r.json.legalActions });
-        if (r.json.game.status !== 'active') {
-          gamesFinished++;
-          break;
+        const id = (await call('POST', '/games', keys.York!, { gameType: 'richard-iii', scenario: 'richard-iii', roles: ['York'] })).json.id as string;
+        const joined = (await call('POST', `/games/${id}/join`, keys.Lancaster!, {})).json;
+        if (WATCH) watchers.push(watch(port, id, keys.York!, eventLatencies, () => stop));
+        let version: number = joined.version;
+        let active: string[] = joined.activeRoles;
+        const legal = new Map<string, { version: number; actions: unknown[] }>();
+        while (!stop) {
+          const role = active[Math.floor(Math.random() * active.length)]!;
+          let known = legal.get(role);
+          if (!known || known.version !== version) {
+            const r = (await call('GET', `/games/${id}/actions`, keys[role]!)).json;
+            legalReads++;
+            known = { version: r.version, actions: r.actions };
+          }
+          const action = known.actions[Math.floor(Math.random() * known.actions.length)];
+          const t0 = performance.now();
+          const r = await call('POST', `/games/${id}/actions`, keys[role]!, { action, expectedVersion: version });
+          latencies.push(performance.now() - t0);
+          if (r.status === 409) {
+            conflicts++;
+            const s = (await call('GET', `/games/${id}`, keys.York!)).json;
+            version = s.version;
+            active = s.activeRoles;
+            continue;
+          }
+          if (r.status !== 200) throw new Error(`action failed: ${r.status} ${JSON.stringify(r.json)}`);
+          version = r.json.version;
+          active = r.json.game.activeRoles;
+          legal.set(role, { version, actions: r.json.legalActions });
+          if (r.json.game.status !== 'active') {
+            gamesFinished++;
+            break;
+          }
         }
       }
     }
-  }
 
-  // Group commit (store/group-commit.ts): commit statements and the commits they carried.
-  const commitCounts = async () => {
-    const text = String((await call('GET', '/metrics', null)).json);
-    const read = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
-    return { statements: read('herald_commit_statements_total'), changes: read('herald_commit_changes_total') };
-  };
-  const commits0 = await commitCounts();
-  const countActions = async () => Number((await admin(`SELECT count(*)::int AS n FROM actions WHERE kind = 'action'`, dbUrl(dbName)))[0].n);
-  const before = await countActions();
-  const cpu0 = { server: cpuSeconds(server.pid!), bench: process.cpuUsage(), pg: postgresCpu() };
-  const t0 = performance.now();
-  const bots = Array.from({ length: K }, (_, i) => bot(i));
-  await new Promise((r) => setTimeout(r, SECONDS * 1000));
-  stop = true;
-  await Promise.all(bots);
-  const elapsed = (performance.now() - t0) / 1000;
-  const cpu = {
-    server: cpuSeconds(server.pid!) - cpu0.server,
-    bench: (() => {
-      const u = process.cpuUsage(cpu0.bench);
-      return (u.user + u.system) / 1e6;
-    })(),
-    pg: postgresCpuSince(cpu0.pg),
-  };
-  await Promise.all(watchers);
-  const persisted = (await countActions()) - before;
-  const commits1 = await commitCounts();
-  console.log(`bench:service — ${K} concurrent bot games over REST, ${elapsed.toFixed(1)} s, Postgres + Redis, ${os.cpus().length} CPUs, server in its own process`);
-  console.log(`  persisted actions: ${persisted} (${(persisted / elapsed).toFixed(1)} actions/s), games finished: ${gamesFinished}, 409 conflicts: ${conflicts}, legal-action reads: ${legalReads}`);
-  console.log(`  ${spread('POST /games/{id}/actions latency', latencies)}`);
-  if (WATCH) console.log(`  ${spread('commit → SSE subscriber', eventLatencies)}`);
-  const per = (s: number) => `${((s / persisted) * 1e6).toFixed(0)} µs/action`;
-  console.log(`  CPU: server ${cpu.server.toFixed(1)} s (${per(cpu.server)}), bots ${cpu.bench.toFixed(1)} s (${per(cpu.bench)}), postgres ${cpu.pg.toFixed(1)} s (${per(cpu.pg)})`);
-  console.log(`  webhooks: ${WEBHOOKS ? `on, ${delivered} deliveries received (${(delivered / persisted).toFixed(2)} per action)` : 'off'}`);
-  receiver.close();
-  const statements = commits1.statements - commits0.statements;
-  const changes = commits1.changes - commits0.changes;
-  console.log(`  group commit: ${changes} commits in ${statements} statements (${(changes / statements).toFixed(2)} per statement)`);
-} finally {
-  agent.destroy();
-  server.kill('SIGTERM');
-  await Promise.race([serverExited, new Promise((r) => setTimeout(r, 10_000))]);
-  await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    // Group commit (store/group-commit.ts): commit statements and the commits they carried.
+    const commitCounts = async () => {
+      const text = String((await call('GET', '/metrics', null)).json);
+      const read = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+      return { statements: read('herald_commit_statements_total'), changes: read('herald_commit_changes_total') };
+    };
+    const commits0 = await commitCounts();
+    const countActions = async () => Number((await admin(`SELECT count(*)::int AS n FROM actions WHERE kind = 'action'`, dbUrl(dbName)))[0].n);
+    const before = await countActions();
+    const inspector = PROFILE ? await Inspector.open(inspectPort) : null;
+    if (inspector) {
+      await inspector.send('Profiler.enable');
+      await inspector.send('Profiler.setSamplingInterval', { interval: 200 });
+    }
+    const pg0 = await backendCpu(dbName);
+    const cpu0 = { server: cpuSeconds(serverPid), bench: process.cpuUsage() };
+    if (inspector) await inspector.send('Profiler.start');
+    // The client's own profile (in this process), for the same window.
+    const self = PROFILE ? new Session() : null;
+    if (self) {
+      self.connect();
+      await self.post('Profiler.enable');
+      await self.post('Profiler.setSamplingInterval', { interval: 200 });
+      await self.post('Profiler.start');
+    }
+    const t0 = performance.now();
+    const bots = Array.from({ length: K }, (_, i) => bot(i));
+    await new Promise((r) => setTimeout(r, SECONDS * 1000));
+    stop = true;
+    await Promise.all(bots);
+    const elapsed = (performance.now() - t0) / 1000;
+    const profile = inspector ? ((await inspector.send('Profiler.stop')).profile as { nodes: ProfileNode[]; samples: number[] }) : null;
+    const clientProfile = self ? ((await self.post('Profiler.stop')).profile as unknown as { nodes: ProfileNode[]; samples: number[] }) : null;
+    self?.disconnect();
+    const cpu = {
+      server: cpuSeconds(serverPid) - cpu0.server,
+      bench: (() => {
+        const u = process.cpuUsage(cpu0.bench);
+        return (u.user + u.system) / 1e6;
+      })(),
+      pg: cpuSince(pg0, await backendCpu(dbName)),
+    };
+    inspector?.close();
+    await Promise.all(watchers);
+    const persisted = (await countActions()) - before;
+    const commits1 = await commitCounts();
+    console.log(`run ${round} — ${kind}: ${K} concurrent bot games over REST, ${elapsed.toFixed(1)} s, Postgres + Redis, ${os.cpus().length} CPUs, server in its own process`);
+    console.log(`  persisted actions: ${persisted} (${(persisted / elapsed).toFixed(1)} actions/s), games finished: ${gamesFinished}, 409 conflicts: ${conflicts}, legal-action reads: ${legalReads}`);
+    console.log(`  ${spread('POST /games/{id}/actions latency', latencies)}`);
+    if (WATCH) console.log(`  ${spread('commit → SSE subscriber', eventLatencies)}`);
+    const per = (s: number) => `${((s / persisted) * 1e6).toFixed(0)} µs/action`;
+    console.log(`  CPU: server ${cpu.server.toFixed(1)} s (${per(cpu.server)}), postgres ${cpu.pg.toFixed(1)} s (${per(cpu.pg)}), client ${cpu.bench.toFixed(1)} s (${per(cpu.bench)})`);
+    if (WEBHOOKS) console.log(`  webhooks: ${delivered} deliveries received (${(delivered / persisted).toFixed(2)} per action)`);
+    const statements = commits1.statements - commits0.statements;
+    const changes = commits1.changes - commits0.changes;
+    console.log(`  group commit: ${changes} commits in ${statements} statements (${(changes / statements).toFixed(2)} per statement)`);
+    if (profile) {
+      mkdirSync('bench-profiles', { recursive: true });
+      const file = `bench-profiles/${kind}-${round}.cpuprofile`;
+      writeFileSync(file, JSON.stringify(profile));
+      const b = breakdown(profile);
+      printBreakdown(`${kind}, ${file}`, b, (cpu.server / persisted) * 1e6);
+      profiles.push({ kind, b, us: (cpu.server / persisted) * 1e6 });
+    }
+    if (clientProfile) {
+      const file = `bench-profiles/client-${kind}-${round}.cpuprofile`;
+      writeFileSync(file, JSON.stringify(clientProfile));
+      printBreakdown(`the client, ${file}`, breakdown(clientProfile), (cpu.bench / persisted) * 1e6);
+    }
+    const sorted = [...latencies].sort((a, b) => a - b);
+    const sse = [...eventLatencies].sort((a, b) => a - b);
+    return {
+      server: kind,
+      persisted,
+      elapsed,
+      serverUs: (cpu.server / persisted) * 1e6,
+      pgUs: (cpu.pg / persisted) * 1e6,
+      clientUs: (cpu.bench / persisted) * 1e6,
+      rate: persisted / elapsed,
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
+      sseP50: percentile(sse, 50),
+      sseP99: percentile(sse, 99),
+      perStatement: changes / statements,
+    };
+  } finally {
+    receiver?.close();
+    await stopServer();
+  }
+}
+
+// ─── Spectators: the cost of one more watcher ───────────────────────────────
+
+/** Plays game `id` with random legal actions to its end (or `deadline`); the number of actions. */
+async function playGame(call: Client['call'], id: string, keys: Record<string, string>, version: number, active: string[], deadline: number): Promise<number> {
+  let played = 0;
+  const legal = new Map<string, { version: number; actions: unknown[] }>();
+  while (performance.now() < deadline) {
+    const role = active[Math.floor(Math.random() * active.length)]!;
+    let known = legal.get(role);
+    if (!known || known.version !== version) {
+      const r = (await call('GET', `/games/${id}/actions`, keys[role]!)).json;
+      known = { version: r.version, actions: r.actions };
+    }
+    const action = known.actions[Math.floor(Math.random() * known.actions.length)];
+    const r = await call('POST', `/games/${id}/actions`, keys[role]!, { action, expectedVersion: version });
+    if (r.status !== 200) throw new Error(`action failed: ${r.status} ${JSON.stringify(r.json)}`);
+    played++;
+    version = r.json.version;
+    active = r.json.game.activeRoles;
+    legal.set(role, { version, actions: r.json.legalActions });
+    if (r.json.game.status !== 'active') break;
+  }
+  return played;
+}
+
+interface SpectatorResult {
+  server: ServerKind;
+  n: number;
+  events: number;
+  usPerEvent: number;
+  p50: number;
+  p99: number;
+}
+
+/**
+ * For each N: games played one after another by one pair of bots, each game followed from its
+ * start by N SSE watchers of York's seat and N of the spectator view; the server's CPU per
+ * action (one event to each of the 2N watchers) while the game is played, and each delivery's
+ * commit → arrival time.
+ */
+async function spectatorRun(kind: ServerKind): Promise<SpectatorResult[]> {
+  const { port, pid, call, stop } = await startServer(kind);
+  const out: SpectatorResult[] = [];
+  try {
+    const signup = async (name: string) => (await call('POST', '/players', null, { name, isBot: true })).json.key.key as string;
+    const keys: Record<string, string> = { York: await signup('york'), Lancaster: await signup('lancaster') };
+    for (const n of SPECTATORS) {
+      let events = 0;
+      let cpu = 0;
+      const latencies: number[] = [];
+      const t0 = performance.now();
+      while (events === 0 || performance.now() - t0 < SECONDS * 1000) {
+        const id = (await call('POST', '/games', keys.York!, { gameType: 'richard-iii', scenario: 'richard-iii', roles: ['York'] })).json.id as string;
+        const joined = (await call('POST', `/games/${id}/join`, keys.Lancaster!, {})).json;
+        let seen = 0;
+        const mine: number[] = [];
+        let giveUp = performance.now() + 600_000;
+        const stopped = () => performance.now() > giveUp;
+        const streams: Promise<void>[] = [];
+        // Opened 50 + 50 at a time (each waiting for its first event): a thousand connects at once
+        // overflow the listen backlog and the kernel's SYN retries take seconds.
+        for (let i = 0; i < n; i++) {
+          streams.push(watch(port, id, keys.York!, mine, stopped, () => seen++));
+          streams.push(watch(port, id, null, mine, stopped, () => seen++));
+          if ((i + 1) % 50 === 0 || i === n - 1) {
+            const until = performance.now() + 60_000;
+            while (seen < 2 * (i + 1)) {
+              if (performance.now() > until) throw new Error(`${kind}: ${seen} of ${2 * (i + 1)} watchers got their first event in 60 s`);
+              await new Promise((r) => setTimeout(r, 10));
+            }
+          }
+        }
+        mine.length = 0;
+        const c0 = cpuSeconds(pid);
+        // The whole game (a few hundred actions at most): the streams end with it.
+        events += await playGame(call, id, keys, joined.version, joined.activeRoles, performance.now() + 300_000);
+        // Each stream ends after the game's last version; one left waiting is closed after 30 s.
+        giveUp = Math.min(giveUp, performance.now() + 30_000);
+        await Promise.all(streams);
+        cpu += cpuSeconds(pid) - c0;
+        for (const x of mine) latencies.push(x);
+      }
+      const sorted = latencies.sort((a, b) => a - b);
+      const r = { server: kind, n, events, usPerEvent: (cpu / events) * 1e6, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+      console.log(`  ${kind}: ${n} seat + ${n} spectator watchers: ${events} actions, server ${r.usPerEvent.toFixed(0)} µs per action, delivery p50 ${r.p50} ms, p99 ${r.p99} ms (n=${sorted.length})`);
+      out.push(r);
+    }
+  } finally {
+    await stop();
+  }
+  return out;
+}
+
+if (SPECTATORS.length > 0) {
+  const all: SpectatorResult[] = [];
+  for (const kind of SCHEDULE) all.push(...(await spectatorRun(kind)));
+  const kinds = [...new Set(all.map((r) => r.server))];
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+  const base = SPECTATORS[0]!;
+  console.log(`\nspectators: median of ${SCHEDULE.length / kinds.length} run(s) each; per extra watcher = (µs per action at 2N watchers − at ${2 * base}) / (2N − ${2 * base})`);
+  console.log(`| watchers (seat + spectator) | ${kinds.map((k) => `${k} µs/action | ${k} µs per extra watcher | ${k} delivery p99 ms`).join(' | ')} |`);
+  console.log(`|---|${kinds.map(() => '---|---|---|').join('')}`);
+  for (const n of SPECTATORS) {
+    const cells = kinds.map((k) => {
+      const at = (m: number) => med(all.filter((r) => r.server === k && r.n === m).map((r) => r.usPerEvent));
+      const extra = n === base ? '–' : ((at(n) - at(base)) / (2 * n - 2 * base)).toFixed(1);
+      return `${at(n).toFixed(0)} | ${extra} | ${med(all.filter((r) => r.server === k && r.n === n).map((r) => r.p99)).toFixed(0)}`;
+    });
+    console.log(`| ${n} + ${n} | ${cells.join(' | ')} |`);
+  }
+  process.exit(0);
+}
+
+const profiles: { kind: ServerKind; b: ReturnType<typeof breakdown>; us: number }[] = [];
+const results: RunResult[] = [];
+for (const [i, kind] of SCHEDULE.entries()) results.push(await run(kind, Math.floor(i / (SERVER === 'both' ? 2 : 1)) + 1));
+
+// ─── Medians, ranges, ratios ─────────────────────────────────────────────────
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+const FIGURES: [keyof RunResult, string, number][] = [
+  ['serverUs', 'server CPU µs/action', 0],
+  ['pgUs', 'Postgres CPU µs/action', 0],
+  ['clientUs', 'client CPU µs/action', 0],
+  ['rate', 'persisted actions/s', 0],
+  ['p50', 'POST latency p50 ms', 2],
+  ['p99', 'POST latency p99 ms', 2],
+  ['sseP99', 'commit → SSE p99 ms', 2],
+  ['perStatement', 'commits per statement', 2],
+];
+const kinds = [...new Set(results.map((r) => r.server))];
+console.log(`\nsummary: median [min – max] of ${results.length} runs (${SCHEDULE.join(', ')}), ${K} games, ${SECONDS} s each${PROFILE ? ', profiled (CPU includes the profiler)' : ''}`);
+console.log(`| figure | ${kinds.join(' | ')}${kinds.length === 2 ? ' | herald / floor |' : ' |'}`);
+console.log(`|---|${kinds.map(() => '---|').join('')}${kinds.length === 2 ? '---|' : ''}`);
+for (const [key, label, digits] of FIGURES) {
+  const cells = kinds.map((k) => {
+    const xs = results.filter((r) => r.server === k).map((r) => r[key] as number);
+    return `${median(xs).toFixed(digits)} [${Math.min(...xs).toFixed(digits)} – ${Math.max(...xs).toFixed(digits)}]`;
+  });
+  let ratio = '';
+  if (kinds.length === 2) {
+    const m = (k: string) => median(results.filter((r) => r.server === k).map((r) => r[key] as number));
+    ratio = ` ${(m('herald') / m('floor')).toFixed(2)}× |`;
+  }
+  console.log(`| ${label} | ${cells.join(' | ')} |${ratio}`);
+}
+if (profiles.length > 0) {
+  // All profiled runs of a server together.
+  for (const k of kinds) {
+    const merged = { busy: 0, idle: 0, rows: new Map<string, [number, Map<string, number>]>() };
+    for (const p of profiles.filter((x) => x.kind === k)) {
+      merged.busy += p.b.busy;
+      merged.idle += p.b.idle;
+      for (const [c, n, owners] of p.b.rows) {
+        const row = merged.rows.get(c) ?? [0, new Map<string, number>()];
+        row[0] += n;
+        for (const [o, m] of owners) row[1].set(o, (row[1].get(o) ?? 0) + m);
+        merged.rows.set(c, row);
+      }
+    }
+    const rows = [...merged.rows].map(([c, [n, o]]) => [c, n, o] as [string, number, Map<string, number>]).sort((a, b) => b[1] - a[1]);
+    printBreakdown(`${k}, all runs`, { busy: merged.busy, idle: merged.idle, rows }, median(profiles.filter((x) => x.kind === k).map((x) => x.us)));
+  }
 }
 
 // Reference: what this Postgres does with small write transactions at the same concurrency.
-const pgbenchDb = `${dbName}_pgbench`;
-await admin(`CREATE DATABASE ${pgbenchDb}`);
-try {
-  execFileSync('pgbench', ['-i', '-q', '-s', '1', dbUrl(pgbenchDb)], { stdio: 'ignore' });
-  const out = execFileSync('pgbench', ['-N', '-c', String(K), '-j', String(Math.min(K, os.cpus().length)), '-T', String(PGBENCH_SECONDS), dbUrl(pgbenchDb)], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  const tps = /tps = ([\d.]+)/.exec(out)?.[1];
-  const lat = /latency average = ([\d.]+ ms)/.exec(out)?.[1];
-  console.log(`  pgbench -N -c ${K}: ${tps ?? '?'} TPS (latency average ${lat ?? '?'}) — reference for small write transactions`);
-} catch (err) {
-  console.log(`  pgbench not run: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
-} finally {
-  await admin(`DROP DATABASE IF EXISTS ${pgbenchDb} WITH (FORCE)`);
+if (PGBENCH_SECONDS > 0) {
+  const pgbenchDb = `herald_bench_${randomBytes(4).toString('hex')}_pgbench`;
+  await admin(`CREATE DATABASE ${pgbenchDb}`);
+  try {
+    execFileSync('pgbench', ['-i', '-q', '-s', '1', dbUrl(pgbenchDb)], { stdio: 'ignore' });
+    const out = execFileSync('pgbench', ['-N', '-c', String(K), '-j', String(Math.min(K, os.cpus().length)), '-T', String(PGBENCH_SECONDS), dbUrl(pgbenchDb)], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const tps = /tps = ([\d.]+)/.exec(out)?.[1];
+    const lat = /latency average = ([\d.]+ ms)/.exec(out)?.[1];
+    console.log(`pgbench -N -c ${K}: ${tps ?? '?'} TPS (latency average ${lat ?? '?'}) — reference for small write transactions`);
+  } catch (err) {
+    console.log(`pgbench not run: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+  } finally {
+    await admin(`DROP DATABASE IF EXISTS ${pgbenchDb} WITH (FORCE)`);
+  }
 }
