@@ -7,6 +7,7 @@ import { ServiceError } from './errors.ts';
 import { isPlainObject } from './json.ts';
 import type { CachedKey } from './key-cache.ts';
 import { newApiKey, sameSecret, sha256 } from './secrets.ts';
+import { isUniqueViolation } from '../store/games.ts';
 
 const MAX_NAME = 100;
 const MAX_EXTERNAL_ID = 200;
@@ -47,7 +48,7 @@ function text(v: unknown, name: string, max: number, required: boolean): string 
 
 async function issueKey(ctx: Ctx, playerId: string, label: string | null): Promise<NewApiKey> {
   const k = newApiKey();
-  const row = await players.insertKey(ctx.db, { playerId, prefix: k.prefix, hash: k.hash, label });
+  const row = await players.insertKey(ctx.sql, { playerId, prefix: k.prefix, hash: k.hash, label });
   return { ...keyInfo(row), key: k.key };
 }
 
@@ -109,7 +110,7 @@ export async function createPlayer(ctx: Ctx, caller: Caller | null, input: Creat
   if (caller === null) {
     if (!ctx.openSignup) throw new ServiceError('forbidden', 'Self-signup is disabled on this server; ask an operator or an application for a player.');
     if (externalId !== null) throw new ServiceError('invalid_request', 'externalId is for players created by an application.');
-    const player = await players.createPlayer(ctx.db, { name, kind: 'player', isBot, externalId: null, createdById: null });
+    const player = await players.createPlayer(ctx.sql, { name, kind: 'player', isBot, externalId: null, createdById: null });
     return { player: playerInfo(player), key: await issueKey(ctx, player.id, 'first key'), created: true };
   }
   if (caller.kind !== 'app' || caller.appId !== undefined) {
@@ -120,11 +121,11 @@ export async function createPlayer(ctx: Ctx, caller: Caller | null, input: Creat
     if (existing) return { player: playerInfo(existing), created: false };
   }
   try {
-    const player = await players.createPlayer(ctx.db, { name, kind: 'player', isBot, externalId, createdById: caller.playerId });
+    const player = await players.createPlayer(ctx.sql, { name, kind: 'player', isBot, externalId, createdById: caller.playerId });
     return { player: playerInfo(player), created: true };
   } catch (err) {
     // Two concurrent creations of one externalId: the loser returns the winner's player.
-    if ((err as { code?: string }).code === 'P2002' && externalId !== null) {
+    if (isUniqueViolation(err) && externalId !== null) {
       const existing = await players.findAppPlayerByExternalId(ctx.db, caller.playerId, externalId);
       if (existing) return { player: playerInfo(existing), created: false };
     }
@@ -172,6 +173,6 @@ export async function createApp(ctx: Ctx, caller: Caller, input: { name: string 
   if (caller.kind !== 'admin') throw new ServiceError('forbidden', 'Operator token required.');
   if (!isPlainObject(input)) throw new ServiceError('invalid_request', 'The body must be a JSON object.');
   const name = text(input.name, 'name', MAX_NAME, true)!;
-  const app = await players.createPlayer(ctx.db, { name, kind: 'app', isBot: true, externalId: null, createdById: null });
+  const app = await players.createPlayer(ctx.sql, { name, kind: 'app', isBot: true, externalId: null, createdById: null });
   return { app: playerInfo(app), key: await issueKey(ctx, app.id, 'application key') };
 }

@@ -15,7 +15,7 @@ import { MAX_ATTEMPTS } from './commit.ts';
 import { ServiceError } from './errors.ts';
 import { publishCommitted } from './events.ts';
 import { settleEnded } from './settle.ts';
-import { canonicalJson, hashJson, isPlainObject } from './json.ts';
+import { hashJson, isPlainObject, sameJson } from './json.ts';
 import { clockChange, fireTimeout, flaggedAt } from './clocks.ts';
 import { actionById } from './choices.ts';
 
@@ -99,8 +99,7 @@ function decide(ctx: Ctx, game: GameRow, caller: Caller, input: SubmitActionInpu
     action = found;
   } else {
     action = input.action as Json;
-    const actionText = canonicalJson(action);
-    if (!legal.some((a) => canonicalJson(a) === actionText)) {
+    if (!legal.some((a) => sameJson(a, action))) {
       throw new ServiceError('illegal_action', `That is not a legal action for ${role} now.`, { legalActions: legal, currentVersion: game.version });
     }
   }
@@ -119,7 +118,8 @@ export async function submitAction(ctx: Ctx, callerIn: Caller, gameId: string, i
   const caller = requirePlayer(callerIn);
   validate(input);
   const key = input.idempotencyKey ?? null;
-  const requestHash = hashJson({
+  // What a retry with the same key must repeat (only needed with a key).
+  const requestHash = key === null ? '' : hashJson({
     role: input.role ?? null, expectedVersion: input.expectedVersion ?? null,
     ...(input.actionId !== undefined && input.actionId !== null ? { actionId: input.actionId } : { action: input.action }),
   });
@@ -177,7 +177,7 @@ export async function submitAction(ctx: Ctx, callerIn: Caller, gameId: string, i
       log: m.logChange(next) as unknown as Prisma.InputJsonValue, idempotencyKey: key, status, activeRoles,
     };
     try {
-      await commitChange(ctx.db, ctx.commits, {
+      await commitChange(ctx.sql, ctx.commits, {
         gameId: game.id,
         expectedVersion: game.version,
         expectedClockRev: game.clockRev,

@@ -2,7 +2,7 @@
 // decide the change from what was read, commit it with `WHERE version =
 // read version`; when another request committed first, decide again from the
 // new state (a bounded number of times), so no decision is ever based on a
-// stale read. After the commit: re-read and publish; a commit that ended the game settles it
+// stale read. After the commit: publish the committed row (no re-read); a commit that ended the game settles it
 // (ratings, league result: settle.ts) before the request is answered.
 import { commitChange, findGame, VersionConflict, type Change, type GameRow } from '../store/games.ts';
 import type { Caller } from './api.ts';
@@ -17,6 +17,30 @@ import { gameEvents } from './webhooks.ts';
 export const MAX_ATTEMPTS = 8;
 
 export type Decision = Omit<Change, 'gameId' | 'expectedVersion' | 'expectedClockRev'>;
+
+/**
+ * The game as the commit of `d` left it. Without seat changes it is the row read
+ * plus the change (the commit's version check guarantees nothing else changed
+ * in between), so no read; seat changes (join, leave) need the players' names: one read.
+ */
+async function committedRow(ctx: Ctx, game: GameRow, d: Decision, at: Date): Promise<GameRow> {
+  if (d.seats && d.seats.length > 0) {
+    const after = await findGame(ctx.sql, game.id);
+    if (!after) throw new Error(`game ${game.id} vanished after a commit`);
+    return orderSeats(ctx, after);
+  }
+  const g = d.game;
+  return {
+    ...game,
+    version: game.version + d.entries.length,
+    updatedAt: at,
+    ...(g.status !== undefined ? { status: g.status } : {}),
+    ...(g.state !== undefined ? { state: g.state as GameRow['state'] } : {}),
+    ...(g.result !== undefined ? { result: g.result as GameRow['result'] } : {}),
+    ...(g.activeRoles !== undefined ? { activeRoles: g.activeRoles } : {}),
+    ...(g.clocks !== undefined ? { clocks: g.clocks as GameRow['clocks'], deadlineAt: g.deadlineAt ?? null } : {}),
+  };
+}
 
 export async function mutate(
   ctx: Ctx,
@@ -45,7 +69,7 @@ export async function mutate(
       at,
     );
     try {
-      await commitChange(ctx.db, ctx.commits, { gameId: game.id, expectedVersion: game.version, expectedClockRev: game.clockRev, at, ...d, webhooks });
+      await commitChange(ctx.sql, ctx.commits, { gameId: game.id, expectedVersion: game.version, expectedClockRev: game.clockRev, at, ...d, webhooks });
     } catch (err) {
       if (err instanceof VersionConflict && attempt < MAX_ATTEMPTS) continue;
       if (err instanceof VersionConflict) {
@@ -53,9 +77,7 @@ export async function mutate(
       }
       throw err;
     }
-    const after = await findGame(ctx.sql, game.id);
-    if (!after) throw new Error(`game ${game.id} vanished after a commit`);
-    orderSeats(ctx, after);
+    const after = await committedRow(ctx, game, d, at);
     ctx.cache.put(after);
     void publishCommitted(ctx, after, game.version + 1, d.entries, at);
     if (isOver(after.status) && !isOver(game.status)) await settleEnded(ctx, after.id);

@@ -71,7 +71,7 @@ export async function createGame(ctx: Ctx, callerIn: Caller, input: CreateGameIn
   } catch (err) {
     throw new ServiceError('invalid_request', `The game module rejects these settings: ${err instanceof Error ? err.message : String(err)}`);
   }
-  let game = await insertGame(ctx.db, {
+  let game = await insertGame(ctx.sql, {
     gameType: m.id,
     scenario: input.scenario,
     options: options as Prisma.InputJsonValue,

@@ -123,7 +123,7 @@ export async function getBoardPicture(ctx: Ctx, cache: PictureCache, caller: Cal
  */
 async function viewsUpTo(ctx: Ctx, game: Awaited<ReturnType<typeof loadGame>>, version: number, role: string | null, renderer: BoardRenderer): Promise<unknown[]> {
   const m = moduleOf(ctx, game.gameType);
-  const entries = await listEntries(ctx.db, game.id, { upToSeq: version });
+  const entries = await listEntries(ctx.sql, game.id, { upToSeq: version });
   // states[i]: the state at version first + i.
   const first = Math.max(1, version - renderer.maxEarlier);
   const states: unknown[] = [];

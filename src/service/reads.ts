@@ -28,7 +28,7 @@ export async function getGame(ctx: Ctx, caller: Caller | null, gameId: string): 
 
 /** The engine state after the first `version` log entries (null before the start). */
 export async function stateAt(ctx: Ctx, game: GameRow, version: number): Promise<unknown> {
-  const entries = await listEntries(ctx.db, game.id, { upToSeq: version });
+  const entries = await listEntries(ctx.sql, game.id, { upToSeq: version });
   if (!entries.some((e) => e.kind === 'start')) return null;
   const m = moduleOf(ctx, game.gameType);
   let state = m.setup({ scenario: game.scenario, seed: game.seed, options: game.options as Record<string, unknown> });
@@ -54,7 +54,7 @@ export async function getView(ctx: Ctx, caller: Caller | null, gameId: string, o
     }
     version = opts.version;
     state = await stateAt(ctx, game, version);
-    const entry = version === 0 ? null : (await listEntries(ctx.db, game.id, { afterSeq: version - 1, upToSeq: version }))[0];
+    const entry = version === 0 ? null : (await listEntries(ctx.sql, game.id, { afterSeq: version - 1, upToSeq: version }))[0];
     activeRoles = entry?.activeRoles ?? [];
     status = entry?.status ?? 'setup';
   }
@@ -97,7 +97,7 @@ export async function getLog(ctx: Ctx, caller: Caller | null, gameId: string, op
   const role = viewingRole(ctx, game, caller, opts.role);
   const over = isOver(game.status);
   const held = heldRoles(game, caller);
-  const rows = await listEntries(ctx.db, game.id);
+  const rows = await listEntries(ctx.sql, game.id);
   const entries = rows.map((e) =>
     // An opponent's action names hidden blocks: only a seat's own actions, until the game is over.
     logEntry(e, over || (e.role !== null && (e.role === role || (role !== null && held.includes(e.role))))),
@@ -147,7 +147,7 @@ export async function listGames(ctx: Ctx, caller: Caller | null, filter: GameFil
 
 export async function listEventsSince(ctx: Ctx, gameId: string, version: number, limit = 1000): Promise<GameEvent[]> {
   if (!isUuid(gameId)) return [];
-  const rows = await listEntries(ctx.db, gameId, { afterSeq: Math.max(0, Math.floor(version)), limit });
+  const rows = await listEntries(ctx.sql, gameId, { afterSeq: Math.max(0, Math.floor(version)), limit });
   return rows.map((e) => eventOf(gameId, e.seq, { kind: e.kind, role: e.role, playerId: e.playerId, status: e.status, activeRoles: e.activeRoles ?? [] }, e.createdAt));
 }
 

@@ -22,7 +22,7 @@ export async function exportGame(ctx: Ctx, callerIn: Caller, gameId: string): Pr
   if (!over && heldRoles(game, caller).length !== game.seats.length) {
     throw new ServiceError('forbidden', 'A game in progress can be exported only by a player holding every seat; wait for the end.');
   }
-  const actions = (await listEntries(ctx.db, game.id, { kind: 'action' })).map((e) => ({ role: e.role!, action: e.action as Json }));
+  const actions = (await listEntries(ctx.sql, game.id, { kind: 'action' })).map((e) => ({ role: e.role!, action: e.action as Json }));
   return {
     format: 'herald-game-record',
     formatVersion: 1,
@@ -164,7 +164,7 @@ export async function importGame(ctx: Ctx, callerIn: Caller, input: ImportInput)
   if ((r.version as number) < least) invalid('version', `The record shows ${least} changes, so its version is at least ${least}, not ${String(r.version)}.`);
   const result = claimed;
 
-  const game = await insertGame(ctx.db, {
+  const game = await insertGame(ctx.sql, {
     gameType: m.id,
     scenario: r.scenario,
     options: options as Prisma.InputJsonValue,
@@ -174,7 +174,7 @@ export async function importGame(ctx: Ctx, callerIn: Caller, input: ImportInput)
     createdById: caller.playerId,
     seats: m.roles.map((role) => ({ role, playerId: null })),
   });
-  await commitChange(ctx.db, ctx.commits, {
+  await commitChange(ctx.sql, ctx.commits, {
     gameId: game.id,
     expectedVersion: 0,
     expectedClockRev: 0,

@@ -49,6 +49,10 @@ const f8 = (x: number): string => String(x);
  * failed (nothing of it is kept).
  */
 export async function settleGame(ctx: Ctx, gameId: string): Promise<boolean> {
+  // Most games are neither rated nor a league board: settling them is only the mark, one
+  // statement on the pool (no transaction). Any other game claims nothing here and is
+  // settled below.
+  if (await markSettledIfPlain(ctx, gameId)) return true;
   const afterCommit = await ctx.db.$transaction(async (tx) => {
     const claimed = await tx.$queryRaw<ClaimedGame[]>`
       UPDATE games SET settled_at = now()
@@ -63,6 +67,19 @@ export async function settleGame(ctx: Ctx, gameId: string): Promise<boolean> {
   // Publishing, the league's next round…: after the commit, never failing the settlement.
   await runAfterCommit(ctx, afterCommit);
   return true;
+}
+
+/** Marks the game settled when it is over, not settled, and has nothing else to settle (not rated-and-finished, no league board). */
+async function markSettledIfPlain(ctx: Ctx, gameId: string): Promise<boolean> {
+  const { rowCount } = await ctx.sql.query({
+    name: 'herald-settle-plain',
+    text: `UPDATE games g SET settled_at = now()
+      WHERE g.id = $1::uuid AND g.status IN ('finished', 'abandoned') AND g.settled_at IS NULL
+        AND (NOT g.rated OR g.status = 'abandoned')
+        AND NOT EXISTS (SELECT 1 FROM league_pairings lp WHERE lp.game_id = g.id)`,
+    values: [gameId],
+  });
+  return rowCount === 1;
 }
 
 /** settleGame for the request that ended the game: a failure is logged, never thrown (the sweep retries). */

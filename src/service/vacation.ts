@@ -292,10 +292,35 @@ async function leagueOf(ctx: Ctx, gameId: string): Promise<{ settings: Record<st
  * once finds it closed and does nothing. Then resumes the clocks of uses ended but not resumed
  * (a crash between closing a use and resuming its clocks).
  */
+/**
+ * What the sweep has to do, in one statement on the pool (it runs every few seconds and there is
+ * usually nothing to do; Prisma's query compiler costs noticeable CPU per call): open uses past
+ * their end, closed uses not resumed, open uses past their league limit (200 of each at most).
+ */
+async function sweepWork(ctx: Ctx): Promise<{
+  due: { playerId: string; endsBy: Date }[];
+  unresumed: { playerId: string }[];
+  leagueDue: { id: string; playerId: string; endsBy: Date }[];
+}> {
+  const { rows } = await ctx.sql.query<{ what: 'due' | 'unresumed' | 'league'; id: string; player_id: string; ends_by: Date }>({
+    name: 'herald-vacation-sweep',
+    text: `(SELECT 'due' AS what, id::text AS id, player_id::text AS player_id, ends_by FROM vacations
+        WHERE ended_at IS NULL AND ends_by <= $1::timestamptz ORDER BY ends_by LIMIT 200)
+      UNION ALL (SELECT 'unresumed', id::text, player_id::text, ends_by FROM vacations
+        WHERE clocks_resumed_at IS NULL AND ended_at IS NOT NULL LIMIT 200)
+      UNION ALL (SELECT 'league', id::text, player_id::text, ends_by FROM vacations
+        WHERE ended_at IS NULL AND league_ends_by <= $1::timestamptz LIMIT 200)`,
+    values: [new Date(ctx.now()).toISOString()],
+  });
+  const of = (what: string) => rows.filter((r) => r.what === what).map((r) => ({ id: r.id, playerId: r.player_id, endsBy: new Date(r.ends_by) }));
+  return { due: of('due'), unresumed: of('unresumed'), leagueDue: of('league') };
+}
+
 export async function sweepVacations(ctx: Ctx): Promise<number> {
-  const due = await ctx.db.vacation.findMany({ where: { endedAt: null, endsBy: { lte: new Date(ctx.now()) } }, select: { playerId: true, endsBy: true }, take: 200, orderBy: { endsBy: 'asc' } });
+  // Read again after a step that did something, so each step sees what the previous one left.
+  let work = await sweepWork(ctx);
   let ended = 0;
-  for (const v of due) {
+  for (const v of work.due) {
     try {
       // As endVacation: closed first, then resumed; a crash in between is repaired below.
       await closeUse(ctx, v.playerId, (endsBy) => endsBy);
@@ -308,8 +333,8 @@ export async function sweepVacations(ctx: Ctx): Promise<number> {
   }
   // Uses closed but whose clocks were not resumed (a crash between the two steps of an end): one
   // query on the index of clocks_resumed_at, whose null entries are the open uses and these.
-  const unresumed = await ctx.db.vacation.findMany({ where: { clocksResumedAt: null, endedAt: { not: null } }, select: { playerId: true }, take: 200 });
-  for (const playerId of new Set(unresumed.map((v) => v.playerId))) {
+  if (work.due.length > 0) work = await sweepWork(ctx);
+  for (const playerId of new Set(work.unresumed.map((v) => v.playerId))) {
     try {
       await resumeClosed(ctx, playerId);
     } catch (err) {
@@ -318,8 +343,8 @@ export async function sweepVacations(ctx: Ctx): Promise<number> {
   }
   // League games whose league's own (smaller) allowance ran out: their seats resume while the
   // vacation goes on elsewhere.
-  const leagueDue = await ctx.db.vacation.findMany({ where: { endedAt: null, leagueEndsBy: { lte: new Date(ctx.now()) } }, select: { id: true, playerId: true, endsBy: true }, take: 200 });
-  for (const v of leagueDue) {
+  if (work.unresumed.length > 0) work = await sweepWork(ctx);
+  for (const v of work.leagueDue) {
     try {
       const account = accountOf(await usesOf(ctx.db, v.playerId));
       if (!openUse(account)) continue;

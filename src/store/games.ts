@@ -5,6 +5,7 @@
 import { Prisma, type PrismaClient, type Game, type Seat, type Player, type Action, type IdempotencyRecord } from '../generated/prisma/client.ts';
 import type { GameStatus } from '../generated/prisma/enums.ts';
 import type pg from 'pg';
+import { randomUUID } from 'node:crypto';
 import { CommitGroup, type GroupCommitOptions } from './group-commit.ts';
 import { enqueueSql, type OutboxEvent } from './webhooks.ts';
 
@@ -25,6 +26,17 @@ const withSeats = {
   seats: { include: { player: { select: { id: true, name: true, isBot: true } } }, orderBy: { role: 'asc' as const } },
   pairing: { select: { leagueId: true, round: true, board: true, league: { select: { organisers: { select: { playerId: true } } } } } },
 };
+
+/** The columns of a game row (alias g) in the RawGame shape; seats and pairing are added by each statement. */
+const GAME_COLUMNS = `g.id::text AS id, g.game_type, g.scenario, g.status::text AS status, g.version, g.options, g.seed,
+    g.visibility::text AS visibility, g.state, g.result, g.active_roles, g.auto_start, g.created_by_id::text AS created_by_id,
+    g.created_at, g.updated_at, g.rated, g.settled_at, g.time_control, g.clocks, g.deadline_at, g.clock_rev, g.rematch_id::text AS rematch_id`;
+
+/** A seat (alias s, its player p) as the JSON of a SeatRow. */
+const SEAT_JSON = `json_build_object(
+        'gameId', s.game_id, 'role', s.role, 'playerId', s.player_id, 'inviteCodeHash', s.invite_code_hash,
+        'player', CASE WHEN p.id IS NULL THEN NULL ELSE json_build_object('id', p.id, 'name', p.name, 'isBot', p.is_bot) END
+      )`;
 
 type PrismaGame = Prisma.GameGetPayload<{ include: typeof withSeats }>;
 
@@ -55,7 +67,48 @@ export interface NewGame {
   seats: { role: string; playerId: string | null; inviteCodeHash?: string | null }[];
 }
 
-export async function insertGame(db: PrismaClient | Prisma.TransactionClient, g: NewGame): Promise<GameRow> {
+/**
+ * Creates a game and its seats in one statement on the pool and returns it as
+ * findGame reads it (a new game is on no league board). Prisma's nested create
+ * with include costs eight statements and its query compiler's CPU (bench:service).
+ */
+export async function insertGame(sql: Sql, g: NewGame): Promise<GameRow> {
+  const { rows } = await sql.query<RawGame>({
+    name: 'herald-insert-game',
+    text: INSERT_GAME,
+    values: [
+      randomUUID(),
+      g.gameType,
+      g.scenario,
+      JSON.stringify(g.options),
+      g.seed,
+      g.visibility,
+      g.autoStart,
+      g.rated ?? false,
+      g.timeControl === undefined ? null : JSON.stringify(g.timeControl),
+      g.createdById,
+      JSON.stringify(g.seats.map((s) => ({ role: s.role, player_id: s.playerId, invite_code_hash: s.inviteCodeHash ?? null }))),
+    ],
+  });
+  return rowOf(rows[0]!);
+}
+
+const INSERT_GAME = `
+  WITH g AS (
+    INSERT INTO games (id, game_type, scenario, options, seed, visibility, auto_start, rated, time_control, created_by_id, created_at, updated_at)
+    VALUES ($1::uuid, $2, $3, $4::jsonb, $5, $6::visibility, $7, $8, $9::jsonb, $10::uuid, now(), now())
+    RETURNING *
+  ), s AS (
+    INSERT INTO seats (game_id, role, player_id, invite_code_hash)
+    SELECT g.id, x.role, x.player_id, x.invite_code_hash FROM g, jsonb_to_recordset($11::jsonb) AS x(role text, player_id uuid, invite_code_hash text)
+    RETURNING *
+  )
+  SELECT ${GAME_COLUMNS}, NULL::json AS pairing,
+    COALESCE((SELECT json_agg(${SEAT_JSON} ORDER BY s.role) FROM s LEFT JOIN players p ON p.id = s.player_id), '[]'::json) AS seats
+  FROM g`;
+
+/** insertGame inside a Prisma transaction (the rematch's). */
+async function insertGameTx(db: Prisma.TransactionClient, g: NewGame): Promise<GameRow> {
   const { seats, ...data } = g;
   return toRow(await db.game.create({ data: { ...data, seats: { create: seats } }, include: withSeats }));
 }
@@ -68,7 +121,7 @@ export async function insertGame(db: PrismaClient | Prisma.TransactionClient, g:
 export async function insertRematch(db: PrismaClient, of: string, g: NewGame): Promise<GameRow | null> {
   try {
     return await db.$transaction(async (tx) => {
-      const created = await insertGame(tx, g);
+      const created = await insertGameTx(tx, g);
       const claimed = await tx.game.updateMany({ where: { id: of, rematchId: null }, data: { rematchId: created.id } });
       if (claimed.count !== 1) throw new RematchTaken();
       return created;
@@ -112,28 +165,15 @@ interface RawGame {
 export type Sql = Pick<pg.Pool, 'query'>;
 
 const FIND_GAME = `
-  SELECT g.id::text AS id, g.game_type, g.scenario, g.status::text AS status, g.version, g.options, g.seed,
-    g.visibility::text AS visibility, g.state, g.result, g.active_roles, g.auto_start, g.created_by_id::text AS created_by_id,
-    g.created_at, g.updated_at, g.rated, g.settled_at, g.time_control, g.clocks, g.deadline_at, g.clock_rev, g.rematch_id::text AS rematch_id,
+  SELECT ${GAME_COLUMNS},
     (SELECT json_build_object('leagueId', lp.league_id, 'round', lp.round, 'board', lp.board,
         'organisers', COALESCE((SELECT json_agg(lo.player_id) FROM league_organisers lo WHERE lo.league_id = lp.league_id), '[]'::json))
       FROM league_pairings lp WHERE lp.game_id = g.id) AS pairing,
-    COALESCE((SELECT json_agg(json_build_object(
-        'gameId', s.game_id, 'role', s.role, 'playerId', s.player_id, 'inviteCodeHash', s.invite_code_hash,
-        'player', CASE WHEN p.id IS NULL THEN NULL ELSE json_build_object('id', p.id, 'name', p.name, 'isBot', p.is_bot) END
-      ) ORDER BY s.role)
+    COALESCE((SELECT json_agg(${SEAT_JSON} ORDER BY s.role)
       FROM seats s LEFT JOIN players p ON p.id = s.player_id WHERE s.game_id = g.id), '[]'::json) AS seats
   FROM games g WHERE g.id = $1::uuid`;
 
-/**
- * The game with its seats in one round trip. Every request reads a game, so
- * this is one prepared statement on the pool: Prisma's include costs a second
- * query and, with the Wasm query compiler, noticeable CPU per call (bench:service).
- */
-export async function findGame(sql: Sql, id: string): Promise<GameRow | null> {
-  const { rows } = await sql.query<RawGame>({ name: 'herald-find-game', text: FIND_GAME, values: [id] });
-  const r = rows[0];
-  if (!r) return null;
+function rowOf(r: RawGame): GameRow {
   return {
     id: r.id,
     gameType: r.game_type,
@@ -160,6 +200,17 @@ export async function findGame(sql: Sql, id: string): Promise<GameRow | null> {
     pairing: typeof r.pairing === 'string' ? (JSON.parse(r.pairing) as PairingRef) : r.pairing,
     seats: typeof r.seats === 'string' ? (JSON.parse(r.seats) as SeatRow[]) : r.seats,
   };
+}
+
+/**
+ * The game with its seats in one round trip. Every request reads a game, so
+ * this is one prepared statement on the pool: Prisma's include costs a second
+ * query and, with the Wasm query compiler, noticeable CPU per call (bench:service).
+ */
+export async function findGame(sql: Sql, id: string): Promise<GameRow | null> {
+  const { rows } = await sql.query<RawGame>({ name: 'herald-find-game', text: FIND_GAME, values: [id] });
+  const r = rows[0];
+  return r ? rowOf(r) : null;
 }
 
 /** A game's version and clock revision: together they say whether a row read earlier is still current. */
@@ -235,61 +286,16 @@ export class VersionConflict extends Error {
   }
 }
 
-function jsonOrNull(v: JsonIn | null | undefined): JsonIn | typeof Prisma.DbNull | undefined {
-  return v === null ? Prisma.DbNull : v;
-}
-
 /**
- * Applies a change in one transaction: game row (only if still at
- * expectedVersion, else VersionConflict and nothing is written), seats, log
- * entries (seq = expectedVersion+1 …), idempotency record. Returns the new version.
+ * Applies a change atomically, in one statement: the game row (only if still at
+ * expectedVersion and expectedClockRev, else VersionConflict and nothing is
+ * written), seats, log entries (seq = expectedVersion+1 …), idempotency record,
+ * outbox rows. Returns the new version. A change without seat updates goes
+ * through the group commit (`commits`); one with seats (join, leave: rare) alone.
  */
-export async function commitChange(db: PrismaClient, commits: CommitGroup, c: Change): Promise<number> {
+export async function commitChange(sql: Sql, commits: CommitGroup, c: Change): Promise<number> {
   if (!c.seats || c.seats.length === 0) return commits.commit(c);
-  const newVersion = c.expectedVersion + c.entries.length;
-  const at = c.at ?? new Date();
-  await db.$transaction(async (tx) => {
-    const updated = await tx.game.updateMany({
-      where: { id: c.gameId, version: c.expectedVersion, clockRev: c.expectedClockRev },
-      data: {
-        version: newVersion,
-        ...(c.game.status !== undefined ? { status: c.game.status } : {}),
-        ...(c.game.state !== undefined ? { state: jsonOrNull(c.game.state) } : {}),
-        ...(c.game.result !== undefined ? { result: jsonOrNull(c.game.result) } : {}),
-        ...(c.game.activeRoles !== undefined ? { activeRoles: c.game.activeRoles } : {}),
-        ...(c.game.clocks !== undefined ? { clocks: jsonOrNull(c.game.clocks) } : {}),
-        ...(c.game.deadlineAt !== undefined ? { deadlineAt: c.game.deadlineAt } : {}),
-        ...(c.game.remindAt !== undefined ? { remindAt: c.game.remindAt } : {}),
-      },
-    });
-    if (updated.count !== 1) throw new VersionConflict();
-    for (const s of c.seats ?? []) {
-      await tx.seat.update({
-        where: { gameId_role: { gameId: c.gameId, role: s.role } },
-        data: { playerId: s.playerId, ...(s.inviteCodeHash !== undefined ? { inviteCodeHash: s.inviteCodeHash } : {}) },
-      });
-    }
-    await tx.action.createMany({
-      data: c.entries.map((e, i) => ({
-        gameId: c.gameId,
-        seq: c.expectedVersion + 1 + i,
-        kind: e.kind,
-        role: e.role,
-        playerId: e.playerId,
-        action: e.action === undefined ? Prisma.DbNull : e.action,
-        log: e.log === undefined ? Prisma.DbNull : e.log,
-        idempotencyKey: e.idempotencyKey ?? null,
-        status: e.status,
-        activeRoles: e.activeRoles,
-        createdAt: at,
-      })),
-    });
-    if (c.idempotency) {
-      await tx.idempotencyRecord.create({ data: { gameId: c.gameId, ...c.idempotency } });
-    }
-    if (c.webhooks && c.webhooks.length > 0) await tx.$executeRawUnsafe(enqueueSql('$1::jsonb'), JSON.stringify(c.webhooks));
-  });
-  return newVersion;
+  return commitInOneStatement(sql, c);
 }
 
 /** True for a unique-constraint violation, from the Prisma client or from a raw statement. */
@@ -324,16 +330,17 @@ async function commitInOneStatement(sql: Sql, c: Change): Promise<number> {
   const g = c.game;
   const entries = entryRows(c);
   const idem = c.idempotency ?? null;
+  const seats = c.seats && c.seats.length > 0 ? c.seats : null;
   const { rows } = await sql.query<{ updated: number }>({
-    name: 'herald-commit',
-    text: COMMIT,
+    name: seats ? 'herald-commit-seats' : 'herald-commit',
+    text: seats ? COMMIT_SEATS : COMMIT,
     values: [
       newVersion,
       g.status ?? null,
       g.state !== undefined,
-      g.state === undefined ? null : JSON.stringify(g.state),
+      g.state == null ? null : JSON.stringify(g.state),
       g.result !== undefined,
-      g.result === undefined ? null : JSON.stringify(g.result),
+      g.result == null ? null : JSON.stringify(g.result),
       g.activeRoles !== undefined,
       g.activeRoles ?? [],
       c.gameId,
@@ -352,13 +359,17 @@ async function commitInOneStatement(sql: Sql, c: Change): Promise<number> {
       g.remindAt ? g.remindAt.toISOString() : null,
       c.expectedClockRev,
       JSON.stringify(c.webhooks ?? []),
+      ...(seats
+        ? [JSON.stringify(seats.map((x) => ({ role: x.role, player_id: x.playerId, set_invite: x.inviteCodeHash !== undefined, invite_code_hash: x.inviteCodeHash ?? null })))]
+        : []),
     ],
   });
   if (Number(rows[0]?.updated ?? 0) !== 1) throw new VersionConflict();
   return newVersion;
 }
 
-const COMMIT = `
+function commitSql(seats: boolean): string {
+  return `
   WITH g AS (
     UPDATE games SET
       version = $1,
@@ -387,7 +398,21 @@ const COMMIT = `
     ${enqueueSql('$23::jsonb', 'g,')}
     RETURNING 1
   )
+${seats
+    ? `, s AS (
+    UPDATE seats SET player_id = x.player_id,
+      invite_code_hash = CASE WHEN x.set_invite THEN x.invite_code_hash ELSE seats.invite_code_hash END
+    FROM g, jsonb_to_recordset($24::jsonb) AS x(role text, player_id uuid, set_invite boolean, invite_code_hash text)
+    WHERE seats.game_id = g.id AND seats.role = x.role
+    RETURNING 1
+  )`
+    : ''}
   SELECT (SELECT count(*) FROM g)::int AS updated`;
+}
+
+const COMMIT = commitSql(false);
+/** COMMIT with seat updates ($24: [{role, player_id, set_invite, invite_code_hash}]). */
+const COMMIT_SEATS = commitSql(true);
 
 /**
  * Several seat-less changes (of different games, usually) in one statement:
@@ -502,18 +527,52 @@ export async function findIdempotency(sql: Sql, gameId: string, playerId: string
   return r ? { requestHash: r.request_hash, response: r.response } : null;
 }
 
-/** Log entries after `afterSeq` (up to `upToSeq`), oldest first. */
-export function listEntries(db: PrismaClient, gameId: string, opts: { afterSeq?: number; upToSeq?: number; limit?: number; kind?: string } = {}): Promise<Action[]> {
-  return db.action.findMany({
-    where: {
-      gameId,
-      seq: { gt: opts.afterSeq ?? 0, ...(opts.upToSeq !== undefined ? { lte: opts.upToSeq } : {}) },
-      ...(opts.kind ? { kind: opts.kind } : {}),
-    },
-    orderBy: { seq: 'asc' },
-    ...(opts.limit !== undefined ? { take: opts.limit } : {}),
+/**
+ * Log entries after `afterSeq` (up to `upToSeq`), oldest first: a prepared
+ * statement on the pool (a catching-up event stream reads them per connection).
+ */
+export async function listEntries(sql: Sql, gameId: string, opts: { afterSeq?: number; upToSeq?: number; limit?: number; kind?: string } = {}): Promise<Action[]> {
+  const { rows } = await sql.query<RawEntry>({
+    name: 'herald-list-entries',
+    text: LIST_ENTRIES,
+    values: [gameId, opts.afterSeq ?? 0, opts.upToSeq ?? null, opts.kind ?? null, opts.limit ?? null],
   });
+  return rows.map((r) => ({
+    gameId: r.game_id,
+    seq: r.seq,
+    kind: r.kind,
+    role: r.role,
+    playerId: r.player_id,
+    action: r.action,
+    log: r.log,
+    idempotencyKey: r.idempotency_key,
+    status: r.status,
+    activeRoles: r.active_roles ?? [],
+    createdAt: new Date(r.created_at),
+  }));
 }
+
+interface RawEntry {
+  game_id: string;
+  seq: number;
+  kind: string;
+  role: string | null;
+  player_id: string | null;
+  action: Prisma.JsonValue | null;
+  log: Prisma.JsonValue | null;
+  idempotency_key: string | null;
+  status: GameStatus;
+  active_roles: string[] | null;
+  created_at: Date;
+}
+
+const LIST_ENTRIES = `
+  SELECT game_id::text AS game_id, seq, kind, role, player_id::text AS player_id, action, log, idempotency_key,
+    status::text AS status, active_roles, created_at
+  FROM actions
+  WHERE game_id = $1::uuid AND seq > $2::int AND ($3::int IS NULL OR seq <= $3::int) AND ($4::text IS NULL OR kind = $4::text)
+  ORDER BY seq
+  LIMIT $5::int`;
 
 export async function countActions(db: PrismaClient, gameId: string): Promise<number> {
   return db.action.count({ where: { gameId, kind: 'action' } });

@@ -1,8 +1,11 @@
 // Players, applications and API keys: the named operations the service needs.
 import type pg from 'pg';
+import { randomUUID } from 'node:crypto';
 import type { PrismaClient, Player, ApiKey } from '../generated/prisma/client.ts';
 
 export type { Player, ApiKey };
+
+type Sql = Pick<pg.Pool, 'query'>;
 
 export interface NewPlayer {
   name: string;
@@ -12,8 +15,31 @@ export interface NewPlayer {
   createdById: string | null;
 }
 
-export function createPlayer(db: PrismaClient, p: NewPlayer): Promise<Player> {
-  return db.player.create({ data: p });
+interface RawPlayer {
+  id: string;
+  name: string;
+  kind: 'player' | 'app';
+  is_bot: boolean;
+  external_id: string | null;
+  created_by_id: string | null;
+  created_at: Date;
+}
+
+/**
+ * A new player: one prepared statement on the pool (sign-ups come in bursts: a bot fleet
+ * starting; Prisma's query compiler costs noticeable CPU per call). A second player with the
+ * same externalId of one application fails with a unique violation (23505).
+ */
+export async function createPlayer(sql: Sql, p: NewPlayer): Promise<Player> {
+  const { rows } = await sql.query<RawPlayer>({
+    name: 'herald-create-player',
+    text: `INSERT INTO players (id, name, kind, is_bot, external_id, created_by_id, created_at)
+      VALUES ($1::uuid, $2, $3::player_kind, $4, $5, $6::uuid, now())
+      RETURNING id::text AS id, name, kind::text AS kind, is_bot, external_id, created_by_id::text AS created_by_id, created_at`,
+    values: [randomUUID(), p.name, p.kind, p.isBot, p.externalId, p.createdById],
+  });
+  const r = rows[0]!;
+  return { id: r.id, name: r.name, kind: r.kind, isBot: r.is_bot, externalId: r.external_id, createdById: r.created_by_id, createdAt: new Date(r.created_at) };
 }
 
 export function findPlayer(db: PrismaClient, id: string): Promise<Player | null> {
@@ -29,8 +55,15 @@ export function listAppPlayers(db: PrismaClient, appId: string): Promise<Array<P
   return db.player.findMany({ where: { createdById: appId }, select: { id: true, name: true, externalId: true }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
 }
 
-export function insertKey(db: PrismaClient, k: { playerId: string; prefix: string; hash: string; label: string | null }): Promise<ApiKey> {
-  return db.apiKey.create({ data: k });
+export async function insertKey(sql: Sql, k: { playerId: string; prefix: string; hash: string; label: string | null }): Promise<ApiKey> {
+  const { rows } = await sql.query<{ id: string; player_id: string; prefix: string; hash: string; label: string | null; created_at: Date; revoked_at: Date | null }>({
+    name: 'herald-insert-key',
+    text: `INSERT INTO api_keys (id, player_id, prefix, hash, label, created_at) VALUES ($1::uuid, $2::uuid, $3, $4, $5, now())
+      RETURNING id::text AS id, player_id::text AS player_id, prefix, hash, label, created_at, revoked_at`,
+    values: [randomUUID(), k.playerId, k.prefix, k.hash, k.label],
+  });
+  const r = rows[0]!;
+  return { id: r.id, playerId: r.player_id, prefix: r.prefix, hash: r.hash, label: r.label, createdAt: new Date(r.created_at), revokedAt: r.revoked_at === null ? null : new Date(r.revoked_at) };
 }
 
 export interface KeyOwner {

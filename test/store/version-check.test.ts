@@ -63,11 +63,11 @@ t.test('single-change statement: a change from another version is refused', asyn
   const id = await gameAt(5);
   for (const expected of [3, 7]) {
     const group = commitGroup(store.pool);
-    t.ok((await rejection(commitChange(store.prisma, group, change(id, expected)))) instanceof VersionConflict, `expected ${expected}, game at 5: VersionConflict`);
+    t.ok((await rejection(commitChange(store.pool, group, change(id, expected)))) instanceof VersionConflict, `expected ${expected}, game at 5: VersionConflict`);
     t.same(group.stats, { statements: 1, changes: 1, batches: 0 }, 'it went alone');
     await untouched(t, id, 5);
   }
-  t.equal(await commitChange(store.prisma, commitGroup(store.pool), change(id, 5)), 6, 'from the right version it commits');
+  t.equal(await commitChange(store.pool, commitGroup(store.pool), change(id, 5)), 6, 'from the right version it commits');
 });
 
 t.test('group-commit statement: in a batch, each change from another version is refused alone', async (t) => {
@@ -93,10 +93,10 @@ t.test('seat-changing transaction: a change from another version is refused', as
   const id = await gameAt(5);
   for (const expected of [3, 7]) {
     const c = change(id, expected, { seats: [{ role: 'York', playerId: player.id }] });
-    t.ok((await rejection(commitChange(store.prisma, commitGroup(store.pool), c))) instanceof VersionConflict, `expected ${expected}, game at 5: VersionConflict`);
+    t.ok((await rejection(commitChange(store.pool, commitGroup(store.pool), c))) instanceof VersionConflict, `expected ${expected}, game at 5: VersionConflict`);
     await untouched(t, id, 5);
   }
-  t.equal(await commitChange(store.prisma, commitGroup(store.pool), change(id, 5, { seats: [{ role: 'York', playerId: player.id }] })), 6, 'from the right version it commits');
+  t.equal(await commitChange(store.pool, commitGroup(store.pool), change(id, 5, { seats: [{ role: 'York', playerId: player.id }] })), 6, 'from the right version it commits');
 });
 
 t.test('every statement also checks the clock revision: a change from the right version but another clock_rev (a pause meanwhile) is refused', async (t) => {
@@ -107,12 +107,12 @@ t.test('every statement also checks the clock revision: a change from the right 
   };
   const one = await paused();
   for (const rev of [0, 1, 3]) {
-    t.ok((await rejection(commitChange(store.prisma, commitGroup(store.pool), change(one, 5, { expectedClockRev: rev })))) instanceof VersionConflict, `single statement, clock_rev ${rev} (game at 2): VersionConflict`);
+    t.ok((await rejection(commitChange(store.pool, commitGroup(store.pool), change(one, 5, { expectedClockRev: rev })))) instanceof VersionConflict, `single statement, clock_rev ${rev} (game at 2): VersionConflict`);
     await untouched(t, one, 5);
   }
   const seated = await paused();
   const c = change(seated, 5, { expectedClockRev: 1, seats: [{ role: 'York', playerId: player.id }] });
-  t.ok((await rejection(commitChange(store.prisma, commitGroup(store.pool), c))) instanceof VersionConflict, 'seat-changing transaction: VersionConflict');
+  t.ok((await rejection(commitChange(store.pool, commitGroup(store.pool), c))) instanceof VersionConflict, 'seat-changing transaction: VersionConflict');
   await untouched(t, seated, 5);
   const [first, stale, current] = [await gameAt(0), await paused(), await paused()];
   const sizes: number[] = [];
@@ -122,6 +122,6 @@ t.test('every statement also checks the clock revision: a change from the right 
   t.ok(results[1] instanceof VersionConflict, 'group statement, stale clock_rev: VersionConflict');
   await untouched(t, stale!, 5);
   t.equal(results[2], 'committed', 'group statement, current clock_rev: committed');
-  t.equal(await commitChange(store.prisma, commitGroup(store.pool), change(one, 5, { expectedClockRev: 2 })), 6, 'single statement, current clock_rev: committed');
-  t.equal(await commitChange(store.prisma, commitGroup(store.pool), change(seated, 5, { expectedClockRev: 2, seats: [{ role: 'York', playerId: player.id }] })), 6, 'seat-changing transaction, current clock_rev: committed');
+  t.equal(await commitChange(store.pool, commitGroup(store.pool), change(one, 5, { expectedClockRev: 2 })), 6, 'single statement, current clock_rev: committed');
+  t.equal(await commitChange(store.pool, commitGroup(store.pool), change(seated, 5, { expectedClockRev: 2, seats: [{ role: 'York', playerId: player.id }] })), 6, 'seat-changing transaction, current clock_rev: committed');
 });

@@ -9,9 +9,10 @@ import type { FastifyInstance } from 'fastify';
 async function graceful(app: FastifyInstance): Promise<void> {
   let closing = false;
 
-  app.addHook('onSend', async (_request, reply, payload) => {
+  // A callback hook, not an async one: it runs on every response, and a promise per response costs.
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
 
   app.addHook('preClose', async () => {

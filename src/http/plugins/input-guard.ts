@@ -29,19 +29,31 @@ function checkHeaders(request: FastifyRequest): void {
 }
 
 async function inputGuard(app: FastifyInstance): Promise<void> {
-  app.addHook('onRequest', async (request) => {
-    checkHeaders(request);
-    const bad = findUnstorable(request.params, 'path') ?? findUnstorable(request.query, 'query');
-    if (bad) refuse(bad);
+  // Callback hooks, not async ones (they run on every request, and a promise each costs): an
+  // error goes to done().
+  app.addHook('onRequest', (request, _reply, done) => {
+    try {
+      checkHeaders(request);
+      const bad = findUnstorable(request.params, 'path') ?? findUnstorable(request.query, 'query');
+      if (bad) refuse(bad);
+    } catch (err) {
+      return done(err as Error);
+    }
+    done();
   });
 
-  app.addHook('preValidation', async (request) => {
-    if (request.routeOptions.url === GRAPHQL_PATH) {
-      // The query string was checked on request; GET variables are JSON inside it.
-      checkGraphqlRequest(request.method, request.body, (request.query ?? {}) as Record<string, unknown>);
+  app.addHook('preValidation', (request, _reply, done) => {
+    try {
+      if (request.routeOptions.url === GRAPHQL_PATH) {
+        // The query string was checked on request; GET variables are JSON inside it.
+        checkGraphqlRequest(request.method, request.body, (request.query ?? {}) as Record<string, unknown>);
+      }
+      const bad = findUnstorable(request.body, 'body');
+      if (bad) refuse(bad);
+    } catch (err) {
+      return done(err as Error);
     }
-    const bad = findUnstorable(request.body, 'body');
-    if (bad) refuse(bad);
+    done();
   });
 }
 

@@ -17,7 +17,7 @@
 // app has one.
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { errorMessage } from '../../errors.ts';
 
 export interface AppMetrics {
@@ -52,30 +52,98 @@ function channelKind(channel: string): string {
   return kind === 'game' || kind === 'player' ? kind : 'other';
 }
 
+type Labels = Record<string, string>;
+/** A value as prom-client's metrics give them to the registry (get()). */
+type Value = { value: number; labels: Record<string, string | number>; sharedLabels?: Labels; metricName?: string };
+
+interface Series {
+  labels: Labels;
+  /** Every observation (the counter's value). */
+  count: number;
+  /** Observations with a duration: the histogram's count, sum and buckets (per bound, not cumulative). */
+  timed: number;
+  sum: number;
+  buckets: number[];
+}
+
+/**
+ * A histogram by label set, with the counter of its series beside it, kept in plain numbers
+ * under a key the caller builds: prom-client's observe() converts, validates and hashes its
+ * labels on every call, a cost paid per request (bench:service). Registered with the
+ * registry as prom-client metrics are (get() in prom-client's value shape), so /metrics
+ * prints the same text.
+ */
+class SeriesTable {
+  private readonly series = new Map<string, Series>();
+
+  constructor(private readonly bounds: readonly number[]) {}
+
+  /** One observation; `seconds` null: counted, not timed (SSE streams). */
+  observe(key: string, labels: () => Labels, seconds: number | null): void {
+    let s = this.series.get(key);
+    if (s === undefined) {
+      s = { labels: labels(), count: 0, timed: 0, sum: 0, buckets: this.bounds.map(() => 0) };
+      this.series.set(key, s);
+    }
+    s.count++;
+    if (seconds === null || !Number.isFinite(seconds)) return;
+    s.timed++;
+    s.sum += seconds;
+    const i = this.bounds.findIndex((b) => seconds <= b);
+    if (i >= 0) s.buckets[i]!++;
+  }
+
+  /** The counter of the series, as a prom-client metric. */
+  counter(name: string, help: string, registry: Registry): void {
+    registry.registerMetric(this.metric(name, help, 'counter', () => [...this.series.values()].map((s) => ({ value: s.count, labels: s.labels }))));
+  }
+
+  /** The histogram of the timed observations, as prom-client writes one (buckets, +Inf, sum, count per series). */
+  histogram(name: string, help: string, registry: Registry): void {
+    registry.registerMetric(
+      this.metric(name, help, 'histogram', () => {
+        const values: Value[] = [];
+        for (const s of this.series.values()) {
+          if (s.timed === 0) continue;
+          let acc = 0;
+          this.bounds.forEach((le, i) => {
+            acc += s.buckets[i]!;
+            values.push({ labels: { le }, sharedLabels: s.labels, value: acc, metricName: `${name}_bucket` });
+          });
+          values.push(
+            { labels: { le: '+Inf' }, sharedLabels: s.labels, value: s.timed, metricName: `${name}_bucket` },
+            { labels: {}, sharedLabels: s.labels, value: s.sum, metricName: `${name}_sum` },
+            { labels: {}, sharedLabels: s.labels, value: s.timed, metricName: `${name}_count` },
+          );
+        }
+        return values;
+      }),
+    );
+  }
+
+  private metric(name: string, help: string, type: 'counter' | 'histogram', values: () => Value[]) {
+    const table = this;
+    return {
+      name,
+      help,
+      type,
+      aggregator: 'sum',
+      get: async () => ({ name, help, type, aggregator: 'sum', values: values() }),
+      reset: () => table.series.clear(),
+    } as unknown as Parameters<Registry['registerMetric']>[0];
+  }
+}
+
 export function createAppMetrics(countGames: () => Promise<Record<string, number>>, onCollectError: (err: unknown) => void): AppMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
-  const requests = new Counter({
-    name: 'herald_http_requests_total',
-    help: 'HTTP requests answered, by route template, method and status.',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [registry],
-  });
-  const durations = new Histogram({
-    name: 'herald_http_request_duration_seconds',
-    help: 'Time to answer HTTP requests (SSE streams excluded), by route template, method and status.',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
-  });
-  const actions = new Histogram({
-    name: 'herald_action_duration_seconds',
-    help: 'Latency of committed game actions (validation, engine, transaction), by game type.',
-    labelNames: ['game_type'] as const,
-    buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [registry],
-  });
+  // Observed on every request and action: kept in plain numbers (SeriesTable).
+  const requests = new SeriesTable([0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]);
+  requests.counter('herald_http_requests_total', 'HTTP requests answered, by route template, method and status.', registry);
+  requests.histogram('herald_http_request_duration_seconds', 'Time to answer HTTP requests (SSE streams excluded), by route template, method and status.', registry);
+  const actions = new SeriesTable([0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]);
+  actions.histogram('herald_action_duration_seconds', 'Latency of committed game actions (validation, engine, transaction), by game type.', registry);
   const publishFailures = new Counter({
     name: 'herald_bus_publish_failures_total',
     help: 'Bus publishes that failed after a commit (subscribers catch up from the database).',
@@ -137,7 +205,7 @@ export function createAppMetrics(countGames: () => Promise<Record<string, number
 
   return {
     registry,
-    observeAction: (ms, gameType) => actions.observe({ game_type: gameType }, ms / 1000),
+    observeAction: (ms, gameType) => actions.observe(gameType, () => ({ game_type: gameType }), ms / 1000),
     commitStatement(n) {
       statements.inc();
       changes.inc(n);
@@ -149,9 +217,7 @@ export function createAppMetrics(countGames: () => Promise<Record<string, number
     sseEventEncoded: () => encoded.inc(),
     sseEventsSent: (n) => sent.inc(n),
     observeRequest(method, route, status, seconds) {
-      const labels = { method, route, status: String(status) };
-      requests.inc(labels);
-      if (seconds !== null) durations.observe(labels, seconds);
+      requests.observe(`${method} ${status} ${route}`, () => ({ method, route, status: String(status) }), seconds);
     },
   };
 }
@@ -166,12 +232,13 @@ async function metrics(app: FastifyInstance): Promise<void> {
   );
   app.decorate('metrics', m);
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     // The route template (/games/:id), never the URL: one series per route, not per game.
     const route = request.routeOptions.url ?? 'unmatched';
     const type = reply.getHeader('content-type');
     const stream = typeof type === 'string' && type.startsWith('text/event-stream');
     m.observeRequest(request.method, route, reply.statusCode, stream ? null : reply.elapsedTime / 1000);
+    done();
   });
 
   // The game service (CORE) reports actions and publish failures through its observer hook.
