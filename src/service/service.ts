@@ -200,7 +200,9 @@ export class GameService implements GameServiceApi {
   redeliverWebhookRange: GameServiceApi['redeliverWebhookRange'] = (caller, id, input) => webhooks.redeliverRange(this.ctx, caller, id, input);
   testWebhook: GameServiceApi['testWebhook'] = (caller, id) => webhooks.testWebhook(this.ctx, caller, id);
   /** Sends the webhook messages that are due (jobs/webhook-deliveries.ts); how many were delivered. */
-  deliverWebhooks = (): Promise<number> => webhooks.deliverDue(this.ctx);
+  deliverWebhooks = (stopping?: () => boolean): Promise<number> => webhooks.deliverDue(this.ctx, stopping);
+  /** Deletes finished webhook messages older than the retention (jobs/webhook-deliveries.ts); how many. */
+  pruneWebhooks = (): Promise<number> => webhooks.pruneFinished(this.ctx);
 }
 
 export function createGameService(o: GameServiceOptions): GameService {

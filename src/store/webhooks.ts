@@ -162,6 +162,8 @@ export interface ClaimedMessage {
  * lease runs out — an instance that dies mid-send leaves it to be sent again then). The
  * statement is its own transaction: no lock outlives it.
  * - at most `perEndpoint` messages of one endpoint in flight (leased) at once, across instances;
+ *   an endpoint already at that limit is left out before the due window is taken (`busy`), so a
+ *   slow endpoint's backlog cannot fill the window and hold back the others';
  * - per endpoint and game, in order: a message waits while an earlier one of the same endpoint
  *   and game is still pending (in flight or waiting for a retry).
  */
@@ -169,10 +171,16 @@ export async function claimDue(sql: Sql, o: { limit: number; perEndpoint: number
   const { rows } = await sql.query<ClaimedMessage>({
     name: 'herald-webhook-claim',
     text: `
-      WITH due AS (
+      WITH busy AS (
+        -- In flight: leased, so next_attempt_at (the lease's end) is in the future (the index).
+        SELECT endpoint_id, count(*) AS n FROM webhook_messages
+        WHERE status = 'pending' AND next_attempt_at > now() AND leased_until > now()
+        GROUP BY endpoint_id
+      ), due AS (
         SELECT m.id, m.endpoint_id, m.seq FROM webhook_messages m
         JOIN webhook_endpoints e ON e.id = m.endpoint_id AND e.enabled
         WHERE m.status = 'pending' AND m.next_attempt_at <= now()
+          AND NOT EXISTS (SELECT 1 FROM busy u WHERE u.endpoint_id = m.endpoint_id AND u.n >= $2)
           AND NOT EXISTS (SELECT 1 FROM webhook_messages b WHERE b.endpoint_id = m.endpoint_id AND b.game_id = m.game_id
                           AND b.status = 'pending' AND b.seq < m.seq)
         ORDER BY m.next_attempt_at, m.seq
@@ -180,7 +188,7 @@ export async function claimDue(sql: Sql, o: { limit: number; perEndpoint: number
         FOR UPDATE OF m SKIP LOCKED
       ), ranked AS (
         SELECT d.id, row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.seq)
-          + (SELECT count(*) FROM webhook_messages f WHERE f.endpoint_id = d.endpoint_id AND f.status = 'pending' AND f.leased_until > now()) AS n,
+          + COALESCE((SELECT u.n FROM busy u WHERE u.endpoint_id = d.endpoint_id), 0) AS n,
           d.seq
         FROM due d
       ), chosen AS (
@@ -206,20 +214,55 @@ export interface AttemptOutcome {
   retryInMs?: number;
 }
 
-/** Records one attempt and its outcome in one statement; the lease ends. */
-export async function recordAttempt(sql: Sql, a: AttemptOutcome): Promise<void> {
+/**
+ * Records attempts and their outcomes, any number of them in one statement (its own
+ * transaction: all or none); their leases end. A message deleted meanwhile (its endpoint was)
+ * is skipped.
+ */
+export async function recordAttempts(sql: Sql, outcomes: AttemptOutcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  const rows = outcomes.map((a) => ({ id: a.messageId, http_status: a.httpStatus, error: a.error, latency_ms: a.latencyMs, status: a.status, retry_ms: a.retryInMs ?? 0 }));
   await sql.query({
-    name: 'herald-webhook-attempt',
+    name: 'herald-webhook-attempts',
     text: `
-      WITH a AS (
-        INSERT INTO webhook_attempts (message_id, http_status, error, latency_ms) VALUES ($1, $2, $3, $4) RETURNING 1
+      WITH o AS (
+        SELECT * FROM jsonb_to_recordset($1::jsonb) AS o(id text, http_status int, error text, latency_ms int, status text, retry_ms int)
+      ), u AS (
+        UPDATE webhook_messages m SET attempts = m.attempts + 1, status = o.status, last_status = o.http_status, last_error = o.error, leased_until = NULL,
+          delivered_at = CASE WHEN o.status = 'delivered' THEN now() ELSE m.delivered_at END,
+          next_attempt_at = CASE WHEN o.status = 'pending' THEN now() + o.retry_ms * interval '1 millisecond' ELSE m.next_attempt_at END
+        FROM o WHERE m.id = o.id
+        RETURNING m.id
       )
-      UPDATE webhook_messages SET attempts = attempts + 1, status = $5, last_status = $2, last_error = $3, leased_until = NULL,
-        delivered_at = CASE WHEN $5 = 'delivered' THEN now() ELSE delivered_at END,
-        next_attempt_at = CASE WHEN $5 = 'pending' THEN now() + $6 * interval '1 millisecond' ELSE next_attempt_at END
-      WHERE id = $1`,
-    values: [a.messageId, a.httpStatus, a.error, a.latencyMs, a.status, a.retryInMs ?? 0],
+      INSERT INTO webhook_attempts (message_id, http_status, error, latency_ms)
+      SELECT o.id, o.http_status, o.error, o.latency_ms FROM o JOIN u ON u.id = o.id`,
+    values: [JSON.stringify(rows)],
   });
+}
+
+/** One attempt (recordAttempts of one). */
+export function recordAttempt(sql: Sql, a: AttemptOutcome): Promise<void> {
+  return recordAttempts(sql, [a]);
+}
+
+/**
+ * Deletes finished messages (delivered, or failed for good) whose last attempt and creation are
+ * both before `before`, with their attempts (ON DELETE CASCADE); at most `limit` in one statement,
+ * so a long backlog is pruned in short transactions. How many were deleted.
+ */
+export async function pruneFinished(sql: Sql, before: Date, limit: number): Promise<number> {
+  const r = await sql.query({
+    name: 'herald-webhook-prune',
+    text: `
+      DELETE FROM webhook_messages WHERE id IN (
+        SELECT id FROM webhook_messages
+        WHERE status IN ('delivered', 'failed') AND next_attempt_at < $1::timestamptz AND created_at < $1::timestamptz
+          AND COALESCE(delivered_at, next_attempt_at) < $1::timestamptz
+        LIMIT $2
+      )`,
+    values: [before.toISOString(), limit],
+  });
+  return r.rowCount ?? 0;
 }
 
 /**
