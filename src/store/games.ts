@@ -324,41 +324,41 @@ async function commitInOneStatement(sql: Sql, c: Change): Promise<number> {
   const g = c.game;
   const entries = entryRows(c);
   const idem = c.idempotency ?? null;
-  const { rows } = await sql.query<{ updated: number }>({
-    name: 'herald-commit',
-    text: COMMIT,
-    values: [
-      newVersion,
-      g.status ?? null,
-      g.state !== undefined,
-      g.state === undefined ? null : JSON.stringify(g.state),
-      g.result !== undefined,
-      g.result === undefined ? null : JSON.stringify(g.result),
-      g.activeRoles !== undefined,
-      g.activeRoles ?? [],
-      c.gameId,
-      c.expectedVersion,
-      JSON.stringify(entries),
-      idem !== null,
-      idem?.playerId ?? null,
-      idem?.key ?? null,
-      idem?.requestHash ?? null,
-      idem ? JSON.stringify(idem.response) : null,
-      c.at ?? new Date(),
-      g.clocks !== undefined,
-      g.clocks === undefined || g.clocks === null ? null : JSON.stringify(g.clocks),
-      // An ISO string: pg's own Date formatting costs more than the clock arithmetic.
-      g.deadlineAt ? g.deadlineAt.toISOString() : null,
-      g.remindAt ? g.remindAt.toISOString() : null,
-      c.expectedClockRev,
-      JSON.stringify(c.webhooks ?? []),
-    ],
-  });
+  // Without events (most actions), the statement without the outbox's INSERT: nothing of it is
+  // planned, locked or run.
+  const hooks = c.webhooks !== undefined && c.webhooks.length > 0;
+  const values: unknown[] = [
+    newVersion,
+    g.status ?? null,
+    g.state !== undefined,
+    g.state === undefined ? null : JSON.stringify(g.state),
+    g.result !== undefined,
+    g.result === undefined ? null : JSON.stringify(g.result),
+    g.activeRoles !== undefined,
+    g.activeRoles ?? [],
+    c.gameId,
+    c.expectedVersion,
+    JSON.stringify(entries),
+    idem !== null,
+    idem?.playerId ?? null,
+    idem?.key ?? null,
+    idem?.requestHash ?? null,
+    idem ? JSON.stringify(idem.response) : null,
+    c.at ?? new Date(),
+    g.clocks !== undefined,
+    g.clocks === undefined || g.clocks === null ? null : JSON.stringify(g.clocks),
+    // An ISO string: pg's own Date formatting costs more than the clock arithmetic.
+    g.deadlineAt ? g.deadlineAt.toISOString() : null,
+    g.remindAt ? g.remindAt.toISOString() : null,
+    c.expectedClockRev,
+  ];
+  if (hooks) values.push(JSON.stringify(c.webhooks));
+  const { rows } = await sql.query<{ updated: number }>(hooks ? { name: 'herald-commit-hooks', text: COMMIT_HOOKS, values } : { name: 'herald-commit', text: COMMIT, values });
   if (Number(rows[0]?.updated ?? 0) !== 1) throw new VersionConflict();
   return newVersion;
 }
 
-const COMMIT = `
+const commitSql = (hooks: boolean) => `
   WITH g AS (
     UPDATE games SET
       version = $1,
@@ -383,11 +383,17 @@ const COMMIT = `
     SELECT g.id, $13::uuid, $14, $15, $16::jsonb, now()
     FROM g WHERE $12::boolean
     RETURNING 1
-  ), w AS (
+  )${
+    hooks
+      ? `, w AS (
     ${enqueueSql('$23::jsonb', 'g,')}
     RETURNING 1
-  )
+  )`
+      : ''
+  }
   SELECT (SELECT count(*) FROM g)::int AS updated`;
+const COMMIT = commitSql(false);
+const COMMIT_HOOKS = commitSql(true);
 
 /**
  * Several seat-less changes (of different games, usually) in one statement:
@@ -425,11 +431,14 @@ async function commitManyInOneStatement(sql: Sql, cs: Change[]): Promise<Set<num
       webhooks: c.webhooks ?? [],
     };
   });
-  const { rows: done } = await sql.query<{ i: number }>({ name: 'herald-commit-many', text: COMMIT_MANY, values: [JSON.stringify(rows)] });
+  const hooks = cs.some((c) => c.webhooks !== undefined && c.webhooks.length > 0);
+  const { rows: done } = await sql.query<{ i: number }>(
+    hooks ? { name: 'herald-commit-many-hooks', text: COMMIT_MANY_HOOKS, values: [JSON.stringify(rows)] } : { name: 'herald-commit-many', text: COMMIT_MANY, values: [JSON.stringify(rows)] },
+  );
   return new Set(done.map((r) => r.i));
 }
 
-const COMMIT_MANY = `
+const commitManySql = (hooks: boolean) => `
   WITH c AS (
     SELECT * FROM jsonb_to_recordset($1::jsonb) AS c(
       i int, game_id uuid, expected int, expected_rev int, version int, status text,
@@ -461,11 +470,17 @@ const COMMIT_MANY = `
     SELECT c.game_id, c.idem_player, c.idem_key, c.idem_hash, c.idem_response, now()
     FROM g JOIN c ON c.i = g.i WHERE c.idem
     RETURNING 1
-  ), w AS (
+  )${
+    hooks
+      ? `, w AS (
     ${enqueueSql('c.webhooks', 'g JOIN c ON c.i = g.i CROSS JOIN LATERAL')}
     RETURNING 1
-  )
+  )`
+      : ''
+  }
   SELECT i FROM g`;
+const COMMIT_MANY = commitManySql(false);
+const COMMIT_MANY_HOOKS = commitManySql(true);
 
 /** The group commit of one pool (group-commit.ts): every seat-less change goes through it. */
 export function commitGroup(
