@@ -224,12 +224,17 @@ try {
     if (i > 600) throw new Error('the server was not ready after 60 s');
   }
 
-  // The webhook receiver: counts deliveries, answers 204.
+  // The webhook receiver: counts deliveries, measures commit → receiver from the payload's
+  // timestamp (the commit time, server clock, same machine), answers 204.
   let delivered = 0;
+  const hookLatencies: number[] = [];
   const receiver = http.createServer((req, res) => {
-    req.resume();
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       delivered++;
+      const at = Date.parse((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timestamp?: string }).timestamp ?? '');
+      if (!stop && Number.isFinite(at)) hookLatencies.push(Date.now() - at);
       res.writeHead(204).end();
     });
   });
@@ -327,6 +332,7 @@ try {
   const per = (s: number) => `${((s / persisted) * 1e6).toFixed(0)} µs/action`;
   console.log(`  CPU: server ${cpu.server.toFixed(1)} s (${per(cpu.server)}), bots ${cpu.bench.toFixed(1)} s (${per(cpu.bench)}), postgres ${cpu.pg.toFixed(1)} s (${per(cpu.pg)})`);
   console.log(`  webhooks: ${WEBHOOKS ? `on, ${delivered} deliveries received (${(delivered / persisted).toFixed(2)} per action)` : 'off'}`);
+  if (WEBHOOKS) console.log(`  ${spread('commit → webhook receiver', hookLatencies)}`);
   receiver.close();
   const statements = commits1.statements - commits0.statements;
   const changes = commits1.changes - commits0.changes;
@@ -338,10 +344,11 @@ try {
   await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
 }
 
-// Reference: what this Postgres does with small write transactions at the same concurrency.
+// Reference: what this Postgres does with small write transactions at the same concurrency
+// (--pgbench-seconds 0: not run).
 const pgbenchDb = `${dbName}_pgbench`;
-await admin(`CREATE DATABASE ${pgbenchDb}`);
-try {
+if (PGBENCH_SECONDS > 0) await admin(`CREATE DATABASE ${pgbenchDb}`);
+if (PGBENCH_SECONDS > 0) try {
   execFileSync('pgbench', ['-i', '-q', '-s', '1', dbUrl(pgbenchDb)], { stdio: 'ignore' });
   const out = execFileSync('pgbench', ['-N', '-c', String(K), '-j', String(Math.min(K, os.cpus().length)), '-T', String(PGBENCH_SECONDS), dbUrl(pgbenchDb)], {
     encoding: 'utf8',

@@ -143,6 +143,8 @@ export async function redeliver(sql: Sql, endpointId: string, which: { messageId
 
 /** A message claimed for delivery, with what sending it needs. */
 export interface ClaimedMessage {
+  /** Creation order (bigint as text). */
+  seq: string;
   id: string;
   endpoint_id: string;
   owner_id: string;
@@ -177,15 +179,17 @@ export async function claimDue(sql: Sql, o: { limit: number; perEndpoint: number
         WHERE status = 'pending' AND next_attempt_at > now() AND leased_until > now()
         GROUP BY endpoint_id
       ), due AS (
+        -- Candidates, read without locking: the oldest due in the index's order (status,
+        -- next_attempt_at), so the scan stops after the window instead of reading and sorting
+        -- every due message of a burst on every claim.
         SELECT m.id, m.endpoint_id, m.seq FROM webhook_messages m
         JOIN webhook_endpoints e ON e.id = m.endpoint_id AND e.enabled
         WHERE m.status = 'pending' AND m.next_attempt_at <= now()
           AND NOT EXISTS (SELECT 1 FROM busy u WHERE u.endpoint_id = m.endpoint_id AND u.n >= $2)
           AND NOT EXISTS (SELECT 1 FROM webhook_messages b WHERE b.endpoint_id = m.endpoint_id AND b.game_id = m.game_id
                           AND b.status = 'pending' AND b.seq < m.seq)
-        ORDER BY m.next_attempt_at, m.seq
+        ORDER BY m.next_attempt_at
         LIMIT $1 * 4
-        FOR UPDATE OF m SKIP LOCKED
       ), ranked AS (
         SELECT d.id, row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.seq)
           + COALESCE((SELECT u.n FROM busy u WHERE u.endpoint_id = d.endpoint_id), 0) AS n,
@@ -193,15 +197,22 @@ export async function claimDue(sql: Sql, o: { limit: number; perEndpoint: number
         FROM due d
       ), chosen AS (
         SELECT id FROM ranked WHERE n <= $2 ORDER BY seq LIMIT $1
+      ), locked AS (
+        -- Only the chosen are locked; one another instance holds (or has leased meanwhile: the
+        -- condition is checked again on the row's newest version) is skipped.
+        SELECT m.id FROM webhook_messages m
+        WHERE m.id = ANY(ARRAY(SELECT id FROM chosen)) AND m.status = 'pending' AND m.next_attempt_at <= now()
+        FOR UPDATE SKIP LOCKED
       )
       UPDATE webhook_messages m SET next_attempt_at = now() + $3 * interval '1 millisecond', leased_until = now() + $3 * interval '1 millisecond'
-      FROM chosen c, webhook_endpoints e
-      WHERE m.id = c.id AND e.id = m.endpoint_id
-      RETURNING m.id, m.endpoint_id::text AS endpoint_id, e.owner_id::text AS owner_id, m.event_type, m.payload, m.attempts, e.url, e.format, e.secret,
+      FROM webhook_endpoints e
+      WHERE m.id = ANY(ARRAY(SELECT id FROM locked)) AND e.id = m.endpoint_id
+      RETURNING m.seq::text AS seq, m.id, m.endpoint_id::text AS endpoint_id, e.owner_id::text AS owner_id, m.event_type, m.payload, m.attempts, e.url, e.format, e.secret,
         CASE WHEN e.previous_until > now() THEN e.previous_secret END AS previous_secret`,
     values: [o.limit, o.perEndpoint, o.leaseMs],
   });
-  return rows;
+  // Sent oldest first.
+  return rows.sort((a, b) => (BigInt(a.seq) < BigInt(b.seq) ? -1 : 1));
 }
 
 export interface AttemptOutcome {
@@ -231,12 +242,13 @@ export async function recordAttempts(sql: Sql, outcomes: AttemptOutcome[]): Prom
         UPDATE webhook_messages m SET attempts = m.attempts + 1, status = o.status, last_status = o.http_status, last_error = o.error, leased_until = NULL,
           delivered_at = CASE WHEN o.status = 'delivered' THEN now() ELSE m.delivered_at END,
           next_attempt_at = CASE WHEN o.status = 'pending' THEN now() + o.retry_ms * interval '1 millisecond' ELSE m.next_attempt_at END
-        FROM o WHERE m.id = o.id
+        -- = ANY: the primary key's index, whatever the planner guesses of the list's length.
+        FROM o WHERE m.id = o.id AND m.id = ANY($2::text[])
         RETURNING m.id
       )
       INSERT INTO webhook_attempts (message_id, http_status, error, latency_ms)
       SELECT o.id, o.http_status, o.error, o.latency_ms FROM o JOIN u ON u.id = o.id`,
-    values: [JSON.stringify(rows)],
+    values: [JSON.stringify(rows), rows.map((r) => r.id)],
   });
 }
 
