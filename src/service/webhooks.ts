@@ -32,7 +32,7 @@ export interface WebhookOptions {
   retrySchedule: readonly number[];
   /** Messages of one endpoint in flight at once (default 4). */
   perEndpoint: number;
-  /** Messages one instance sends at once (default 32). */
+  /** Messages one instance sends at once (default 256: a slow endpoint holds perEndpoint of them, the others keep the rest). */
   maxInFlight: number;
   /** One request's time limit (default 10 s). */
   timeoutMs: number;
@@ -40,7 +40,7 @@ export interface WebhookOptions {
   retentionMs: number;
 }
 
-export const DEFAULT_WEBHOOK_OPTIONS: WebhookOptions = { allowPrivate: false, publicUrl: null, retrySchedule: RETRY_SCHEDULE_MS, perEndpoint: 4, maxInFlight: 32, timeoutMs: 10_000, retentionMs: 30 * 86_400_000 };
+export const DEFAULT_WEBHOOK_OPTIONS: WebhookOptions = { allowPrivate: false, publicUrl: null, retrySchedule: RETRY_SCHEDULE_MS, perEndpoint: 4, maxInFlight: 256, timeoutMs: 10_000, retentionMs: 30 * 86_400_000 };
 
 function opts(ctx: Ctx): WebhookOptions {
   return ctx.webhooks ?? DEFAULT_WEBHOOK_OPTIONS;
@@ -377,7 +377,7 @@ async function attempt(ctx: Ctx, m: ClaimedMessage): Promise<Finished> {
     const at = new Date();
     const secrets = m.previous_secret ? [m.secret, m.previous_secret] : [m.secret];
     const headers = { 'webhook-id': m.id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signatureHeader(secrets, m.id, at, payload) };
-    result = await post(url, to, headers, payload, o.timeoutMs);
+    result = await post(url, to, headers, payload, o.timeoutMs, { key: m.endpoint_id, maxSockets: o.perEndpoint });
   } catch (err) {
     result = { status: null, error: err instanceof UnsafeUrl ? `refused: ${err.message}` : String(err), latencyMs: 0 };
   }
