@@ -4,8 +4,9 @@
 // no transaction open — on the embedded database the pool's one connection stays free while a
 // receiver takes its time — then its attempt is recorded. A message whose instance died mid-send
 // is due again when its lease ends (at-least-once). Runs once at start (what was due while every
-// instance was down goes out then) and at a short interval after; a run goes on while there is
-// work (claiming as requests finish), so the interval only matters when the outbox was empty.
+// instance was down goes out then), then again after its interval or as soon as a commit of this
+// instance wrote messages (the signal; only while the job has been finding messages lately); a run
+// goes on while there is work (claiming as requests finish).
 //
 // The pruning job deletes finished messages (delivered, or failed for good) and their attempts
 // once they are older than the retention (HERALD_WEBHOOK_RETENTION_DAYS).
@@ -17,27 +18,32 @@ export const WEBHOOK_PRUNE_MS = 3_600_000;
 export interface WebhookDeliveryOptions {
   /** Sends what is due; stops claiming once `stopping()`; resolves to how many messages were delivered. */
   deliver: (stopping: () => boolean) => Promise<number>;
+  /** Between runs: resolves after `ms` or when woken; interrupt() ends the wait (stop). */
+  signal: { wait(ms: number): Promise<void>; interrupt(): void };
   intervalMs?: number;
   log: { warn(obj: object, msg: string): void; debug(obj: object, msg: string): void };
 }
 
 export function startWebhookDeliveries(o: WebhookDeliveryOptions): ScheduledJob {
   let stopped = false;
-  const job = repeat(
-    () =>
-      o.deliver(() => stopped).then(
+  const intervalMs = o.intervalMs ?? WEBHOOK_SWEEP_MS;
+  const loop = (async () => {
+    while (!stopped) {
+      await o.deliver(() => stopped).then(
         (delivered) => {
           if (delivered > 0) o.log.debug({ delivered }, 'webhook messages delivered');
         },
         (err: unknown) => o.log.warn({ err }, 'the webhook delivery run failed; it runs again later'),
-      ),
-    o.intervalMs ?? WEBHOOK_SWEEP_MS,
-  );
+      );
+      if (!stopped) await o.signal.wait(intervalMs);
+    }
+  })();
   return {
     stop() {
       // The run in progress claims nothing more and ends when its requests have answered.
       stopped = true;
-      return job.stop();
+      o.signal.interrupt();
+      return loop;
     },
   };
 }

@@ -46,6 +46,7 @@ export async function mutate(
     );
     try {
       await commitChange(ctx.db, ctx.commits, { gameId: game.id, expectedVersion: game.version, expectedClockRev: game.clockRev, at, ...d, webhooks });
+      if (webhooks.length > 0) ctx.deliveries?.wake();
     } catch (err) {
       if (err instanceof VersionConflict && attempt < MAX_ATTEMPTS) continue;
       if (err instanceof VersionConflict) {

@@ -427,6 +427,59 @@ async function record(ctx: Ctx, done: Finished[]): Promise<number> {
   return recorded.filter((f) => f.outcome.status === 'delivered').length;
 }
 
+/** After a wake, how long more commits' wakes are gathered before claiming (one claim for them all). */
+const WAKE_GATHER_MS = 5;
+/** How long after the delivery job last found messages commits still wake it. */
+const WAKE_ARMED_MS = 10_000;
+
+/**
+ * Tells the delivery job that a commit of this instance wrote webhook messages, so it claims them
+ * now rather than at its next poll. Wakes count only while the job has been finding messages
+ * lately (armed): a server whose webhooks are idle, or have no endpoints, pays nothing per commit.
+ */
+export class DeliverySignal {
+  private readonly waiters = new Set<() => void>();
+  private armedUntil = 0;
+
+  /** The job found messages: commits' wakes count for a while. */
+  arm(): void {
+    this.armedUntil = performance.now() + WAKE_ARMED_MS;
+  }
+
+  wake(): void {
+    if (this.waiters.size === 0 || performance.now() > this.armedUntil) return;
+    this.interrupt(WAKE_GATHER_MS);
+  }
+
+  /** Ends every wait (after `afterMs`): the job is stopping, or there is work. */
+  interrupt(afterMs = 0): void {
+    const ws = [...this.waiters];
+    this.waiters.clear();
+    for (const w of ws) {
+      if (afterMs > 0) setTimeout(w, afterMs).unref();
+      else w();
+    }
+  }
+
+  /** Resolves when woken, or after `ms`; `also` (a request finished) ends it too. */
+  wait(ms: number, also?: (end: () => void) => void): Promise<void> {
+    return new Promise((resolve) => {
+      let ended = false;
+      const end = (): void => {
+        if (ended) return;
+        ended = true;
+        clearTimeout(timer);
+        this.waiters.delete(end);
+        resolve();
+      };
+      const timer = setTimeout(end, ms);
+      timer.unref();
+      this.waiters.add(end);
+      also?.(end);
+    });
+  }
+}
+
 /** A claim's lease: longer than a request may take, so a message is never sent twice at once. */
 const LEASE_MARGIN_MS = 50_000;
 
@@ -443,7 +496,8 @@ export const DELIVERY_POLL_MS = 200;
  * nothing is due, or once `stopping()` (no new claims; the requests in flight are finished and
  * recorded). How many were delivered.
  */
-export async function deliverDue(ctx: Ctx, stopping: () => boolean = () => false): Promise<number> {
+export async function deliverDue(ctx: Ctx, stopping: () => boolean = () => false, job = false): Promise<number> {
+  const signal = ctx.deliveries ?? new DeliverySignal();
   const o = opts(ctx);
   const leaseMs = o.timeoutMs + LEASE_MARGIN_MS;
   const finished: Finished[] = [];
@@ -459,6 +513,7 @@ export async function deliverDue(ctx: Ctx, stopping: () => boolean = () => false
     }
     if (claim && inFlight < o.maxInFlight && !stopping()) {
       const batch = await store.claimDue(ctx.sql, { limit: o.maxInFlight - inFlight, perEndpoint: o.perEndpoint, leaseMs });
+      if (job && batch.length > 0) signal.arm();
       for (const m of batch) {
         inFlight++;
         void attempt(ctx, m).then((f) => {
@@ -474,12 +529,9 @@ export async function deliverDue(ctx: Ctx, stopping: () => boolean = () => false
     }
     if (inFlight === 0 && finished.length === 0 && (!claim || stopping())) return delivered;
     if (finished.length === 0) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, DELIVERY_POLL_MS);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
+      // A request finishing, a commit's wake, or the poll: then claim again.
+      await signal.wait(DELIVERY_POLL_MS, (end) => {
+        wake = end;
       });
       wake = null;
       claim = true;

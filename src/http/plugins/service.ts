@@ -62,7 +62,7 @@ async function gameService(app: FastifyInstance, opts: GameServicePluginOptions)
   const roundSweep = startRoundSweep({ sweep: () => service.sweepRounds(), intervalMs: opts.roundSweepMs ?? ROUND_SWEEP_MS, log: app.log });
   app.addHook('onClose', () => roundSweep.stop());
   // Webhook messages that are due (the outbox): now, then every second.
-  const deliveries = startWebhookDeliveries({ deliver: (stopping) => service.deliverWebhooks(stopping), intervalMs: opts.webhookSweepMs ?? WEBHOOK_SWEEP_MS, log: app.log });
+  const deliveries = startWebhookDeliveries({ deliver: (stopping) => service.deliverWebhooksJob(stopping), signal: service.webhookSignal, intervalMs: opts.webhookSweepMs ?? WEBHOOK_SWEEP_MS, log: app.log });
   app.addHook('onClose', () => deliveries.stop());
   // Finished webhook messages past their retention (HERALD_WEBHOOK_RETENTION_DAYS): now, then hourly.
   const pruning = startWebhookPruning({ prune: () => service.pruneWebhooks(), intervalMs: opts.webhookPruneMs ?? WEBHOOK_PRUNE_MS, log: app.log });
