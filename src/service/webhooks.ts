@@ -440,6 +440,8 @@ const WAKE_ARMED_MS = 10_000;
 export class DeliverySignal {
   private readonly waiters = new Set<() => void>();
   private armedUntil = 0;
+  /** A wake that came while nobody waited (a claim was on its way): the next wait ends at once. */
+  private pending = false;
 
   /** The job found messages: commits' wakes count for a while. */
   arm(): void {
@@ -447,8 +449,9 @@ export class DeliverySignal {
   }
 
   wake(): void {
-    if (this.waiters.size === 0 || performance.now() > this.armedUntil) return;
-    this.interrupt(WAKE_GATHER_MS);
+    if (performance.now() > this.armedUntil) return;
+    if (this.waiters.size === 0) this.pending = true;
+    else this.interrupt(WAKE_GATHER_MS);
   }
 
   /** Ends every wait (after `afterMs`): the job is stopping, or there is work. */
@@ -472,8 +475,9 @@ export class DeliverySignal {
         this.waiters.delete(end);
         resolve();
       };
-      const timer = setTimeout(end, ms);
+      const timer = setTimeout(end, this.pending ? WAKE_GATHER_MS : ms);
       timer.unref();
+      this.pending = false;
       this.waiters.add(end);
       also?.(end);
     });
