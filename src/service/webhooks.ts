@@ -516,7 +516,8 @@ export async function deliverDue(ctx: Ctx, stopping: () => boolean = () => false
       claim = true;
     }
     if (claim && inFlight < o.maxInFlight && !stopping()) {
-      const batch = await store.claimDue(ctx.sql, { limit: o.maxInFlight - inFlight, perEndpoint: o.perEndpoint, leaseMs });
+      const limit = o.maxInFlight - inFlight;
+      const batch = await store.claimDue(ctx.sql, { limit, perEndpoint: o.perEndpoint, leaseMs });
       if (job && batch.length > 0) signal.arm();
       for (const m of batch) {
         inFlight++;
@@ -526,9 +527,10 @@ export async function deliverDue(ctx: Ctx, stopping: () => boolean = () => false
           wake?.();
         });
       }
-      // Something was claimed: claim again at once (an endpoint that reached its limit is left
-      // out now, so the window holds the others'). Nothing: wait for a request or the poll.
-      claim = batch.length > 0;
+      // The candidates' window was full: claim again at once (an endpoint that reached its limit
+      // is left out now, so the window holds the others'). Else everything due was looked at:
+      // wait for a request, a commit's wake or the poll.
+      claim = batch.length > 0 && batch[0]!.window_rows >= limit * 4;
       if (claim) continue;
     }
     if (inFlight === 0 && finished.length === 0 && (!claim || stopping())) return delivered;

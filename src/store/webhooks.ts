@@ -143,6 +143,8 @@ export async function redeliver(sql: Sql, endpointId: string, which: { messageId
 
 /** A message claimed for delivery, with what sending it needs. */
 export interface ClaimedMessage {
+  /** How many candidates the claim looked at: fewer than 4 × limit means nothing more was due. */
+  window_rows: number;
   /** Creation order (bigint as text). */
   seq: string;
   id: string;
@@ -207,7 +209,7 @@ export async function claimDue(sql: Sql, o: { limit: number; perEndpoint: number
       UPDATE webhook_messages m SET next_attempt_at = now() + $3 * interval '1 millisecond', leased_until = now() + $3 * interval '1 millisecond'
       FROM webhook_endpoints e
       WHERE m.id = ANY(ARRAY(SELECT id FROM locked)) AND e.id = m.endpoint_id
-      RETURNING m.seq::text AS seq, m.id, m.endpoint_id::text AS endpoint_id, e.owner_id::text AS owner_id, m.event_type, m.payload, m.attempts, e.url, e.format, e.secret,
+      RETURNING (SELECT count(*) FROM due)::int AS window_rows, m.seq::text AS seq, m.id, m.endpoint_id::text AS endpoint_id, e.owner_id::text AS owner_id, m.event_type, m.payload, m.attempts, e.url, e.format, e.secret,
         CASE WHEN e.previous_until > now() THEN e.previous_secret END AS previous_secret`,
     values: [o.limit, o.perEndpoint, o.leaseMs],
   });
@@ -232,6 +234,25 @@ export interface AttemptOutcome {
  */
 export async function recordAttempts(sql: Sql, outcomes: AttemptOutcome[]): Promise<void> {
   if (outcomes.length === 0) return;
+  if (outcomes.length === 1) {
+    // One (the usual case when deliveries trickle): scalar parameters cost Postgres about half of
+    // the list's form (measured: ~250 vs ~450 µs of backend CPU).
+    const a = outcomes[0]!;
+    await sql.query({
+      name: 'herald-webhook-attempt',
+      text: `
+        WITH u AS (
+          UPDATE webhook_messages SET attempts = attempts + 1, status = $5, last_status = $2, last_error = $3, leased_until = NULL,
+            delivered_at = CASE WHEN $5 = 'delivered' THEN now() ELSE delivered_at END,
+            next_attempt_at = CASE WHEN $5 = 'pending' THEN now() + $6 * interval '1 millisecond' ELSE next_attempt_at END
+          WHERE id = $1
+          RETURNING id
+        )
+        INSERT INTO webhook_attempts (message_id, http_status, error, latency_ms) SELECT id, $2, $3, $4 FROM u`,
+      values: [a.messageId, a.httpStatus, a.error, a.latencyMs, a.status, a.retryInMs ?? 0],
+    });
+    return;
+  }
   const rows = outcomes.map((a) => ({ id: a.messageId, http_status: a.httpStatus, error: a.error, latency_ms: a.latencyMs, status: a.status, retry_ms: a.retryInMs ?? 0 }));
   await sql.query({
     name: 'herald-webhook-attempts',
