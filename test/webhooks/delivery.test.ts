@@ -176,6 +176,23 @@ t.test('an endpoint that hangs holds only its own slots: another endpoint\'s mes
   await owner.req('DELETE', `/webhooks/${s.id}`);
 });
 
+t.test('the delivery job sends on its own, game events included, and stops with the app', async (t) => {
+  const auto = await buildApp(testConfig({ databaseUrl, webhookAllowPrivate: true }), { store, webhookSweepMs: 100 });
+  t.teardown(() => auto.close());
+  const r = await startReceiver(t);
+  const e = await endpoint(r.url, ['ping', 'game_started']);
+  const { messageId } = (await owner.req('POST', `/webhooks/${e.id}/test`)).json() as { messageId: string };
+  await r.waitFor(1);
+  t.equal(r.received[0]!.headers['webhook-id'], messageId, 'the ping, sent by the job');
+  const rival = await signup(auto, 'rival');
+  const id = ((await rival.req('POST', '/games', { gameType: 'richard-iii', scenario: 'richard-iii', roles: ['York'] })).json() as { id: string }).id;
+  t.equal((await auto.inject({ method: 'POST', url: `/games/${id}/join`, headers: { authorization: `Bearer ${owner.key}` }, payload: {} })).statusCode, 200);
+  await r.waitFor(2);
+  t.match(new Webhook(e.secret).verify(r.received[1]!.body, r.received[1]!.headers), { type: 'game_started', data: { gameId: id } });
+  await auto.close();
+  await owner.req('DELETE', `/webhooks/${e.id}`);
+});
+
 t.test('two instances delivering at once send each message once (claims with a lease)', async (t) => {
   const other = await buildApp(testConfig({ databaseUrl, webhookAllowPrivate: true }), { store, webhookSweepMs: HOUR, webhooks: { perEndpoint: 2 } });
   t.teardown(() => other.close());
