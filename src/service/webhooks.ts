@@ -524,11 +524,19 @@ export async function deliverDue(ctx: Ctx, stopping: () => boolean = () => false
       if (job && batch.length > 0) signal.arm();
       for (const m of batch) {
         inFlight++;
-        void attempt(ctx, m).then((f) => {
-          inFlight--;
-          finished.push(f);
-          wake?.();
-        });
+        void attempt(ctx, m).then(
+          (f) => {
+            inFlight--;
+            finished.push(f);
+            wake?.();
+          },
+          (err: unknown) => {
+            // Not sent (nothing to record): it goes again when its lease ends.
+            inFlight--;
+            ctx.log.warn({ err: String(err), messageId: m.id }, 'a webhook message could not be sent; it is sent again when its lease ends');
+            wake?.();
+          },
+        );
       }
       // The candidates' window was full: claim again at once (an endpoint that reached its limit
       // is left out now, so the window holds the others'). Else everything due was looked at:
