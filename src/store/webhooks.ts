@@ -3,8 +3,7 @@
 // in its own statement or transaction (ENQUEUE, used by games.ts's commit statements), and
 // claimed by the delivery job with a lease (claimDue), sent outside any transaction, then
 // recorded (recordAttempts, a batch in one statement): no lock or transaction is held while a
-// request is in flight, which
-// also keeps the embedded database's single connection free.
+// request is in flight, which also keeps the embedded database's single connection free.
 import type { Prisma, PrismaClient, WebhookEndpoint } from '../generated/prisma/client.ts';
 import type { Sql } from './games.ts';
 
