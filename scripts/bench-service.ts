@@ -484,12 +484,18 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
   const { dbName, port, inspectPort, pid: serverPid, call, stop: stopServer } = await startServer(kind);
   let receiver: http.Server | null = null;
   try {
-    // The webhook receiver: counts deliveries, answers 204.
+    // The webhook receiver: counts deliveries, measures commit → receiver from the payload's
+    // timestamp (the commit time, server clock, same machine), answers 204.
     let delivered = 0;
+    let measuring = true;
+    const hookLatencies: number[] = [];
     receiver = http.createServer((req, res) => {
-      req.resume();
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         delivered++;
+        const at = Date.parse((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timestamp?: string }).timestamp ?? '');
+        if (measuring && Number.isFinite(at)) hookLatencies.push(Date.now() - at);
         res.writeHead(204).end();
       });
     });
@@ -582,6 +588,7 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
     const bots = Array.from({ length: K }, (_, i) => bot(i));
     await new Promise((r) => setTimeout(r, SECONDS * 1000));
     stop = true;
+    measuring = false;
     await Promise.all(bots);
     const elapsed = (performance.now() - t0) / 1000;
     const profile = inspector ? ((await inspector.send('Profiler.stop')).profile as { nodes: ProfileNode[]; samples: number[] }) : null;
@@ -606,6 +613,7 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
     const per = (s: number) => `${((s / persisted) * 1e6).toFixed(0)} µs/action`;
     console.log(`  CPU: server ${cpu.server.toFixed(1)} s (${per(cpu.server)}), postgres ${cpu.pg.toFixed(1)} s (${per(cpu.pg)}), client ${cpu.bench.toFixed(1)} s (${per(cpu.bench)})`);
     if (WEBHOOKS) console.log(`  webhooks: ${delivered} deliveries received (${(delivered / persisted).toFixed(2)} per action)`);
+    if (WEBHOOKS) console.log(`  ${spread('commit → webhook receiver', hookLatencies)}`);
     const statements = commits1.statements - commits0.statements;
     const changes = commits1.changes - commits0.changes;
     console.log(`  group commit: ${changes} commits in ${statements} statements (${(changes / statements).toFixed(2)} per statement)`);

@@ -77,6 +77,11 @@ export interface Config {
    * link-local... addresses. Off, the SSRF guard refuses them (src/webhooks/guard.ts).
    */
   webhookAllowPrivate: boolean;
+  /**
+   * HERALD_WEBHOOK_RETENTION_DAYS (default 30, at least 1): delivered and failed webhook messages
+   * and their attempts are deleted once older than this (the pruning job, hourly).
+   */
+  webhookRetentionDays: number;
   /** HERALD_PUBLIC_URL: the server's public base URL (absolute links in webhooks, e.g. Discord's board image); null: none. */
   publicUrl: string | null;
 }
@@ -235,11 +240,12 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     if (/^(true|1|yes)$/i.test(rawPrivate)) webhookAllowPrivate = true;
     else if (!/^(false|0|no)$/i.test(rawPrivate)) problems.push(`HERALD_WEBHOOK_ALLOW_PRIVATE must be true or false (got "${rawPrivate}")`);
   }
+  const webhookRetentionDays = intVar(env, 'HERALD_WEBHOOK_RETENTION_DAYS', 30, 1, problems);
   const publicUrl = nonEmpty(env, 'HERALD_PUBLIC_URL') ?? null;
   if (publicUrl !== null) checkUrl(publicUrl, 'HERALD_PUBLIC_URL', ['https:', 'http:'], problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
-  return { databaseUrl, databasePooler, databaseDirectUrl, redisUrl, port, host, logLevel, dataDir, busPrefix, development, adminToken, openSignup, vacationDays, reminderSharePercent, rateLimit, sseHeartbeatMs, databaseQueryTimeoutMs, trustProxy, webhookAllowPrivate, publicUrl };
+  return { databaseUrl, databasePooler, databaseDirectUrl, redisUrl, port, host, logLevel, dataDir, busPrefix, development, adminToken, openSignup, vacationDays, reminderSharePercent, rateLimit, sseHeartbeatMs, databaseQueryTimeoutMs, trustProxy, webhookAllowPrivate, webhookRetentionDays, publicUrl };
 }
 
 /** The URL with its password hidden, for logs and error messages. */

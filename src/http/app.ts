@@ -42,6 +42,8 @@ export interface AppServices {
   roundSweepMs?: number;
   /** How often due webhook messages are looked for (default 1 s). */
   webhookSweepMs?: number;
+  /** How often finished webhook messages past their retention are deleted (default 1 h). */
+  webhookPruneMs?: number;
   /** Webhook delivery settings beyond the configuration's (tests: a short retry schedule). */
   webhooks?: { retrySchedule?: readonly number[]; perEndpoint?: number; maxInFlight?: number; timeoutMs?: number };
 }
@@ -97,7 +99,8 @@ export async function buildApp(config: Config, given: AppServices = {}): Promise
       ...(given.clockSweepMs !== undefined ? { clockSweepMs: given.clockSweepMs } : {}),
       ...(given.roundSweepMs !== undefined ? { roundSweepMs: given.roundSweepMs } : {}),
       ...(given.webhookSweepMs !== undefined ? { webhookSweepMs: given.webhookSweepMs } : {}),
-      webhooks: { allowPrivate: config.webhookAllowPrivate, publicUrl: config.publicUrl, ...given.webhooks },
+      ...(given.webhookPruneMs !== undefined ? { webhookPruneMs: given.webhookPruneMs } : {}),
+      webhooks: { allowPrivate: config.webhookAllowPrivate, publicUrl: config.publicUrl, retentionMs: config.webhookRetentionDays * 86_400_000, ...given.webhooks },
     });
     // Before authentication (which reads X-Act-As) and every route.
     await app.register(inputGuard);

@@ -176,6 +176,7 @@ export async function submitAction(ctx: Ctx, callerIn: Caller, gameId: string, i
       kind: 'action', role, playerId: caller.playerId, action: d.action as Prisma.InputJsonValue,
       log: m.logChange(next) as unknown as Prisma.InputJsonValue, idempotencyKey: key, status, activeRoles,
     };
+    const webhooks = gameEvents(game, { status, activeRoles, version, result, seats: game.seats }, [entry], at);
     try {
       await commitChange(ctx.sql, ctx.commits, {
         gameId: game.id,
@@ -187,11 +188,12 @@ export async function submitAction(ctx: Ctx, callerIn: Caller, gameId: string, i
           ...(clock?.clocks !== undefined ? clock : {}),
         },
         entries: [entry],
-        webhooks: gameEvents(game, { status, activeRoles, version, result, seats: game.seats }, [entry], at),
+        webhooks,
         ...(key !== null
           ? { idempotency: { playerId: caller.playerId, key, requestHash, response: JSON.stringify(response) } }
           : {}),
       });
+      if (webhooks.length > 0) ctx.deliveries?.wake();
     } catch (err) {
       const duplicateKey = isUniqueViolation(err) && key !== null;
       // Another request committed first (or a concurrent retry with this key did): decide again on a fresh read.

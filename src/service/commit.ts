@@ -70,6 +70,7 @@ export async function mutate(
     );
     try {
       await commitChange(ctx.sql, ctx.commits, { gameId: game.id, expectedVersion: game.version, expectedClockRev: game.clockRev, at, ...d, webhooks });
+      if (webhooks.length > 0) ctx.deliveries?.wake();
     } catch (err) {
       if (err instanceof VersionConflict && attempt < MAX_ATTEMPTS) continue;
       if (err instanceof VersionConflict) {

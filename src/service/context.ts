@@ -15,7 +15,7 @@ import type { Caller, GameResult, GameSummary, ServiceObserver } from './api.ts'
 import { clockSummary } from './clocks.ts';
 import type { ReminderOptions } from '../clocks/reminders.ts';
 import { ServiceError } from './errors.ts';
-import type { WebhookOptions } from './webhooks.ts';
+import type { DeliverySignal, WebhookOptions } from './webhooks.ts';
 
 export interface Ctx {
   db: PrismaClient;
@@ -40,6 +40,8 @@ export interface Ctx {
   reminders?: ReminderOptions;
   /** Webhook delivery settings (webhooks.ts; default DEFAULT_WEBHOOK_OPTIONS). */
   webhooks?: WebhookOptions;
+  /** Woken by a commit that wrote webhook messages: the delivery run claims them at once (webhooks.ts). */
+  deliveries?: DeliverySignal;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

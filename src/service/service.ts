@@ -89,6 +89,7 @@ export class GameService implements GameServiceApi {
       // Checked here, so bad settings stop the start rather than every action of a clocked game.
       ...(o.reminders !== undefined ? { reminders: reminderOptions(o.reminders) } : {}),
       webhooks: { ...webhooks.DEFAULT_WEBHOOK_OPTIONS, ...o.webhooks },
+      deliveries: new webhooks.DeliverySignal(),
     };
     vacation.listenForClockChanges(this.ctx);
   }
@@ -200,7 +201,15 @@ export class GameService implements GameServiceApi {
   redeliverWebhookRange: GameServiceApi['redeliverWebhookRange'] = (caller, id, input) => webhooks.redeliverRange(this.ctx, caller, id, input);
   testWebhook: GameServiceApi['testWebhook'] = (caller, id) => webhooks.testWebhook(this.ctx, caller, id);
   /** Sends the webhook messages that are due (jobs/webhook-deliveries.ts); how many were delivered. */
-  deliverWebhooks = (): Promise<number> => webhooks.deliverDue(this.ctx);
+  deliverWebhooks = (stopping?: () => boolean): Promise<number> => webhooks.deliverDue(this.ctx, stopping);
+  /** The delivery job's run (jobs/webhook-deliveries.ts): its finding messages arms the commits' wakes. */
+  deliverWebhooksJob = (stopping: () => boolean): Promise<number> => webhooks.deliverDue(this.ctx, stopping, true);
+  /** What the delivery job waits on between runs: its interval, or a commit's wake. */
+  get webhookSignal(): webhooks.DeliverySignal {
+    return this.ctx.deliveries!;
+  }
+  /** Deletes finished webhook messages older than the retention (jobs/webhook-deliveries.ts); how many. */
+  pruneWebhooks = (): Promise<number> => webhooks.pruneFinished(this.ctx);
 }
 
 export function createGameService(o: GameServiceOptions): GameService {

@@ -32,13 +32,15 @@ export interface WebhookOptions {
   retrySchedule: readonly number[];
   /** Messages of one endpoint in flight at once (default 4). */
   perEndpoint: number;
-  /** Messages one instance sends at once (default 32). */
+  /** Messages one instance sends at once (default 256: a slow endpoint holds perEndpoint of them, the others keep the rest). */
   maxInFlight: number;
   /** One request's time limit (default 10 s). */
   timeoutMs: number;
+  /** HERALD_WEBHOOK_RETENTION_DAYS: finished messages (and their attempts) older than this are deleted (default 30 days). */
+  retentionMs: number;
 }
 
-export const DEFAULT_WEBHOOK_OPTIONS: WebhookOptions = { allowPrivate: false, publicUrl: null, retrySchedule: RETRY_SCHEDULE_MS, perEndpoint: 4, maxInFlight: 32, timeoutMs: 10_000 };
+export const DEFAULT_WEBHOOK_OPTIONS: WebhookOptions = { allowPrivate: false, publicUrl: null, retrySchedule: RETRY_SCHEDULE_MS, perEndpoint: 4, maxInFlight: 256, timeoutMs: 10_000, retentionMs: 30 * 86_400_000 };
 
 function opts(ctx: Ctx): WebhookOptions {
   return ctx.webhooks ?? DEFAULT_WEBHOOK_OPTIONS;
@@ -356,8 +358,15 @@ export function body(m: Pick<ClaimedMessage, 'format' | 'event_type' | 'payload'
 
 const THROTTLED = new Set([429, 502, 503, 504]);
 
-/** Sends one claimed message and records the attempt; true when it was delivered. */
-async function deliverOne(ctx: Ctx, m: ClaimedMessage): Promise<boolean> {
+/** An attempt's outcome to record, and the endpoint to disable with it (410, schedule over). */
+interface Finished {
+  m: ClaimedMessage;
+  outcome: store.AttemptOutcome;
+  disable: string | null;
+}
+
+/** Sends one claimed message (no database access); what to record. */
+async function attempt(ctx: Ctx, m: ClaimedMessage): Promise<Finished> {
   const o = opts(ctx);
   const payload = body(m, o.publicUrl);
   let result: { status: number | null; error: string | null; retryAfter?: string | undefined; latencyMs: number };
@@ -368,70 +377,198 @@ async function deliverOne(ctx: Ctx, m: ClaimedMessage): Promise<boolean> {
     const at = new Date();
     const secrets = m.previous_secret ? [m.secret, m.previous_secret] : [m.secret];
     const headers = { 'webhook-id': m.id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signatureHeader(secrets, m.id, at, payload) };
-    result = await post(url, to, headers, payload, o.timeoutMs);
+    result = await post(url, to, headers, payload, o.timeoutMs, { key: m.endpoint_id, maxSockets: o.perEndpoint });
   } catch (err) {
     result = { status: null, error: err instanceof UnsafeUrl ? `refused: ${err.message}` : String(err), latencyMs: 0 };
   }
   const attempts = m.attempts + 1;
   const s = result.status;
-  if (s !== null && s >= 200 && s < 300) {
-    await store.recordAttempt(ctx.sql, { messageId: m.id, httpStatus: s, error: null, latencyMs: result.latencyMs, status: 'delivered' });
-    return true;
-  }
+  const base = { messageId: m.id, httpStatus: s, latencyMs: result.latencyMs };
+  if (s !== null && s >= 200 && s < 300) return { m, outcome: { ...base, error: null, status: 'delivered' }, disable: null };
   const error = result.error ?? (s !== null && s >= 300 && s < 400 ? `redirect (${s}) not followed` : null);
-  const disable = async (reason: string): Promise<void> => {
-    const event: OutboxEvent = {
-      ord: 0, type: 'endpoint_disabled', player_id: m.owner_id, game_id: null,
-      payload: { type: 'endpoint_disabled', timestamp: new Date(ctx.now()).toISOString(), data: { webhookId: m.endpoint_id, url: m.url, reason } },
-    };
-    await store.disableEndpoint(ctx.sql, m.endpoint_id, reason, event);
-  };
-  if (s === 410) {
-    await store.recordAttempt(ctx.sql, { messageId: m.id, httpStatus: s, error, latencyMs: result.latencyMs, status: 'failed' });
-    await disable('the endpoint answered 410 Gone');
-    return false;
-  }
+  if (s === 410) return { m, outcome: { ...base, error, status: 'failed' }, disable: 'the endpoint answered 410 Gone' };
   const after = s !== null && THROTTLED.has(s) ? retryAfterMs(result.retryAfter, ctx.now()) : null;
   const delay = retryDelay(attempts, o.retrySchedule);
-  if (delay === null) {
-    await store.recordAttempt(ctx.sql, { messageId: m.id, httpStatus: s, error, latencyMs: result.latencyMs, status: 'failed' });
-    await disable(`no delivery succeeded after ${attempts} attempts`);
-    return false;
-  }
-  await store.recordAttempt(ctx.sql, { messageId: m.id, httpStatus: s, error, latencyMs: result.latencyMs, status: 'pending', retryInMs: after ?? delay });
-  return false;
+  if (delay === null) return { m, outcome: { ...base, error, status: 'failed' }, disable: `no delivery succeeded after ${attempts} attempts` };
+  return { m, outcome: { ...base, error, status: 'pending', retryInMs: after ?? delay }, disable: null };
 }
 
-/** Claims per run of the delivery job (each claims up to maxInFlight). */
-const MAX_ROUNDS = 50;
+/**
+ * Records finished attempts, all in one statement (one by one if that fails, so one bad row
+ * cannot keep the others' outcomes unrecorded), then disables the endpoints that have to be; how
+ * many were delivered. An outcome that cannot be recorded is logged: its message is sent again
+ * when its lease ends.
+ */
+async function record(ctx: Ctx, done: Finished[]): Promise<number> {
+  let recorded = done;
+  try {
+    await store.recordAttempts(ctx.sql, done.map((f) => f.outcome));
+  } catch {
+    recorded = [];
+    for (const f of done) {
+      try {
+        await store.recordAttempt(ctx.sql, f.outcome);
+        recorded.push(f);
+      } catch (err) {
+        ctx.log.warn({ err: String(err), messageId: f.m.id }, 'a webhook delivery could not be recorded; it is sent again when its lease ends');
+      }
+    }
+  }
+  for (const f of recorded) {
+    if (f.disable === null) continue;
+    const event: OutboxEvent = {
+      ord: 0, type: 'endpoint_disabled', player_id: f.m.owner_id, game_id: null,
+      payload: { type: 'endpoint_disabled', timestamp: new Date(ctx.now()).toISOString(), data: { webhookId: f.m.endpoint_id, url: f.m.url, reason: f.disable } },
+    };
+    await store.disableEndpoint(ctx.sql, f.m.endpoint_id, f.disable, event).catch((err: unknown) => {
+      ctx.log.warn({ err: String(err), endpointId: f.m.endpoint_id }, 'a webhook endpoint could not be disabled; its next failure tries again');
+    });
+  }
+  return recorded.filter((f) => f.outcome.status === 'delivered').length;
+}
+
+/**
+ * After a wake, how long more commits' wakes are gathered before claiming: one claim (and mostly
+ * one record) for them all instead of a claim and a record per message when deliveries trickle.
+ */
+const WAKE_GATHER_MS = 50;
+/** How long after the delivery job last found messages commits still wake it. */
+const WAKE_ARMED_MS = 10_000;
+
+/**
+ * Tells the delivery job that a commit of this instance wrote webhook messages, so it claims them
+ * now rather than at its next poll. Wakes count only while the job has been finding messages
+ * lately (armed): a server whose webhooks are idle, or have no endpoints, pays nothing per commit.
+ */
+export class DeliverySignal {
+  private readonly waiters = new Set<() => void>();
+  private armedUntil = 0;
+  /** A wake that came while nobody waited (a claim was on its way): the next wait ends at once. */
+  private pending = false;
+
+  /** The job found messages: commits' wakes count for a while. */
+  arm(): void {
+    this.armedUntil = performance.now() + WAKE_ARMED_MS;
+  }
+
+  wake(): void {
+    if (performance.now() > this.armedUntil) return;
+    if (this.waiters.size === 0) this.pending = true;
+    else this.interrupt(WAKE_GATHER_MS);
+  }
+
+  /** Ends every wait (after `afterMs`): the job is stopping, or there is work. */
+  interrupt(afterMs = 0): void {
+    const ws = [...this.waiters];
+    this.waiters.clear();
+    for (const w of ws) {
+      if (afterMs > 0) setTimeout(w, afterMs).unref();
+      else w();
+    }
+  }
+
+  /** Resolves when woken, or after `ms`; `also` (a request finished) ends it too. */
+  wait(ms: number, also?: (end: () => void) => void): Promise<void> {
+    return new Promise((resolve) => {
+      let ended = false;
+      const end = (): void => {
+        if (ended) return;
+        ended = true;
+        clearTimeout(timer);
+        this.waiters.delete(end);
+        resolve();
+      };
+      const timer = setTimeout(end, this.pending ? WAKE_GATHER_MS : ms);
+      timer.unref();
+      this.pending = false;
+      this.waiters.add(end);
+      also?.(end);
+    });
+  }
+}
 
 /** A claim's lease: longer than a request may take, so a message is never sent twice at once. */
 const LEASE_MARGIN_MS = 50_000;
 
+/** While requests are in flight, how often a run also looks for newly due messages. */
+export const DELIVERY_POLL_MS = 200;
+
 /**
- * Sends what is due (jobs/webhook-deliveries.ts), batch after batch until nothing is due (at most
- * MAX_ROUNDS batches), up to maxInFlight at once (at most perEndpoint per endpoint); how many were
- * delivered. Each batch is claimed by one
- * statement and sent with no transaction open.
+ * Sends what is due (jobs/webhook-deliveries.ts), continuously: up to maxInFlight requests at once
+ * (at most perEndpoint per endpoint, across instances: the claim counts the leases), claiming
+ * more whenever a request finishes (and every DELIVERY_POLL_MS meanwhile), so a slow or dead
+ * endpoint holds only its own slots: the others' deliveries go on while it hangs. Finished
+ * attempts are recorded together, one statement per batch. Each claim is one statement; no
+ * transaction is open while a request is in flight. The run ends when nothing is in flight and
+ * nothing is due, or once `stopping()` (no new claims; the requests in flight are finished and
+ * recorded). How many were delivered.
  */
-export async function deliverDue(ctx: Ctx): Promise<number> {
+export async function deliverDue(ctx: Ctx, stopping: () => boolean = () => false, job = false): Promise<number> {
+  const signal = ctx.deliveries ?? new DeliverySignal();
   const o = opts(ctx);
+  const leaseMs = o.timeoutMs + LEASE_MARGIN_MS;
+  const finished: Finished[] = [];
+  let inFlight = 0;
   let delivered = 0;
-  let rounds = 0;
+  let wake: (() => void) | null = null;
+  let claim = true;
   for (;;) {
-    const batch = await store.claimDue(ctx.sql, { limit: o.maxInFlight, perEndpoint: o.perEndpoint, leaseMs: o.timeoutMs + LEASE_MARGIN_MS });
-    if (batch.length === 0) return delivered;
-    const results = await Promise.all(
-      batch.map((m) =>
-        deliverOne(ctx, m).catch((err: unknown) => {
-          ctx.log.warn({ err: String(err), messageId: m.id }, 'a webhook delivery could not be recorded; it is sent again when its lease ends');
-          return false;
-        }),
-      ),
-    );
-    delivered += results.filter(Boolean).length;
-    // A delivery may have let the next message of its game go (per-game order): claim again, a
-    // bounded number of times per run (a retry due at once must not spin here).
-    if (++rounds >= MAX_ROUNDS) return delivered;
+    if (finished.length > 0) {
+      delivered += await record(ctx, finished.splice(0));
+      // A recorded outcome frees a slot of its endpoint, and may let the next message of its game go.
+      claim = true;
+    }
+    if (claim && inFlight < o.maxInFlight && !stopping()) {
+      const limit = o.maxInFlight - inFlight;
+      const batch = await store.claimDue(ctx.sql, { limit, perEndpoint: o.perEndpoint, leaseMs });
+      if (job && batch.length > 0) signal.arm();
+      for (const m of batch) {
+        inFlight++;
+        void attempt(ctx, m).then(
+          (f) => {
+            inFlight--;
+            finished.push(f);
+            wake?.();
+          },
+          (err: unknown) => {
+            // Not sent (nothing to record): it goes again when its lease ends.
+            inFlight--;
+            ctx.log.warn({ err: String(err), messageId: m.id }, 'a webhook message could not be sent; it is sent again when its lease ends');
+            wake?.();
+          },
+        );
+      }
+      // The candidates' window was full: claim again at once (an endpoint that reached its limit
+      // is left out now, so the window holds the others'). Else everything due was looked at:
+      // wait for a request, a commit's wake or the poll.
+      claim = batch.length > 0 && batch[0]!.window_rows >= limit * 4;
+      if (claim) continue;
+    }
+    if (inFlight === 0 && finished.length === 0 && (!claim || stopping())) return delivered;
+    if (finished.length === 0) {
+      // A request finishing, a commit's wake, or the poll: then claim again.
+      await signal.wait(DELIVERY_POLL_MS, (end) => {
+        wake = end;
+      });
+      wake = null;
+      claim = true;
+    }
+  }
+}
+
+/** Finished messages deleted per statement (short transactions however long the backlog). */
+const PRUNE_BATCH = 5_000;
+
+/**
+ * Deletes finished messages (delivered, or failed for good) and their attempts once older than
+ * the retention, by the service's clock; pending ones stay whatever their age. How many.
+ */
+export async function pruneFinished(ctx: Ctx): Promise<number> {
+  const before = new Date(ctx.now() - opts(ctx).retentionMs);
+  let deleted = 0;
+  for (;;) {
+    const n = await store.pruneFinished(ctx.sql, before, PRUNE_BATCH);
+    deleted += n;
+    if (n < PRUNE_BATCH) return deleted;
   }
 }

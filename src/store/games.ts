@@ -331,44 +331,44 @@ async function commitInOneStatement(sql: Sql, c: Change): Promise<number> {
   const entries = entryRows(c);
   const idem = c.idempotency ?? null;
   const seats = c.seats && c.seats.length > 0 ? c.seats : null;
-  const { rows } = await sql.query<{ updated: number }>({
-    name: seats ? 'herald-commit-seats' : 'herald-commit',
-    text: seats ? COMMIT_SEATS : COMMIT,
-    values: [
-      newVersion,
-      g.status ?? null,
-      g.state !== undefined,
-      g.state == null ? null : JSON.stringify(g.state),
-      g.result !== undefined,
-      g.result == null ? null : JSON.stringify(g.result),
-      g.activeRoles !== undefined,
-      g.activeRoles ?? [],
-      c.gameId,
-      c.expectedVersion,
-      JSON.stringify(entries),
-      idem !== null,
-      idem?.playerId ?? null,
-      idem?.key ?? null,
-      idem?.requestHash ?? null,
-      idem ? JSON.stringify(idem.response) : null,
-      c.at ?? new Date(),
-      g.clocks !== undefined,
-      g.clocks === undefined || g.clocks === null ? null : JSON.stringify(g.clocks),
-      // An ISO string: pg's own Date formatting costs more than the clock arithmetic.
-      g.deadlineAt ? g.deadlineAt.toISOString() : null,
-      g.remindAt ? g.remindAt.toISOString() : null,
-      c.expectedClockRev,
-      JSON.stringify(c.webhooks ?? []),
-      ...(seats
-        ? [JSON.stringify(seats.map((x) => ({ role: x.role, player_id: x.playerId, set_invite: x.inviteCodeHash !== undefined, invite_code_hash: x.inviteCodeHash ?? null })))]
-        : []),
-    ],
-  });
+  // Without events (most actions), the statement without the outbox's INSERT: nothing of it is
+  // planned, locked or run. A seat change (join, leave: rare) always has the outbox part.
+  const hooks = seats !== null || (c.webhooks !== undefined && c.webhooks.length > 0);
+  const values: unknown[] = [
+    newVersion,
+    g.status ?? null,
+    g.state !== undefined,
+    g.state == null ? null : JSON.stringify(g.state),
+    g.result !== undefined,
+    g.result == null ? null : JSON.stringify(g.result),
+    g.activeRoles !== undefined,
+    g.activeRoles ?? [],
+    c.gameId,
+    c.expectedVersion,
+    JSON.stringify(entries),
+    idem !== null,
+    idem?.playerId ?? null,
+    idem?.key ?? null,
+    idem?.requestHash ?? null,
+    idem ? JSON.stringify(idem.response) : null,
+    c.at ?? new Date(),
+    g.clocks !== undefined,
+    g.clocks === undefined || g.clocks === null ? null : JSON.stringify(g.clocks),
+    // An ISO string: pg's own Date formatting costs more than the clock arithmetic.
+    g.deadlineAt ? g.deadlineAt.toISOString() : null,
+    g.remindAt ? g.remindAt.toISOString() : null,
+    c.expectedClockRev,
+  ];
+  if (hooks) values.push(JSON.stringify(c.webhooks ?? []));
+  if (seats) values.push(JSON.stringify(seats.map((x) => ({ role: x.role, player_id: x.playerId, set_invite: x.inviteCodeHash !== undefined, invite_code_hash: x.inviteCodeHash ?? null }))));
+  const statement = seats ? { name: 'herald-commit-seats', text: COMMIT_SEATS } : hooks ? { name: 'herald-commit-hooks', text: COMMIT_HOOKS } : { name: 'herald-commit', text: COMMIT };
+  const { rows } = await sql.query<{ updated: number }>({ ...statement, values });
   if (Number(rows[0]?.updated ?? 0) !== 1) throw new VersionConflict();
   return newVersion;
 }
 
-function commitSql(seats: boolean): string {
+/** The commit statement: with the outbox's INSERT when `hooks` ($23), with seat updates when `seats` ($24; needs hooks). */
+function commitSql(hooks: boolean, seats: boolean): string {
   return `
   WITH g AS (
     UPDATE games SET
@@ -394,11 +394,14 @@ function commitSql(seats: boolean): string {
     SELECT g.id, $13::uuid, $14, $15, $16::jsonb, now()
     FROM g WHERE $12::boolean
     RETURNING 1
-  ), w AS (
+  )${
+    hooks
+      ? `, w AS (
     ${enqueueSql('$23::jsonb', 'g,')}
     RETURNING 1
-  )
-${seats
+  )`
+      : ''
+  }${seats
     ? `, s AS (
     UPDATE seats SET player_id = x.player_id,
       invite_code_hash = CASE WHEN x.set_invite THEN x.invite_code_hash ELSE seats.invite_code_hash END
@@ -410,9 +413,10 @@ ${seats
   SELECT (SELECT count(*) FROM g)::int AS updated`;
 }
 
-const COMMIT = commitSql(false);
+const COMMIT = commitSql(false, false);
+const COMMIT_HOOKS = commitSql(true, false);
 /** COMMIT with seat updates ($24: [{role, player_id, set_invite, invite_code_hash}]). */
-const COMMIT_SEATS = commitSql(true);
+const COMMIT_SEATS = commitSql(true, true);
 
 /**
  * Several seat-less changes (of different games, usually) in one statement:
@@ -450,11 +454,14 @@ async function commitManyInOneStatement(sql: Sql, cs: Change[]): Promise<Set<num
       webhooks: c.webhooks ?? [],
     };
   });
-  const { rows: done } = await sql.query<{ i: number }>({ name: 'herald-commit-many', text: COMMIT_MANY, values: [JSON.stringify(rows)] });
+  const hooks = cs.some((c) => c.webhooks !== undefined && c.webhooks.length > 0);
+  const { rows: done } = await sql.query<{ i: number }>(
+    hooks ? { name: 'herald-commit-many-hooks', text: COMMIT_MANY_HOOKS, values: [JSON.stringify(rows)] } : { name: 'herald-commit-many', text: COMMIT_MANY, values: [JSON.stringify(rows)] },
+  );
   return new Set(done.map((r) => r.i));
 }
 
-const COMMIT_MANY = `
+const commitManySql = (hooks: boolean) => `
   WITH c AS (
     SELECT * FROM jsonb_to_recordset($1::jsonb) AS c(
       i int, game_id uuid, expected int, expected_rev int, version int, status text,
@@ -486,11 +493,17 @@ const COMMIT_MANY = `
     SELECT c.game_id, c.idem_player, c.idem_key, c.idem_hash, c.idem_response, now()
     FROM g JOIN c ON c.i = g.i WHERE c.idem
     RETURNING 1
-  ), w AS (
+  )${
+    hooks
+      ? `, w AS (
     ${enqueueSql('c.webhooks', 'g JOIN c ON c.i = g.i CROSS JOIN LATERAL')}
     RETURNING 1
-  )
+  )`
+      : ''
+  }
   SELECT i FROM g`;
+const COMMIT_MANY = commitManySql(false);
+const COMMIT_MANY_HOOKS = commitManySql(true);
 
 /** The group commit of one pool (group-commit.ts): every seat-less change goes through it. */
 export function commitGroup(

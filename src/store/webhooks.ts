@@ -2,8 +2,8 @@
 // named operations of service/webhooks.ts. Messages are written by the change that causes them,
 // in its own statement or transaction (ENQUEUE, used by games.ts's commit statements), and
 // claimed by the delivery job with a lease (claimDue), sent outside any transaction, then
-// recorded (recordAttempt): no lock or transaction is held while a request is in flight, which
-// also keeps the embedded database's single connection free.
+// recorded (recordAttempts, a batch in one statement): no lock or transaction is held while a
+// request is in flight, which also keeps the embedded database's single connection free.
 import type { Prisma, PrismaClient, WebhookEndpoint } from '../generated/prisma/client.ts';
 import type { Sql } from './games.ts';
 
@@ -143,6 +143,10 @@ export async function redeliver(sql: Sql, endpointId: string, which: { messageId
 
 /** A message claimed for delivery, with what sending it needs. */
 export interface ClaimedMessage {
+  /** How many candidates the claim looked at: fewer than 4 × limit means nothing more was due. */
+  window_rows: number;
+  /** Creation order (bigint as text). */
+  seq: string;
   id: string;
   endpoint_id: string;
   owner_id: string;
@@ -162,6 +166,8 @@ export interface ClaimedMessage {
  * lease runs out — an instance that dies mid-send leaves it to be sent again then). The
  * statement is its own transaction: no lock outlives it.
  * - at most `perEndpoint` messages of one endpoint in flight (leased) at once, across instances;
+ *   an endpoint already at that limit is left out before the due window is taken (`busy`), so a
+ *   slow endpoint's backlog cannot fill the window and hold back the others';
  * - per endpoint and game, in order: a message waits while an earlier one of the same endpoint
  *   and game is still pending (in flight or waiting for a retry).
  */
@@ -169,31 +175,46 @@ export async function claimDue(sql: Sql, o: { limit: number; perEndpoint: number
   const { rows } = await sql.query<ClaimedMessage>({
     name: 'herald-webhook-claim',
     text: `
-      WITH due AS (
+      WITH busy AS (
+        -- In flight: leased, so next_attempt_at (the lease's end) is in the future (the index).
+        SELECT endpoint_id, count(*) AS n FROM webhook_messages
+        WHERE status = 'pending' AND next_attempt_at > now() AND leased_until > now()
+        GROUP BY endpoint_id
+      ), due AS (
+        -- Candidates, read without locking: the oldest due in the index's order (status,
+        -- next_attempt_at), so the scan stops after the window instead of reading and sorting
+        -- every due message of a burst on every claim.
         SELECT m.id, m.endpoint_id, m.seq FROM webhook_messages m
         JOIN webhook_endpoints e ON e.id = m.endpoint_id AND e.enabled
         WHERE m.status = 'pending' AND m.next_attempt_at <= now()
+          AND NOT EXISTS (SELECT 1 FROM busy u WHERE u.endpoint_id = m.endpoint_id AND u.n >= $2)
           AND NOT EXISTS (SELECT 1 FROM webhook_messages b WHERE b.endpoint_id = m.endpoint_id AND b.game_id = m.game_id
                           AND b.status = 'pending' AND b.seq < m.seq)
-        ORDER BY m.next_attempt_at, m.seq
+        ORDER BY m.next_attempt_at
         LIMIT $1 * 4
-        FOR UPDATE OF m SKIP LOCKED
       ), ranked AS (
         SELECT d.id, row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.seq)
-          + (SELECT count(*) FROM webhook_messages f WHERE f.endpoint_id = d.endpoint_id AND f.status = 'pending' AND f.leased_until > now()) AS n,
+          + COALESCE((SELECT u.n FROM busy u WHERE u.endpoint_id = d.endpoint_id), 0) AS n,
           d.seq
         FROM due d
       ), chosen AS (
         SELECT id FROM ranked WHERE n <= $2 ORDER BY seq LIMIT $1
+      ), locked AS (
+        -- Only the chosen are locked; one another instance holds (or has leased meanwhile: the
+        -- condition is checked again on the row's newest version) is skipped.
+        SELECT m.id FROM webhook_messages m
+        WHERE m.id = ANY(ARRAY(SELECT id FROM chosen)) AND m.status = 'pending' AND m.next_attempt_at <= now()
+        FOR UPDATE SKIP LOCKED
       )
       UPDATE webhook_messages m SET next_attempt_at = now() + $3 * interval '1 millisecond', leased_until = now() + $3 * interval '1 millisecond'
-      FROM chosen c, webhook_endpoints e
-      WHERE m.id = c.id AND e.id = m.endpoint_id
-      RETURNING m.id, m.endpoint_id::text AS endpoint_id, e.owner_id::text AS owner_id, m.event_type, m.payload, m.attempts, e.url, e.format, e.secret,
+      FROM webhook_endpoints e
+      WHERE m.id = ANY(ARRAY(SELECT id FROM locked)) AND e.id = m.endpoint_id
+      RETURNING (SELECT count(*) FROM due)::int AS window_rows, m.seq::text AS seq, m.id, m.endpoint_id::text AS endpoint_id, e.owner_id::text AS owner_id, m.event_type, m.payload, m.attempts, e.url, e.format, e.secret,
         CASE WHEN e.previous_until > now() THEN e.previous_secret END AS previous_secret`,
     values: [o.limit, o.perEndpoint, o.leaseMs],
   });
-  return rows;
+  // Sent oldest first.
+  return rows.sort((a, b) => (BigInt(a.seq) < BigInt(b.seq) ? -1 : 1));
 }
 
 export interface AttemptOutcome {
@@ -206,20 +227,75 @@ export interface AttemptOutcome {
   retryInMs?: number;
 }
 
-/** Records one attempt and its outcome in one statement; the lease ends. */
-export async function recordAttempt(sql: Sql, a: AttemptOutcome): Promise<void> {
+/**
+ * Records attempts and their outcomes, any number of them in one statement (its own
+ * transaction: all or none); their leases end. A message deleted meanwhile (its endpoint was)
+ * is skipped.
+ */
+export async function recordAttempts(sql: Sql, outcomes: AttemptOutcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  if (outcomes.length === 1) {
+    // One (the usual case when deliveries trickle): scalar parameters cost Postgres about half of
+    // the list's form (measured: ~250 vs ~450 µs of backend CPU).
+    const a = outcomes[0]!;
+    await sql.query({
+      name: 'herald-webhook-attempt',
+      text: `
+        WITH u AS (
+          UPDATE webhook_messages SET attempts = attempts + 1, status = $5, last_status = $2, last_error = $3, leased_until = NULL,
+            delivered_at = CASE WHEN $5 = 'delivered' THEN now() ELSE delivered_at END,
+            next_attempt_at = CASE WHEN $5 = 'pending' THEN now() + $6 * interval '1 millisecond' ELSE next_attempt_at END
+          WHERE id = $1
+          RETURNING id
+        )
+        INSERT INTO webhook_attempts (message_id, http_status, error, latency_ms) SELECT id, $2, $3, $4 FROM u`,
+      values: [a.messageId, a.httpStatus, a.error, a.latencyMs, a.status, a.retryInMs ?? 0],
+    });
+    return;
+  }
+  const rows = outcomes.map((a) => ({ id: a.messageId, http_status: a.httpStatus, error: a.error, latency_ms: a.latencyMs, status: a.status, retry_ms: a.retryInMs ?? 0 }));
   await sql.query({
-    name: 'herald-webhook-attempt',
+    name: 'herald-webhook-attempts',
     text: `
-      WITH a AS (
-        INSERT INTO webhook_attempts (message_id, http_status, error, latency_ms) VALUES ($1, $2, $3, $4) RETURNING 1
+      WITH o AS (
+        SELECT * FROM jsonb_to_recordset($1::jsonb) AS o(id text, http_status int, error text, latency_ms int, status text, retry_ms int)
+      ), u AS (
+        UPDATE webhook_messages m SET attempts = m.attempts + 1, status = o.status, last_status = o.http_status, last_error = o.error, leased_until = NULL,
+          delivered_at = CASE WHEN o.status = 'delivered' THEN now() ELSE m.delivered_at END,
+          next_attempt_at = CASE WHEN o.status = 'pending' THEN now() + o.retry_ms * interval '1 millisecond' ELSE m.next_attempt_at END
+        -- = ANY: the primary key's index, whatever the planner guesses of the list's length.
+        FROM o WHERE m.id = o.id AND m.id = ANY($2::text[])
+        RETURNING m.id
       )
-      UPDATE webhook_messages SET attempts = attempts + 1, status = $5, last_status = $2, last_error = $3, leased_until = NULL,
-        delivered_at = CASE WHEN $5 = 'delivered' THEN now() ELSE delivered_at END,
-        next_attempt_at = CASE WHEN $5 = 'pending' THEN now() + $6 * interval '1 millisecond' ELSE next_attempt_at END
-      WHERE id = $1`,
-    values: [a.messageId, a.httpStatus, a.error, a.latencyMs, a.status, a.retryInMs ?? 0],
+      INSERT INTO webhook_attempts (message_id, http_status, error, latency_ms)
+      SELECT o.id, o.http_status, o.error, o.latency_ms FROM o JOIN u ON u.id = o.id`,
+    values: [JSON.stringify(rows), rows.map((r) => r.id)],
   });
+}
+
+/** One attempt (recordAttempts of one). */
+export function recordAttempt(sql: Sql, a: AttemptOutcome): Promise<void> {
+  return recordAttempts(sql, [a]);
+}
+
+/**
+ * Deletes finished messages (delivered, or failed for good) whose last attempt and creation are
+ * both before `before`, with their attempts (ON DELETE CASCADE); at most `limit` in one statement,
+ * so a long backlog is pruned in short transactions. How many were deleted.
+ */
+export async function pruneFinished(sql: Sql, before: Date, limit: number): Promise<number> {
+  const r = await sql.query({
+    name: 'herald-webhook-prune',
+    text: `
+      DELETE FROM webhook_messages WHERE id IN (
+        SELECT id FROM webhook_messages
+        WHERE status IN ('delivered', 'failed') AND next_attempt_at < $1::timestamptz AND created_at < $1::timestamptz
+          AND COALESCE(delivered_at, next_attempt_at) < $1::timestamptz
+        LIMIT $2
+      )`,
+    values: [before.toISOString(), limit],
+  });
+  return r.rowCount ?? 0;
 }
 
 /**

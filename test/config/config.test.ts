@@ -24,6 +24,7 @@ t.test('defaults: embedded database, in-process bus, 127.0.0.1:3000, info logs, 
     databaseQueryTimeoutMs: 10_000,
     trustProxy: false,
     webhookAllowPrivate: false,
+    webhookRetentionDays: 30,
     publicUrl: null,
   });
 });
@@ -35,6 +36,12 @@ t.test('HERALD_WEBHOOK_ALLOW_PRIVATE: off by default; HERALD_PUBLIC_URL an http(
   t.throws(() => loadConfig({ HERALD_WEBHOOK_ALLOW_PRIVATE: 'maybe' }), /HERALD_WEBHOOK_ALLOW_PRIVATE/);
   t.equal(loadConfig({ HERALD_PUBLIC_URL: 'https://herald.example' }).publicUrl, 'https://herald.example');
   t.throws(() => loadConfig({ HERALD_PUBLIC_URL: 'ftp://x' }), /HERALD_PUBLIC_URL/);
+});
+
+t.test('HERALD_WEBHOOK_RETENTION_DAYS: 30 by default, a whole number of days from 1', async (t) => {
+  t.equal(loadConfig({}).webhookRetentionDays, 30);
+  t.equal(loadConfig({ HERALD_WEBHOOK_RETENTION_DAYS: '7' }).webhookRetentionDays, 7);
+  for (const bad of ['0', '-1', '2.5', 'week']) t.throws(() => loadConfig({ HERALD_WEBHOOK_RETENTION_DAYS: bad }), /HERALD_WEBHOOK_RETENTION_DAYS/, bad);
 });
 
 t.test('TRUST_PROXY: off by default; true, false, or a list of addresses, CIDRs and range names', async (t) => {

@@ -71,6 +71,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     databaseQueryTimeoutMs: 10_000,
     trustProxy: false,
     webhookAllowPrivate: false,
+    webhookRetentionDays: 30,
     publicUrl: null,
     ...overrides,
   };

@@ -24,6 +24,8 @@ export interface Receiver {
   script: Answer[];
   /** Waits until `n` requests arrived (polling; fails after `ms`). */
   waitFor(n: number, ms?: number): Promise<void>;
+  /** Drops every open connection unanswered (a receiver that died mid-request). */
+  drop(): void;
 }
 
 export async function startReceiver(t: Teardown): Promise<Receiver> {
@@ -62,6 +64,9 @@ export async function startReceiver(t: Teardown): Promise<Receiver> {
         if (Date.now() > until) throw new Error(`expected ${n} webhook requests, got ${received.length}`);
         await new Promise((r) => setTimeout(r, 20));
       }
+    },
+    drop() {
+      server.closeAllConnections();
     },
   };
 }

@@ -1,7 +1,8 @@
 // Group commit (store/group-commit.ts) on real Postgres: concurrent commits
 // of different games go as batches and each lands exactly as alone; in a
 // batch, each change keeps its own version check; one change's error (a
-// unique violation) fails that change only.
+// unique violation) fails that change only; in a batch, each change writes its own webhook
+// messages (and a refused one none).
 import t from 'tap';
 import { commitGroup, isUniqueViolation, VersionConflict, type Change } from '../../src/store/games.ts';
 import { canonicalJson as text } from '../../src/service/json.ts';
@@ -109,4 +110,33 @@ t.test('a change waiting behind slow statements goes alone after maxWaitMs', asy
   t.ok(waited < 2000, `while X and Y still wait (${Math.round(waited)} ms; the wait limit is 50 ms)`);
   await locker.query('COMMIT');
   t.same(await Promise.all(blocked), [1, 1], 'X and Y commit once the rows are free');
+});
+
+t.test('in a batch, each change writes its own webhook messages; a refused change writes none', async (t) => {
+  const [first, a, b, stale] = await newGames(4);
+  const players = [await store.prisma.player.create({ data: { name: 'Hooked A' } }), await store.prisma.player.create({ data: { name: 'Hooked B' } })];
+  const quiet = await store.prisma.player.create({ data: { name: 'No endpoint' } });
+  for (const p of players) {
+    await store.prisma.webhookEndpoint.create({ data: { ownerId: p.id, url: 'http://127.0.0.1:9/hook', events: ['game_ended'], secret: 'whsec_x' } });
+  }
+  await store.prisma.game.update({ where: { id: stale! }, data: { version: 5 } });
+  const ended = (gameId: string, playerId: string, ord: number) => ({ ord, type: 'game_ended', player_id: playerId, game_id: gameId, payload: { type: 'game_ended', data: { gameId } } });
+  const withEvents = (gameId: string, expected: number, n: number) =>
+    change(gameId, expected, n, { webhooks: [ended(gameId, players[0]!.id, 0), ended(gameId, players[1]!.id, 1), ended(gameId, quiet.id, 2)] });
+  // One statement in flight at a time and no time limit: the first goes alone, the other three
+  // wait for it and go together, as one batch (certainly: they are queued before it answers).
+  const sizes: number[] = [];
+  const group = commitGroup(store.pool, (n) => sizes.push(n), { maxInFlight: 1, maxWaitMs: 60_000 });
+  const results = await Promise.allSettled([withEvents(first!, 0, 0), withEvents(a!, 0, 1), withEvents(b!, 0, 2), withEvents(stale!, 0, 3)].map((c) => group.commit(c)));
+  t.same(sizes, [1, 3], 'three changes in one statement');
+  t.same(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'fulfilled', 'rejected']);
+  t.ok((results[3] as PromiseRejectedResult).reason instanceof VersionConflict, 'the stale one: VersionConflict');
+  const rows = (await store.pool.query(
+    `SELECT m.game_id::text AS game, e.owner_id::text AS owner, m.payload FROM webhook_messages m JOIN webhook_endpoints e ON e.id = m.endpoint_id
+     WHERE m.game_id = ANY($1::uuid[]) ORDER BY m.seq`,
+    [[first, a, b, stale]],
+  )).rows as { game: string; owner: string; payload: { data: { gameId: string; player: { id: string } } } }[];
+  const expected = [first!, a!, b!].flatMap((g) => players.map((p) => `${g} ${p.id}`));
+  t.same(rows.map((r) => `${r.game} ${r.owner}`).sort(), expected.sort(), 'one message per committed game and endpoint; none for the stale change or the player without an endpoint');
+  t.ok(rows.every((r) => r.payload.data.gameId === r.game && r.payload.data.player.id === r.owner), 'each message carries its own change\'s event and player');
 });

@@ -142,6 +142,57 @@ t.test('per game: a message waits while an earlier one of the same game is pendi
   t.ok(most <= 2, `at most 2 in flight (saw ${most})`);
 });
 
+t.test('an endpoint that hangs holds only its own slots: another endpoint\'s messages go and are recorded meanwhile', async (t) => {
+  // Its own instance with a long timeout: the hanging requests stay in flight for the whole test.
+  const patient = await buildApp(testConfig({ databaseUrl, webhookAllowPrivate: true }), { store, webhookSweepMs: HOUR, webhooks: { perEndpoint: 2, maxInFlight: 8, timeoutMs: 60_000 } });
+  t.teardown(() => patient.close());
+  const slow = await startReceiver(t);
+  const fast = await startReceiver(t);
+  for (let i = 0; i < 4; i++) slow.script.push({ status: 200, delayMs: 120_000 });
+  const s = await endpoint(slow.url);
+  const f = await endpoint(fast.url);
+  // The hanging endpoint's messages are older: they come first in the claim's order.
+  for (let i = 0; i < 4; i++) await owner.req('POST', `/webhooks/${s.id}/test`);
+  for (let i = 0; i < 3; i++) await owner.req('POST', `/webhooks/${f.id}/test`);
+  let stop = false;
+  const run = (patient.gameService as unknown as GameService).deliverWebhooks(() => stop);
+  await slow.waitFor(2);
+  await fast.waitFor(3);
+  // Queued while the slow requests hang: the same run claims them (no new run is needed).
+  for (let i = 0; i < 3; i++) await owner.req('POST', `/webhooks/${f.id}/test`);
+  await fast.waitFor(6);
+  const until = Date.now() + 20_000;
+  while ((await deliveries(f.id)).some((d) => d.status !== 'delivered') && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  t.same((await deliveries(f.id)).map((d) => d.status), Array(6).fill('delivered'), 'every message of the answering endpoint delivered and recorded');
+  t.equal(slow.received.length, 2, 'the hanging endpoint: its 2 slots (perEndpoint) still in flight, nothing more sent to it');
+  t.same((await deliveries(s.id)).map((d) => d.attempts), [0, 0, 0, 0], 'nothing of the hanging endpoint recorded yet');
+  // The receiver dies: its requests fail, are recorded for a retry, and the run ends.
+  stop = true;
+  slow.drop();
+  t.equal(await run, 6);
+  const after = await deliveries(s.id);
+  t.equal(after.filter((d) => d.attempts === 1 && d.status === 'pending').length, 2, 'the two dropped requests recorded, to be retried');
+  t.equal(after.filter((d) => d.attempts === 0).length, 2, 'the other two never sent');
+  await owner.req('DELETE', `/webhooks/${s.id}`);
+});
+
+t.test('the delivery job sends on its own, game events included, and stops with the app', async (t) => {
+  const auto = await buildApp(testConfig({ databaseUrl, webhookAllowPrivate: true }), { store, webhookSweepMs: 100 });
+  t.teardown(() => auto.close());
+  const r = await startReceiver(t);
+  const e = await endpoint(r.url, ['ping', 'game_started']);
+  const { messageId } = (await owner.req('POST', `/webhooks/${e.id}/test`)).json() as { messageId: string };
+  await r.waitFor(1);
+  t.equal(r.received[0]!.headers['webhook-id'], messageId, 'the ping, sent by the job');
+  const rival = await signup(auto, 'rival');
+  const id = ((await rival.req('POST', '/games', { gameType: 'richard-iii', scenario: 'richard-iii', roles: ['York'] })).json() as { id: string }).id;
+  t.equal((await auto.inject({ method: 'POST', url: `/games/${id}/join`, headers: { authorization: `Bearer ${owner.key}` }, payload: {} })).statusCode, 200);
+  await r.waitFor(2);
+  t.match(new Webhook(e.secret).verify(r.received[1]!.body, r.received[1]!.headers), { type: 'game_started', data: { gameId: id } });
+  await auto.close();
+  await owner.req('DELETE', `/webhooks/${e.id}`);
+});
+
 t.test('two instances delivering at once send each message once (claims with a lease)', async (t) => {
   const other = await buildApp(testConfig({ databaseUrl, webhookAllowPrivate: true }), { store, webhookSweepMs: HOUR, webhooks: { perEndpoint: 2 } });
   t.teardown(() => other.close());

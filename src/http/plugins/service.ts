@@ -6,7 +6,7 @@ import { createGameService, type GameServiceApi } from '../../service/api.ts';
 import { SETTLE_SWEEP_MS, startSettleSweep } from '../../jobs/settle-sweep.ts';
 import { CLOCK_SWEEP_MS, startClockSweep } from '../../jobs/clock-sweep.ts';
 import { ROUND_SWEEP_MS, startRoundSweep } from '../../jobs/round-sweep.ts';
-import { WEBHOOK_SWEEP_MS, startWebhookDeliveries } from '../../jobs/webhook-deliveries.ts';
+import { WEBHOOK_PRUNE_MS, WEBHOOK_SWEEP_MS, startWebhookDeliveries, startWebhookPruning } from '../../jobs/webhook-deliveries.ts';
 import type { WebhookOptions } from '../../service/webhooks.ts';
 
 declare module 'fastify' {
@@ -32,6 +32,8 @@ export interface GameServicePluginOptions {
   now?: () => number;
   /** How often due webhook messages are looked for (jobs/webhook-deliveries.ts; default 1 s). */
   webhookSweepMs?: number;
+  /** How often finished webhook messages past their retention are deleted (default 1 h). */
+  webhookPruneMs?: number;
   /** Webhook settings (HERALD_WEBHOOK_ALLOW_PRIVATE, HERALD_PUBLIC_URL; tests: a short retry schedule). */
   webhooks?: Partial<WebhookOptions>;
 }
@@ -60,8 +62,11 @@ async function gameService(app: FastifyInstance, opts: GameServicePluginOptions)
   const roundSweep = startRoundSweep({ sweep: () => service.sweepRounds(), intervalMs: opts.roundSweepMs ?? ROUND_SWEEP_MS, log: app.log });
   app.addHook('onClose', () => roundSweep.stop());
   // Webhook messages that are due (the outbox): now, then every second.
-  const deliveries = startWebhookDeliveries({ deliver: () => service.deliverWebhooks(), intervalMs: opts.webhookSweepMs ?? WEBHOOK_SWEEP_MS, log: app.log });
+  const deliveries = startWebhookDeliveries({ deliver: (stopping) => service.deliverWebhooksJob(stopping), signal: service.webhookSignal, intervalMs: opts.webhookSweepMs ?? WEBHOOK_SWEEP_MS, log: app.log });
   app.addHook('onClose', () => deliveries.stop());
+  // Finished webhook messages past their retention (HERALD_WEBHOOK_RETENTION_DAYS): now, then hourly.
+  const pruning = startWebhookPruning({ prune: () => service.pruneWebhooks(), intervalMs: opts.webhookPruneMs ?? WEBHOOK_PRUNE_MS, log: app.log });
+  app.addHook('onClose', () => pruning.stop());
 }
 
 export default fp(gameService, { name: 'herald-game-service', dependencies: ['herald-services'] });
