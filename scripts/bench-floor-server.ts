@@ -38,6 +38,7 @@ import type { GameModule } from '../src/engine/types.ts';
 import { CommitGroup } from '../src/store/group-commit.ts';
 import type { Change } from '../src/store/games.ts';
 import { enqueueSql } from '../src/store/webhooks.ts';
+import { COMMIT, COMMIT_HOOKS, COMMIT_MANY, COMMIT_MANY_HOOKS } from '../src/store/games.ts';
 import { runMigrations, pendingMigrations } from '../src/store/migrate.ts';
 import { labelledActions } from '../src/service/choices.ts';
 import { hashJson } from '../src/service/json.ts';
@@ -67,74 +68,7 @@ subscriber.on('error', () => {});
 
 class VersionConflict extends Error {}
 
-const COMMIT = `
-  WITH g AS (
-    UPDATE games SET
-      version = $1,
-      status = COALESCE($2::game_status, status),
-      state = CASE WHEN $3::boolean THEN $4::jsonb ELSE state END,
-      result = CASE WHEN $5::boolean THEN $6::jsonb ELSE result END,
-      active_roles = CASE WHEN $7::boolean THEN $8::text[] ELSE active_roles END,
-      clocks = CASE WHEN $18::boolean THEN $19::jsonb ELSE clocks END,
-      deadline_at = CASE WHEN $18::boolean THEN $20::timestamptz ELSE deadline_at END,
-      remind_at = CASE WHEN $18::boolean THEN $21::timestamptz ELSE remind_at END,
-      updated_at = now()
-    WHERE id = $9::uuid AND version = $10 AND clock_rev = $22
-    RETURNING id
-  ), a AS (
-    INSERT INTO actions (game_id, seq, kind, role, player_id, action, log, idempotency_key, status, active_roles, created_at)
-    SELECT g.id, e.seq, e.kind, e.role, e.player_id, e.action, e.log, e.idempotency_key, e.status::game_status, e.active_roles, $17::timestamptz
-    FROM g, jsonb_to_recordset($11::jsonb)
-      AS e(seq int, kind text, role text, player_id uuid, action jsonb, log jsonb, idempotency_key text, status text, active_roles text[])
-    RETURNING 1
-  ), i AS (
-    INSERT INTO idempotency_records (game_id, player_id, key, request_hash, response, created_at)
-    SELECT g.id, $13::uuid, $14, $15, $16::jsonb, now()
-    FROM g WHERE $12::boolean
-    RETURNING 1
-  ), w AS (
-    ${enqueueSql('$23::jsonb', 'g,')}
-    RETURNING 1
-  )
-  SELECT (SELECT count(*) FROM g)::int AS updated`;
-
-const COMMIT_MANY = `
-  WITH c AS (
-    SELECT * FROM jsonb_to_recordset($1::jsonb) AS c(
-      i int, game_id uuid, expected int, expected_rev int, version int, status text,
-      set_state boolean, state jsonb, set_result boolean, result jsonb, set_roles boolean, active_roles text[],
-      set_clocks boolean, clocks jsonb, deadline_at timestamptz, remind_at timestamptz,
-      entries jsonb, idem boolean, idem_player uuid, idem_key text, idem_hash text, idem_response jsonb, at timestamptz, webhooks jsonb)
-  ), g AS (
-    UPDATE games SET
-      version = c.version,
-      status = COALESCE(c.status::game_status, games.status),
-      state = CASE WHEN c.set_state THEN c.state ELSE games.state END,
-      result = CASE WHEN c.set_result THEN c.result ELSE games.result END,
-      active_roles = CASE WHEN c.set_roles THEN c.active_roles ELSE games.active_roles END,
-      clocks = CASE WHEN c.set_clocks THEN c.clocks ELSE games.clocks END,
-      deadline_at = CASE WHEN c.set_clocks THEN c.deadline_at ELSE games.deadline_at END,
-      remind_at = CASE WHEN c.set_clocks THEN c.remind_at ELSE games.remind_at END,
-      updated_at = now()
-    FROM c
-    WHERE games.id = c.game_id AND games.version = c.expected AND games.clock_rev = c.expected_rev
-    RETURNING c.i
-  ), a AS (
-    INSERT INTO actions (game_id, seq, kind, role, player_id, action, log, idempotency_key, status, active_roles, created_at)
-    SELECT c.game_id, e.seq, e.kind, e.role, e.player_id, e.action, e.log, e.idempotency_key, e.status::game_status, e.active_roles, c.at
-    FROM g JOIN c ON c.i = g.i, jsonb_to_recordset(c.entries)
-      AS e(seq int, kind text, role text, player_id uuid, action jsonb, log jsonb, idempotency_key text, status text, active_roles text[])
-    RETURNING 1
-  ), r AS (
-    INSERT INTO idempotency_records (game_id, player_id, key, request_hash, response, created_at)
-    SELECT c.game_id, c.idem_player, c.idem_key, c.idem_hash, c.idem_response, now()
-    FROM g JOIN c ON c.i = g.i WHERE c.idem
-    RETURNING 1
-  ), w AS (
-    ${enqueueSql('c.webhooks', 'g JOIN c ON c.i = g.i CROSS JOIN LATERAL')}
-    RETURNING 1
-  )
-  SELECT i FROM g`;
+// Herald's own commit statements (with the outbox part only when a change has webhook events, as Herald).
 
 function entryRows(c: Change) {
   return c.entries.map((e, i) => ({
@@ -153,20 +87,19 @@ function entryRows(c: Change) {
 async function commitOne(sql: pg.Pool | Pick<pg.Pool, 'query'>, c: Change): Promise<number> {
   const g = c.game;
   const idem = c.idempotency ?? null;
-  const { rows } = await sql.query<{ updated: number }>({
-    name: 'herald-commit',
-    text: COMMIT,
-    values: [
-      c.expectedVersion + c.entries.length, g.status ?? null,
-      g.state !== undefined, g.state === undefined ? null : JSON.stringify(g.state),
-      g.result !== undefined, g.result === undefined ? null : JSON.stringify(g.result),
-      g.activeRoles !== undefined, g.activeRoles ?? [],
-      c.gameId, c.expectedVersion, JSON.stringify(entryRows(c)),
-      idem !== null, idem?.playerId ?? null, idem?.key ?? null, idem?.requestHash ?? null, idem ? JSON.stringify(idem.response) : null,
-      (c.at ?? new Date()).toISOString(),
-      false, null, null, null, c.expectedClockRev, JSON.stringify(c.webhooks ?? []),
-    ],
-  });
+  const hooks = c.webhooks !== undefined && c.webhooks.length > 0;
+  const values: unknown[] = [
+    c.expectedVersion + c.entries.length, g.status ?? null,
+    g.state !== undefined, g.state === undefined ? null : JSON.stringify(g.state),
+    g.result !== undefined, g.result === undefined ? null : JSON.stringify(g.result),
+    g.activeRoles !== undefined, g.activeRoles ?? [],
+    c.gameId, c.expectedVersion, JSON.stringify(entryRows(c)),
+    idem !== null, idem?.playerId ?? null, idem?.key ?? null, idem?.requestHash ?? null, idem ? JSON.stringify(idem.response) : null,
+    (c.at ?? new Date()).toISOString(),
+    false, null, null, null, c.expectedClockRev,
+  ];
+  if (hooks) values.push(JSON.stringify(c.webhooks));
+  const { rows } = await sql.query<{ updated: number }>(hooks ? { name: 'herald-commit-hooks', text: COMMIT_HOOKS, values } : { name: 'herald-commit', text: COMMIT, values });
   if (rows[0]?.updated !== 1) throw new VersionConflict();
   return c.expectedVersion + c.entries.length;
 }
@@ -183,7 +116,10 @@ async function commitMany(sql: Pick<pg.Pool, 'query'>, cs: Change[]): Promise<Se
       idem_response: idem?.response ?? null, at: (c.at ?? new Date()).toISOString(), webhooks: c.webhooks ?? [],
     };
   });
-  const { rows: done } = await sql.query<{ i: number }>({ name: 'herald-commit-many', text: COMMIT_MANY, values: [JSON.stringify(rows)] });
+  const hooks = cs.some((c) => c.webhooks !== undefined && c.webhooks.length > 0);
+  const { rows: done } = await sql.query<{ i: number }>(
+    hooks ? { name: 'herald-commit-many-hooks', text: COMMIT_MANY_HOOKS, values: [JSON.stringify(rows)] } : { name: 'herald-commit-many', text: COMMIT_MANY, values: [JSON.stringify(rows)] },
+  );
   return new Set(done.map((r) => r.i));
 }
 

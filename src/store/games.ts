@@ -413,8 +413,9 @@ function commitSql(hooks: boolean, seats: boolean): string {
   SELECT (SELECT count(*) FROM g)::int AS updated`;
 }
 
-const COMMIT = commitSql(false, false);
-const COMMIT_HOOKS = commitSql(true, false);
+// Exported for the benchmark's floor server (scripts/bench-floor-server.ts), which must send the same statements.
+export const COMMIT = commitSql(false, false);
+export const COMMIT_HOOKS = commitSql(true, false);
 /** COMMIT with seat updates ($24: [{role, player_id, set_invite, invite_code_hash}]). */
 const COMMIT_SEATS = commitSql(true, true);
 
@@ -502,8 +503,8 @@ const commitManySql = (hooks: boolean) => `
       : ''
   }
   SELECT i FROM g`;
-const COMMIT_MANY = commitManySql(false);
-const COMMIT_MANY_HOOKS = commitManySql(true);
+export const COMMIT_MANY = commitManySql(false);
+export const COMMIT_MANY_HOOKS = commitManySql(true);
 
 /** The group commit of one pool (group-commit.ts): every seat-less change goes through it. */
 export function commitGroup(
