@@ -51,7 +51,10 @@
  * endpoint for your_turn, game_started and game_ended, pointing at a receiver
  * in this process (answers 204; the server runs with
  * HERALD_WEBHOOK_ALLOW_PRIVATE=1): the outbox rows are written by each commit
- * and the server's delivery job signs and sends them.
+ * and the server's delivery job signs and sends them. With --jobs 0 the server
+ * runs no background job (HERALD_JOBS=false): the outbox rows are written and
+ * nothing is delivered, so --webhooks 1 --jobs 0 against --webhooks 0 --jobs 0
+ * measures the write path's own cost of webhooks.
  *
  * Addresses: BENCH_DATABASE_ADMIN_URL (default
  * postgresql://postgres@127.0.0.1:5432/postgres), BENCH_REDIS_URL (default
@@ -80,6 +83,7 @@ function argText(name: string, fallback: string): string {
 type ServerKind = 'herald' | 'floor';
 const K = arg('games', 8);
 const WEBHOOKS = arg('webhooks', 0) > 0;
+const JOBS = arg('jobs', 1) > 0;
 const SECONDS = arg('seconds', 20);
 const PGBENCH_SECONDS = arg('pgbench-seconds', 10);
 const WATCH = arg('watch', 1) !== 0;
@@ -448,6 +452,7 @@ async function startServer(kind: ServerKind): Promise<Started> {
       RATE_LIMIT_ANONYMOUS_MAX: '0',
       RATE_LIMIT_APP_MAX: '0',
       HERALD_WEBHOOK_ALLOW_PRIVATE: '1',
+      HERALD_JOBS: JOBS ? 'true' : 'false',
     },
     stdio: ['ignore', 'inherit', PROFILE ? 'pipe' : 'inherit'],
   });

@@ -82,6 +82,12 @@ export interface Config {
    * and their attempts are deleted once older than this (the pruning job, hourly).
    */
   webhookRetentionDays: number;
+  /**
+   * HERALD_JOBS (default true): this instance runs the background jobs (clock, round and settle
+   * sweeps, webhook deliveries and pruning). false: an API-only instance; at least one instance
+   * on the database must run them. Absent: true.
+   */
+  jobs?: boolean;
   /** HERALD_PUBLIC_URL: the server's public base URL (absolute links in webhooks, e.g. Discord's board image); null: none. */
   publicUrl: string | null;
 }
@@ -241,11 +247,17 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     else if (!/^(false|0|no)$/i.test(rawPrivate)) problems.push(`HERALD_WEBHOOK_ALLOW_PRIVATE must be true or false (got "${rawPrivate}")`);
   }
   const webhookRetentionDays = intVar(env, 'HERALD_WEBHOOK_RETENTION_DAYS', 30, 1, problems);
+  let jobs = true;
+  const rawJobs = nonEmpty(env, 'HERALD_JOBS');
+  if (rawJobs !== undefined) {
+    if (/^(false|0|no)$/i.test(rawJobs)) jobs = false;
+    else if (!/^(true|1|yes)$/i.test(rawJobs)) problems.push(`HERALD_JOBS must be true or false (got "${rawJobs}")`);
+  }
   const publicUrl = nonEmpty(env, 'HERALD_PUBLIC_URL') ?? null;
   if (publicUrl !== null) checkUrl(publicUrl, 'HERALD_PUBLIC_URL', ['https:', 'http:'], problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
-  return { databaseUrl, databasePooler, databaseDirectUrl, redisUrl, port, host, logLevel, dataDir, busPrefix, development, adminToken, openSignup, vacationDays, reminderSharePercent, rateLimit, sseHeartbeatMs, databaseQueryTimeoutMs, trustProxy, webhookAllowPrivate, webhookRetentionDays, publicUrl };
+  return { databaseUrl, databasePooler, databaseDirectUrl, redisUrl, port, host, logLevel, dataDir, busPrefix, development, adminToken, openSignup, vacationDays, reminderSharePercent, rateLimit, sseHeartbeatMs, databaseQueryTimeoutMs, trustProxy, webhookAllowPrivate, webhookRetentionDays, jobs, publicUrl };
 }
 
 /** The URL with its password hidden, for logs and error messages. */

@@ -8,6 +8,7 @@ t.test('defaults: embedded database, in-process bus, 127.0.0.1:3000, info logs, 
     databaseUrl: null,
     databasePooler: null,
     databaseDirectUrl: null,
+    jobs: true,
     redisUrl: null,
     port: 3000,
     host: '127.0.0.1',
@@ -145,6 +146,13 @@ t.test('a pooler in transaction mode, and the direct URL around it', async (t) =
   t.throws(() => loadConfig({ DATABASE_POOLER: 'transaction' }), { message: /DATABASE_POOLER=transaction needs DATABASE_URL/ });
   t.throws(() => loadConfig({ DATABASE_DIRECT_URL: 'postgres://pg/db' }), { message: /DATABASE_DIRECT_URL needs DATABASE_URL/ });
   t.throws(() => loadConfig({ DATABASE_URL: 'postgres://h/db', DATABASE_DIRECT_URL: 'mysql://x/y' }), { message: /DATABASE_DIRECT_URL must start with postgresql:\/\// });
+});
+
+t.test('HERALD_JOBS: an API-only instance', async (t) => {
+  t.equal(loadConfig({}).jobs, true);
+  t.equal(loadConfig({ HERALD_JOBS: 'false' }).jobs, false);
+  t.equal(loadConfig({ HERALD_JOBS: 'true' }).jobs, true);
+  t.throws(() => loadConfig({ HERALD_JOBS: 'sometimes' }), { message: /HERALD_JOBS must be true or false \(got "sometimes"\)/ });
 });
 
 t.test('every problem is reported at once, in one line', async (t) => {

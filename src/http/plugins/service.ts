@@ -34,6 +34,8 @@ export interface GameServicePluginOptions {
   webhookSweepMs?: number;
   /** How often finished webhook messages past their retention are deleted (default 1 h). */
   webhookPruneMs?: number;
+  /** HERALD_JOBS: false leaves the sweeps and webhook deliveries to other instances (default true). */
+  jobs?: boolean;
   /** Webhook settings (HERALD_WEBHOOK_ALLOW_PRIVATE, HERALD_PUBLIC_URL; tests: a short retry schedule). */
   webhooks?: Partial<WebhookOptions>;
 }
@@ -51,6 +53,12 @@ async function gameService(app: FastifyInstance, opts: GameServicePluginOptions)
     ...(opts.webhooks ? { webhooks: opts.webhooks } : {}),
   });
   app.decorate('gameService', service);
+  // An API-only instance (HERALD_JOBS=false): the jobs below run on others. Each of them claims its
+  // work through Postgres, so any number of instances may run them; at least one must.
+  if (opts.jobs === false) {
+    app.log.info('background jobs off on this instance (HERALD_JOBS=false)');
+    return;
+  }
   // Games a crash left unsettled: now, then every minute. Stopped (and a run in progress
   // awaited) before the store closes: onClose hooks run last-registered first.
   const sweep = startSettleSweep({ sweep: () => service.sweepUnsettled(), intervalMs: opts.settleSweepMs ?? SETTLE_SWEEP_MS, log: app.log });
