@@ -38,7 +38,7 @@ import type { GameModule } from '../src/engine/types.ts';
 import { CommitGroup } from '../src/store/group-commit.ts';
 import type { Change } from '../src/store/games.ts';
 import { enqueueSql } from '../src/store/webhooks.ts';
-import { COMMIT, COMMIT_HOOKS, COMMIT_MANY, COMMIT_MANY_HOOKS } from '../src/store/games.ts';
+import { COMMIT, COMMIT_HOOKS, COMMIT_MANY, COMMIT_MANY_HOOKS, entryRows } from '../src/store/games.ts';
 import { runMigrations, pendingMigrations } from '../src/store/migrate.ts';
 import { labelledActions } from '../src/service/choices.ts';
 import { hashJson } from '../src/service/json.ts';
@@ -69,20 +69,6 @@ subscriber.on('error', () => {});
 class VersionConflict extends Error {}
 
 // Herald's own commit statements (with the outbox part only when a change has webhook events, as Herald).
-
-function entryRows(c: Change) {
-  return c.entries.map((e, i) => ({
-    seq: c.expectedVersion + 1 + i,
-    kind: e.kind,
-    role: e.role,
-    player_id: e.playerId,
-    action: e.action === undefined ? null : e.action,
-    log: e.log === undefined ? null : e.log,
-    idempotency_key: e.idempotencyKey ?? null,
-    status: e.status,
-    active_roles: e.activeRoles,
-  }));
-}
 
 async function commitOne(sql: pg.Pool | Pick<pg.Pool, 'query'>, c: Change): Promise<number> {
   const g = c.game;

@@ -7,37 +7,16 @@
  *
  *   npm run bench:league-service [-- --sizes 256,1024]
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { createMemoryBus } from '../src/bus/index.ts';
 import { createGameService, type Caller } from '../src/service/api.ts';
 import { openStore } from '../src/store/store.ts';
+import { ADMIN_URL, postgresCpu } from './bench-common.ts';
 
-const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const sizesArg = process.argv.indexOf('--sizes');
 const SIZES = (sizesArg > 0 ? process.argv[sizesArg + 1]! : '256,1024').split(',').map(Number);
 
-function cpuSeconds(pid: number): number {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-function postgresCpu(): Map<number, number> {
-  const out = new Map<number, number>();
-  let pids: string[] = [];
-  try {
-    pids = execFileSync('pgrep', ['-x', 'postgres'], { encoding: 'utf8' }).split('\n').filter(Boolean);
-  } catch {
-    // no local postgres: reported as 0
-  }
-  for (const p of pids) out.set(Number(p), cpuSeconds(Number(p)));
-  return out;
-}
 async function measure<T>(label: string, per: number, unit: string, fn: () => Promise<T>): Promise<T> {
   const pg0 = postgresCpu();
   const c0 = process.cpuUsage();

@@ -65,11 +65,12 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import pg from 'pg';
 import { Pool } from 'undici';
 import WebSocket from 'ws';
 import { Session } from 'node:inspector/promises';
+import { admin, ADMIN_URL, cpuSeconds, dbUrl, freePort, percentile, serverEnv } from './bench-common.ts';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -92,8 +93,6 @@ const SERVER = argText('server', 'herald');
 // --spectators 1,10,100,1000: instead of the load, one game at a time followed by N watchers of a seat and N of the spectator view.
 const SPECTATORS = argText('spectators', '').split(',').filter(Boolean).map(Number);
 const ROUNDS = Math.max(1, arg('rounds', SERVER === 'both' ? 3 : 1));
-const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 if (!['herald', 'floor', 'both'].includes(SERVER)) throw new Error('--server must be herald, floor or both');
 if (SERVER === 'both' && ROUNDS < 3) console.log(`note: ${ROUNDS} round(s) of each; take at least 3 (the default) before reading the medians`);
 if (WEBHOOKS && SERVER !== 'herald') throw new Error('--webhooks 1 needs --server herald (the floor has no webhook registration)');
@@ -101,51 +100,9 @@ const SCHEDULE: ServerKind[] = SERVER === 'both'
   ? Array.from({ length: 2 * ROUNDS }, (_, i) => (i % 2 === 0 ? 'herald' : 'floor'))
   : Array.from({ length: ROUNDS }, () => SERVER as ServerKind);
 
-async function admin(sql: string, url = ADMIN_URL, values: unknown[] = []): Promise<any[]> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return (await c.query(sql, values)).rows;
-  } finally {
-    await c.end();
-  }
-}
-
-function dbUrl(name: string): string {
-  const u = new URL(ADMIN_URL);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
 function spread(name: string, values: number[]): string {
   const s = [...values].sort((a, b) => a - b);
   return `${name}: p50 ${percentile(s, 50).toFixed(2)} ms, p95 ${percentile(s, 95).toFixed(2)} ms, p99 ${percentile(s, 99).toFixed(2)} ms, max ${(s[s.length - 1] ?? NaN).toFixed(2)} ms (n=${s.length})`;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** CPU seconds (user + system) a process used so far, from /proc (Linux). */
-function cpuSeconds(pid: number): number {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100; // utime, stime in clock ticks (100 Hz)
-  } catch {
-    return NaN;
-  }
 }
 
 /** CPU seconds of each Postgres backend of database `db` now, by pid (a backend that appears later counts from 0). */
@@ -439,21 +396,7 @@ async function startServer(kind: ServerKind): Promise<Started> {
   ];
   const entry = kind === 'herald' ? 'src/main.ts' : 'scripts/bench-floor-server.ts';
   const server = spawn(process.execPath, [...serverArgs, '--import', 'tsx', entry], {
-    env: {
-      ...process.env,
-      DATABASE_URL: dbUrl(dbName),
-      REDIS_URL,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-      BUS_PREFIX: `bench:${dbName}:`,
-      RATE_LIMIT_MAX: '0',
-      RATE_LIMIT_ANONYMOUS_MAX: '0',
-      RATE_LIMIT_APP_MAX: '0',
-      HERALD_WEBHOOK_ALLOW_PRIVATE: '1',
-      HERALD_JOBS: JOBS ? 'true' : 'false',
-    },
+    env: serverEnv(dbName, port, { HERALD_WEBHOOK_ALLOW_PRIVATE: '1', HERALD_JOBS: JOBS ? 'true' : 'false' }),
     stdio: ['ignore', 'inherit', PROFILE ? 'pipe' : 'inherit'],
   });
   // With --inspect, node tells on stderr that the debugger listens: not passed on.

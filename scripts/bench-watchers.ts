@@ -28,8 +28,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
-import { readFileSync } from 'node:fs';
-import pg from 'pg';
+import { admin, cpuSeconds, freePort, median, percentile as pct, serverEnv } from './bench-common.ts';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -41,67 +40,14 @@ const ACTIONS = Number(arg('actions', '60'));
 const RATE = Number(arg('rate', '15'));
 const RUNS = Number(arg('runs', '3'));
 const MODES = arg('modes', 'seat,spectator').split(',') as Array<'seat' | 'spectator'>;
-const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-async function admin(sql: string): Promise<void> {
-  const c = new pg.Client({ connectionString: ADMIN_URL });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
-
-function dbUrl(name: string): string {
-  const u = new URL(ADMIN_URL);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** CPU seconds (user + system) a process used so far, from /proc (Linux). */
-function cpuSeconds(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100; // utime + stime, 100 Hz ticks
-}
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-const pct = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 const dbName = `herald_bench_${randomBytes(4).toString('hex')}`;
 await admin(`CREATE DATABASE ${dbName}`);
 const port = await freePort();
 const serverArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const server = spawn(process.execPath, [...serverArgs, '--import', 'tsx', 'src/main.ts'], {
-  env: {
-    ...process.env,
-    DATABASE_URL: dbUrl(dbName),
-    REDIS_URL,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-    BUS_PREFIX: `bench:${dbName}:`,
-    RATE_LIMIT_MAX: '0',
-    RATE_LIMIT_ANONYMOUS_MAX: '0',
-    RATE_LIMIT_APP_MAX: '0',
-    SSE_HEARTBEAT_SECONDS: '3600',
-  },
+  env: serverEnv(dbName, port, { SSE_HEARTBEAT_SECONDS: '3600' }),
   stdio: ['ignore', 'inherit', 'inherit'],
 });
 const serverExited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));

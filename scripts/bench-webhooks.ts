@@ -28,8 +28,8 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
+import { admin, cpuSeconds, dbUrl, freePort, median, percentile, postgresCpu, serverEnv } from './bench-common.ts';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -45,73 +45,10 @@ const SECONDS = arg('seconds', 15);
 const GAMES = arg('games', 8);
 const FANOUT = arg('fanout', 1) !== 0;
 const WRITE_PATH = arg('write-path', 1) !== 0;
-const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function admin(sql: string, url = ADMIN_URL, values: unknown[] = []): Promise<any[]> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return (await c.query(sql, values)).rows;
-  } finally {
-    await c.end();
-  }
-}
-
-function dbUrl(name: string): string {
-  const u = new URL(ADMIN_URL);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 function spread(name: string, values: number[]): string {
   const s = [...values].sort((a, b) => a - b);
   return `${name}: p50 ${percentile(s, 50).toFixed(0)} ms, p95 ${percentile(s, 95).toFixed(0)} ms, p99 ${percentile(s, 99).toFixed(0)} ms, max ${(s[s.length - 1] ?? NaN).toFixed(0)} ms (n=${s.length})`;
-}
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  if (s.length === 0) return NaN;
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** CPU seconds (user + system) a process used so far, from /proc (Linux). */
-function cpuSeconds(pid: number): number {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return NaN;
-  }
-}
-
-function postgresCpu(): Map<number, number> {
-  const out = new Map<number, number>();
-  let pids: string[] = [];
-  try {
-    pids = execFileSync('pgrep', ['-x', 'postgres'], { encoding: 'utf8' }).split('\n').filter(Boolean);
-  } catch {
-    // no pgrep or no local postgres: NaN
-  }
-  for (const p of pids) out.set(Number(p), cpuSeconds(Number(p)));
-  return out;
 }
 
 function postgresCpuSince(before: Map<number, number>): number {
@@ -129,20 +66,7 @@ async function fanout(): Promise<void> {
   await admin(`CREATE DATABASE ${dbName}`);
   const port = await freePort();
   const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: dbUrl(dbName),
-      REDIS_URL,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-      BUS_PREFIX: `bench:${dbName}:`,
-      RATE_LIMIT_MAX: '0',
-      RATE_LIMIT_ANONYMOUS_MAX: '0',
-      RATE_LIMIT_APP_MAX: '0',
-      HERALD_WEBHOOK_ALLOW_PRIVATE: '1',
-    },
+    env: serverEnv(dbName, port, { HERALD_WEBHOOK_ALLOW_PRIVATE: '1' }),
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const serverExited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));

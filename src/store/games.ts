@@ -305,7 +305,8 @@ export function isUniqueViolation(err: unknown): boolean {
 }
 
 /** A change's log entries as the rows the commit statements insert. */
-function entryRows(c: Change) {
+/** A change's log entries as the rows of the commit statements' recordset (exported for the floor server too). */
+export function entryRows(c: Change) {
   return c.entries.map((e, i) => ({
     seq: c.expectedVersion + 1 + i,
     kind: e.kind,
