@@ -723,7 +723,9 @@ export interface paths {
          *     as for the view. `version` below the current one: only for games
          *     that are over. `lang` (en, pl, cs, ru; else English), or else the
          *     Accept-Language header. Pictures are kept per game, version, seat,
-         *     language and format. GraphQL: `boardPicture`.
+         *     language and format. GraphQL: `boardPicture`. A game type without a
+         *     renderer (Richard III has one) has no pictures: 404 with
+         *     `reason: no_pictures` for any of its games.
          */
         get: operations["getBoardPictureSvg"];
         put?: never;
@@ -754,7 +756,9 @@ export interface paths {
          *     as for the view. `version` below the current one: only for games
          *     that are over. `lang` (en, pl, cs, ru; else English), or else the
          *     Accept-Language header. Pictures are kept per game, version, seat,
-         *     language and format. GraphQL: `boardPicture`.
+         *     language and format. GraphQL: `boardPicture`. A game type without a
+         *     renderer (Richard III has one) has no pictures: 404 with
+         *     `reason: no_pictures` for any of its games.
          */
         get: operations["getBoardPicturePng"];
         put?: never;

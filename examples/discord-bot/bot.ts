@@ -157,7 +157,7 @@ export class HeraldBot {
         return;
       }
       const png = await this.herald.picture(id.gameId, { role: v.role, as: player, version: v.version });
-      await i.editReply({ content: viewSummary(v.role, v.view), files: [new AttachmentBuilder(png, { name: `view-${v.version}.png` })] });
+      await i.editReply({ content: viewSummary(v.role, v.view), files: png ? [new AttachmentBuilder(png, { name: `view-${v.version}.png` })] : [] });
     } else if (id.kind === 'rematch') {
       const old = this.state.get(id.gameId);
       const game = await this.herald.rematch(id.gameId, player);

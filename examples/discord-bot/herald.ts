@@ -84,10 +84,18 @@ export class Herald {
     return this.json('GET', `/games/${gameId}/view`, { as: player });
   }
 
-  /** The board picture: `role` a seat the player holds (their private picture) or 'spectator'. */
-  async picture(gameId: string, o: { role: string; as?: string; version?: number }): Promise<Buffer> {
+  /**
+   * The board picture: `role` a seat the player holds (their private picture) or 'spectator';
+   * null when the game type has no pictures (404, reason no_pictures): the bot posts text alone.
+   */
+  async picture(gameId: string, o: { role: string; as?: string; version?: number }): Promise<Buffer | null> {
     const q = new URLSearchParams({ role: o.role, lang: this.lang, ...(o.version !== undefined ? { version: String(o.version) } : {}) });
-    return Buffer.from(await (await this.call('GET', `/games/${gameId}/board.png?${q}`, { as: o.as })).arrayBuffer());
+    try {
+      return Buffer.from(await (await this.call('GET', `/games/${gameId}/board.png?${q}`, { as: o.as })).arrayBuffer());
+    } catch (err) {
+      if (err instanceof HeraldError && err.status === 404 && err.body.reason === 'no_pictures') return null;
+      throw err;
+    }
   }
 
   resign(gameId: string, player: string): Promise<Game> {

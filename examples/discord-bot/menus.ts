@@ -45,7 +45,7 @@ export interface Seats {
 }
 
 /** The channel's board message: the spectator picture, whose turn it is, and its buttons. */
-export function boardMessage(game: Game, seats: Seats, png: Buffer): BaseMessageOptions {
+export function boardMessage(game: Game, seats: Seats, png: Buffer | null): BaseMessageOptions {
   const who = (role: string) => (seats[role] ? `<@${seats[role]}> (${role})` : role);
   const lines = [`**Richard III** (${game.scenario}) — ${Object.keys(seats).map(who).join(' vs ')} — version ${game.version}`];
   const buttons: ButtonBuilder[] = [];
@@ -62,7 +62,7 @@ export function boardMessage(game: Game, seats: Seats, png: Buffer): BaseMessage
   buttons.push(new ButtonBuilder().setCustomId(encodeId({ kind: 'view', gameId: game.id })).setLabel('My view').setStyle(ButtonStyle.Secondary));
   return {
     content: lines.join('\n'),
-    files: [new AttachmentBuilder(png, { name: `board-${game.version}.png` })],
+    files: png ? [new AttachmentBuilder(png, { name: `board-${game.version}.png` })] : [],
     components: [new ActionRowBuilder<ButtonBuilder>().addComponents(buttons)],
     allowedMentions: { parse: [] },
   };

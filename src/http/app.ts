@@ -26,6 +26,7 @@ import leagueRoutes from './routes/leagues.ts';
 import metrics from './plugins/metrics.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import notify from '../notify/plugin.ts';
+import type { GameModule } from '../engine/types.ts';
 import eventRoutes from './routes/events.ts';
 import { collectRoutes } from './routes.ts';
 
@@ -46,6 +47,8 @@ export interface AppServices {
   webhookPruneMs?: number;
   /** Webhook delivery settings beyond the configuration's (tests: a short retry schedule). */
   webhooks?: { retrySchedule?: readonly number[]; perEndpoint?: number; maxInFlight?: number; timeoutMs?: number };
+  /** The game modules by id (default: src/games/index.ts); tests add a test-only game type. */
+  games?: Record<string, GameModule>;
 }
 
 const version = (JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
@@ -97,6 +100,7 @@ export async function buildApp(config: Config, given: AppServices = {}): Promise
       ...(config.jobs === false ? { jobs: false } : {}),
       ...(config.reminderSharePercent !== undefined ? { reminderSharePercent: config.reminderSharePercent } : {}),
       ...(given.now ? { now: given.now } : {}),
+      ...(given.games ? { games: given.games } : {}),
       ...(given.clockSweepMs !== undefined ? { clockSweepMs: given.clockSweepMs } : {}),
       ...(given.roundSweepMs !== undefined ? { roundSweepMs: given.roundSweepMs } : {}),
       ...(given.webhookSweepMs !== undefined ? { webhookSweepMs: given.webhookSweepMs } : {}),

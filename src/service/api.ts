@@ -586,6 +586,12 @@ export interface GameServiceApi {
    * earlier one; authorised as getView. See pictures.ts.
    */
   getBoardPicture(caller: Caller | null, gameId: string, opts: BoardPictureOptions): Promise<BoardPicture>;
+  /**
+   * Whether games of this type have board pictures (a renderer in src/render);
+   * without one, getBoardPicture answers not_found with extensions.reason
+   * 'no_pictures', and pages show the log alone.
+   */
+  hasBoardPictures(gameType: string): boolean;
   getLog(caller: Caller | null, gameId: string, opts?: { role?: string; lang?: Language }): Promise<GameLog>;
   listGames(caller: Caller | null, filter: GameFilter, page?: { cursor?: string; limit?: number }): Promise<Page<GameSummary>>;
   /** Catch-up for SSE / subscriptions: the events after `version`, oldest first (no access check: check getGame first). */

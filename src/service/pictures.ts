@@ -85,6 +85,11 @@ export class PictureCache {
   }
 }
 
+/** Whether games of this type have pictures (a renderer in src/render/index.ts). */
+export function hasBoardPictures(gameType: string): boolean {
+  return Object.hasOwn(BOARD_RENDERERS, gameType);
+}
+
 export async function getBoardPicture(ctx: Ctx, cache: PictureCache, caller: Caller | null, gameId: string, o: BoardPictureOptions): Promise<BoardPicture> {
   if (!(PICTURE_FORMATS as readonly string[]).includes(o.format)) {
     throw new ServiceError('invalid_request', `format must be one of ${PICTURE_FORMATS.join(', ')}.`);
@@ -93,8 +98,12 @@ export async function getBoardPicture(ctx: Ctx, cache: PictureCache, caller: Cal
   const lang = negotiateLanguage({ lang: o.lang ?? null, acceptLanguage: o.acceptLanguage ?? null });
   const game = await loadGame(ctx, caller, gameId);
   const role = o.role === 'spectator' ? null : viewingRole(ctx, game, caller, o.role);
-  const renderer = BOARD_RENDERERS[game.gameType];
-  if (!renderer) throw new ServiceError('not_found', `Games of type ${game.gameType} have no board picture.`);
+  const renderer = Object.hasOwn(BOARD_RENDERERS, game.gameType) ? BOARD_RENDERERS[game.gameType] : undefined;
+  if (!renderer) {
+    // A game type may come without a renderer (src/render/index.ts): its games are played from
+    // their views and logs alone. Not a server fault, and the same answer for every seat.
+    throw new ServiceError('not_found', `This game type (${game.gameType}) has no pictures: read the game's view and log instead.`, { gameType: game.gameType, reason: 'no_pictures' });
+  }
   let version = game.version;
   if (o.version !== undefined && o.version !== version) {
     if (!Number.isSafeInteger(o.version) || o.version < 0 || o.version > game.version) {

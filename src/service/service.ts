@@ -19,7 +19,7 @@ import * as gameData from './game-data.ts';
 import { KEY_TTL_MS, KeyCache } from './key-cache.ts';
 import * as lifecycle from './lifecycle.ts';
 import * as reads from './reads.ts';
-import { getBoardPicture, PictureCache } from './pictures.ts';
+import { getBoardPicture, hasBoardPictures, PictureCache } from './pictures.ts';
 import * as records from './records.ts';
 import * as leagues from './leagues.ts';
 import * as rounds from './league-rounds.ts';
@@ -126,6 +126,7 @@ export class GameService implements GameServiceApi {
   getView: GameServiceApi['getView'] = (caller, gameId, opts) => reads.getView(this.ctx, caller, gameId, opts);
   getLegalActions: GameServiceApi['getLegalActions'] = (caller, gameId, opts) => reads.getLegalActions(this.ctx, caller, gameId, opts);
   getBoardPicture: GameServiceApi['getBoardPicture'] = (caller, gameId, opts) => getBoardPicture(this.ctx, this.pictures, caller, gameId, opts);
+  hasBoardPictures: GameServiceApi['hasBoardPictures'] = (gameType) => hasBoardPictures(gameType);
   getLog: GameServiceApi['getLog'] = (caller, gameId, opts) => reads.getLog(this.ctx, caller, gameId, opts);
   listGames: GameServiceApi['listGames'] = (caller, filter, page) => reads.listGames(this.ctx, caller, filter, page);
   listEventsSince: GameServiceApi['listEventsSince'] = (gameId, version, limit) => reads.listEventsSince(this.ctx, gameId, version, limit);

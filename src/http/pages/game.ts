@@ -65,18 +65,20 @@ export interface WatchPageData {
   gameTitle: string | null;
   /** The spectator's log, worded in the page's language. */
   log: GameLog;
+  /** Whether the game type has board pictures (false: the page shows the log alone). */
+  pictures: boolean;
 }
 
-export function watchPage({ game, gameTitle, log }: WatchPageData): Page {
+export function watchPage({ game, gameTitle, log, pictures }: WatchPageData): Page {
   const title = `${gameTitle ?? game.gameType} – ${game.scenario}`;
   const body = html`<div id="game" data-game="${game.id}" data-lang="${log.lang}" data-version="${game.version}" data-status="${game.status}">
 <h1>${title}</h1>
 ${seatsLine(game)}
 <p><span class="status" id="status">${statusText(game)}</span> · version <span id="version">${game.version}</span> <span class="live" id="live"></span></p>
-<div class="board">${game.status === 'setup' ? html`<p class="muted" id="board-none">The board is drawn once the game starts.</p>` : ''}<img id="board" src="${game.status === 'setup' ? 'data:,' : boardUrl(game.id, log.lang, game.status === 'active' ? null : game.version)}" data-version="${game.version}" alt="The board as a spectator sees it" width="800"${game.status === 'setup' ? html` hidden` : ''}></div>
+${pictures ? html`<div class="board">${game.status === 'setup' ? html`<p class="muted" id="board-none">The board is drawn once the game starts.</p>` : ''}<img id="board" src="${game.status === 'setup' ? 'data:,' : boardUrl(game.id, log.lang, game.status === 'active' ? null : game.version)}" data-version="${game.version}" alt="The board as a spectator sees it" width="800"${game.status === 'setup' ? html` hidden` : ''}></div>` : html`<p class="muted" id="no-pictures">This game type has no board pictures: follow it by its log.</p>`}
 <h2>Log</h2>
 <ol class="log" id="log">${log.lines.map((l) => html`<li>${l}</li>`)}</ol>
-<p class="muted">You see what a spectator sees: each side’s hidden blocks stay hidden until the game is over. <a href="${path('games', game.id)}">Game data (JSON)</a></p>
+<p class="muted">You see what a spectator sees: what each seat keeps hidden stays hidden until the game is over. <a href="${path('games', game.id)}">Game data (JSON)</a></p>
 </div>`;
   return layout({ title: `${title} – Herald`, body, css: GAME_CSS, script: WATCH_SCRIPT, lang: log.lang });
 }

@@ -8,6 +8,7 @@ import { CLOCK_SWEEP_MS, startClockSweep } from '../../jobs/clock-sweep.ts';
 import { ROUND_SWEEP_MS, startRoundSweep } from '../../jobs/round-sweep.ts';
 import { WEBHOOK_PRUNE_MS, WEBHOOK_SWEEP_MS, startWebhookDeliveries, startWebhookPruning } from '../../jobs/webhook-deliveries.ts';
 import type { WebhookOptions } from '../../service/webhooks.ts';
+import type { GameModule } from '../../engine/types.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -38,6 +39,8 @@ export interface GameServicePluginOptions {
   jobs?: boolean;
   /** Webhook settings (HERALD_WEBHOOK_ALLOW_PRIVATE, HERALD_PUBLIC_URL; tests: a short retry schedule). */
   webhooks?: Partial<WebhookOptions>;
+  /** The game modules by id (default: src/games/index.ts). */
+  games?: Record<string, GameModule>;
 }
 
 async function gameService(app: FastifyInstance, opts: GameServicePluginOptions): Promise<void> {
@@ -50,6 +53,7 @@ async function gameService(app: FastifyInstance, opts: GameServicePluginOptions)
     ...(opts.reminderSharePercent !== undefined ? { reminders: { shareUsed: opts.reminderSharePercent / 100 } } : {}),
     log: app.log,
     ...(opts.now ? { now: opts.now } : {}),
+    ...(opts.games ? { games: opts.games } : {}),
     ...(opts.webhooks ? { webhooks: opts.webhooks } : {}),
   });
   app.decorate('gameService', service);

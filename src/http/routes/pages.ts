@@ -42,7 +42,7 @@ export default async function pageRoutes(app: FastifyInstance): Promise<void> {
     const game = await svc.getGame(null, id);
     const log = await svc.getLog(null, id, { lang });
     const gameTitle = svc.listGameTypes().find((g) => g.id === game.gameType)?.title ?? null;
-    return sendPage(reply.header('vary', 'Accept, Accept-Language').header('cache-control', 'no-cache'), watchPage({ game, gameTitle, log }));
+    return sendPage(reply.header('vary', 'Accept, Accept-Language').header('cache-control', 'no-cache'), watchPage({ game, gameTitle, log, pictures: svc.hasBoardPictures(game.gameType) }));
   });
 
   // A player's page: a shell; the key stays in the browser (URL fragment) and

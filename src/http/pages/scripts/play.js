@@ -20,6 +20,8 @@
   var last = null;
   var over = false;
   var gameTitle = null;
+  // False once the server says this game type has no pictures (problem reason no_pictures).
+  var pictures = true;
   // A refused move's reason, shown once the page has been refreshed after it.
   var refused = '';
   function $(x) { return document.getElementById(x); }
@@ -40,6 +42,15 @@
     var h = { authorization: 'Bearer ' + key, accept: 'application/json' };
     for (var k in more) h[k] = more[k];
     return h;
+  }
+
+  /** Whether a 404 answer says the game type has no pictures (rather than no such game). */
+  async function noPictures(res) {
+    try {
+      return (await res.clone().json()).reason === 'no_pictures';
+    } catch (e) {
+      return false;
+    }
   }
 
   /** A problem+json answer as a sentence. */
@@ -91,11 +102,19 @@
         var log = await getJson(base + '/log?lang=' + encodeURIComponent(lang) + roleQuery());
         if (!role && log.role) role = log.role;
         // The current picture (an earlier version is only for games that are over); it says which version it drew.
-        var pic = await pace.fetch(base + '/board.svg?lang=' + encodeURIComponent(lang) + roleQuery(), { headers: headers({}), cache: 'no-store' });
-        if (!pic.ok) throw new Error(await problemText(pic));
-        var blob = await pic.blob();
-        if (pic.headers.get('x-game-version') !== String(g.version)) continue;
-        Herald.showPicture($('board'), blob);
+        if (pictures) {
+          var pic = await pace.fetch(base + '/board.svg?lang=' + encodeURIComponent(lang) + roleQuery(), { headers: headers({}), cache: 'no-store' });
+          if (pic.status === 404 && (await noPictures(pic))) {
+            // A game type without pictures: the log alone, and no more asking.
+            pictures = false;
+            $('board').parentNode.hidden = true;
+          } else {
+            if (!pic.ok) throw new Error(await problemText(pic));
+            var blob = await pic.blob();
+            if (pic.headers.get('x-game-version') !== String(g.version)) continue;
+            Herald.showPicture($('board'), blob);
+          }
+        }
 
         if (gameTitle === null) {
           var types = await getJson('/game-types');

@@ -33,7 +33,8 @@
         // The current picture (earlier versions are only for games that are over); it says which version it drew.
         if (log.version !== g.version) continue;
         var blob = null;
-        if (g.status !== 'setup') {
+        // No #board: the game type has no pictures (the page says so); the log alone.
+        if (g.status !== 'setup' && $('board')) {
           var pic = await pace.fetch(base + '/board.svg?lang=' + encodeURIComponent(lang), { cache: 'no-store' });
           if (!pic.ok) throw new Error('the picture: ' + pic.status);
           if (pic.headers.get('x-game-version') !== String(g.version)) continue;
