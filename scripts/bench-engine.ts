@@ -1,21 +1,21 @@
 /**
- * Engine speed in random full games, per scenario (no invariant checks):
+ * Engine speed in random full games, one block per registered game type
+ * (src/games/index.ts), one line per scenario (no invariant checks):
  *
- *   npx tsx scripts/bench-engine.ts [--games 200] [--scenario wars-of-the-roses] [--end-weight 0.05]
+ *   npx tsx scripts/bench-engine.ts [--games 200] [--type richard-iii] [--scenario wars-of-the-roses] [--end-weight 0.05]
  *
  * Prints, per scenario: decisions per game, decisions/s, µs per decision for
  * legalActions + apply alone (the target is ≤ 14 µs, common brief) and for the
- * whole loop (activeRoles, the random choice, setup), games/s on one core, and
- * the peak RSS. Uniformly random play by default; --end-weight 0.05 makes the
- * players rarely end their phases early (longer games). The random player is
- * seeded, so runs are comparable.
+ * whole loop (activeRoles, the random choice, setup), games/s on one core;
+ * per game type, the same over all its scenarios; and the peak RSS. Play goes
+ * through the GameModule contract alone, weighted by the game's playout adapter
+ * (test/helpers/games: Richard III's makes undo-like actions rare; without an
+ * adapter, uniform). --end-weight 0.05 makes players rarely end their phases
+ * early (longer games). The random player is seeded, so runs are comparable.
  */
-import { nextUint32, randomInt, seedRng, type RngState } from '../src/engine/rng.ts';
-import { SCENARIOS } from '../src/games/richard-iii/data.ts';
-import type { Action } from '../src/games/richard-iii/flow.ts';
-import { applyAction, legalActionsOf, richardIII } from '../src/games/richard-iii/index.ts';
-import { setupState } from '../src/games/richard-iii/setup.ts';
-import type { R3State } from '../src/games/richard-iii/state.ts';
+import { games as installed } from '../src/games/index.ts';
+import { playoutAdapter } from '../test/helpers/games/index.ts';
+import { timedGame } from '../test/helpers/games/playout.ts';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -23,63 +23,46 @@ function arg(name: string): string | undefined {
 }
 
 const games = Number(arg('games') ?? 200);
+const onlyType = arg('type');
 const only = arg('scenario');
 const endWeight = Number(arg('end-weight') ?? 1);
-const scenarios = SCENARIOS.filter((s) => !only || s.id === only);
-const UNDO = new Set(['undo', 'take_back']);
-const END = new Set(['end', 'cancel', 'end_regroup']);
-
-/** Same choice rule as test/games/richard-iii/playout-helpers.ts: undo-like actions weight 0.1, end-like `endWeight`. */
-function pick(rng: RngState, list: Action[]): Action {
-  if (list.length === 1) return list[0]!;
-  const w = (a: Action) => (UNDO.has(a.type) ? 0.1 : END.has(a.type) ? endWeight : 1);
-  let total = 0;
-  for (const a of list) total += w(a);
-  let x = (nextUint32(rng) / 0x100000000) * total;
-  for (const a of list) if ((x -= w(a)) < 0) return a;
-  return list[list.length - 1]!;
+const types = Object.values(installed).filter((m) => !onlyType || m.id === onlyType);
+if (types.length === 0) {
+  console.error(`unknown game type ${onlyType}; expected one of ${Object.keys(installed).join(', ')}`);
+  process.exit(2);
 }
 
-/** One game; returns [decisions, ns spent in legalActions + apply]. */
-function game(scenario: string, seed: string): [number, bigint] {
-  const rng = seedRng(`play:${seed}`);
-  let s: R3State = setupState(scenario, seed);
-  let n = 0;
-  let ns = 0n;
-  while (!s.result && n < 100_000) {
-    const roles = richardIII.activeRoles(s);
-    const role = roles[roles.length === 1 ? 0 : randomInt(rng, roles.length)]!;
-    const t0 = process.hrtime.bigint();
-    const list = legalActionsOf(s, role);
-    const t1 = process.hrtime.bigint();
-    const a = pick(rng, list);
-    const t2 = process.hrtime.bigint();
-    s = applyAction(s, role, a);
-    ns += t1 - t0 + (process.hrtime.bigint() - t2);
-    n++;
-  }
-  return [n, ns];
-}
-
-// Warm-up: let the JIT settle before timing.
-for (const sc of scenarios) for (let g = 0; g < 20; g++) game(sc.id, `warm-${g}`);
+const row = (name: string, n: number, decisions: number, engineNs: bigint, secs: number) =>
+  `${name.padEnd(18)} ${String(n).padStart(6)} ${(decisions / n).toFixed(0).padStart(10)} ` +
+  `${(decisions / secs).toFixed(0).padStart(13)} ${(Number(engineNs) / 1e3 / decisions).toFixed(2).padStart(22)} ` +
+  `${((secs * 1e6) / decisions).toFixed(2).padStart(15)} ${(n / secs).toFixed(1).padStart(9)}`;
 
 console.log(`random play, end weight ${endWeight}`);
-console.log('scenario            games   dec/game   decisions/s   µs/dec (legal+apply)   µs/dec (loop)   games/s');
-for (const sc of scenarios) {
-  let decisions = 0;
-  let engineNs = 0n;
-  const t0 = process.hrtime.bigint();
-  for (let g = 0; g < games; g++) {
-    const [n, ns] = game(sc.id, `bench-${sc.id}-${g}`);
-    decisions += n;
-    engineNs += ns;
+for (const m of types) {
+  const adapter = playoutAdapter(m.id);
+  const scenarios = m.scenarios.filter((s) => !only || s.id === only);
+  if (scenarios.length === 0) continue;
+  const play = (scenario: string, seed: string) => timedGame(m, adapter.weight, { scenario, seed, endWeight, maxDecisions: adapter.maxDecisions });
+  // Warm-up: let the JIT settle before timing.
+  for (const sc of scenarios) for (let g = 0; g < 20; g++) play(sc.id, `warm-${g}`);
+  console.log(`\n${m.id} (${m.title})`);
+  console.log('scenario            games   dec/game   decisions/s   µs/dec (legal+apply)   µs/dec (loop)   games/s');
+  let allDecisions = 0, allNs = 0n, allSecs = 0;
+  for (const sc of scenarios) {
+    let decisions = 0;
+    let engineNs = 0n;
+    const t0 = process.hrtime.bigint();
+    for (let g = 0; g < games; g++) {
+      const r = play(sc.id, `bench-${sc.id}-${g}`);
+      decisions += r.decisions;
+      engineNs += r.engineNs;
+    }
+    const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+    console.log(row(sc.id, games, decisions, engineNs, secs));
+    allDecisions += decisions;
+    allNs += engineNs;
+    allSecs += secs;
   }
-  const secs = Number(process.hrtime.bigint() - t0) / 1e9;
-  console.log(
-    `${sc.id.padEnd(18)} ${String(games).padStart(6)} ${(decisions / games).toFixed(0).padStart(10)} ` +
-    `${(decisions / secs).toFixed(0).padStart(13)} ${(Number(engineNs) / 1e3 / decisions).toFixed(2).padStart(22)} ` +
-    `${((secs * 1e6) / decisions).toFixed(2).padStart(15)} ${(games / secs).toFixed(1).padStart(9)}`,
-  );
+  if (scenarios.length > 1) console.log(row('all scenarios', games * scenarios.length, allDecisions, allNs, allSecs));
 }
-console.log(`peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
+console.log(`\npeak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);

@@ -1,0 +1,69 @@
+// Per-game playout adapters: what random play needs to know of a game beyond
+// the GameModule contract, for scripts/fuzz.ts, scripts/bench-engine.ts
+// (`npm run bench`) and the tests. One file per game type (./<id>.ts), listed
+// here. A game type without one is played by DEFAULT_ADAPTER: uniform random
+// play, checked against the contract alone (./playout.ts contractPlayout).
+import type { GameModule } from '../../../src/engine/types.ts';
+import { contractPlayout, type ActionWeight } from './playout.ts';
+import { richardIIIPlayout } from './richard-iii.ts';
+
+/** One fuzzed game: decisions made, a readable failure (seeds, step, last actions) or null, the winner. */
+export interface FuzzGame {
+  decisions: number;
+  failure: string | null;
+  winner: string | null;
+  /** The actions played, as JSON (printed by fuzz --trail to replay a failure). */
+  trail: unknown;
+}
+
+export interface FuzzOptions {
+  scenario: string;
+  seed: string;
+  endWeight: number;
+}
+
+export interface PlayoutAdapter {
+  /**
+   * The weight of an action in random play against 1 for an ordinary one:
+   * lower for actions that undo (else random play bounces between a move and
+   * its undo) and `endWeight` for those that end a phase early (a small one
+   * makes players use what they have: deeper positions, longer games).
+   */
+  weight: ActionWeight;
+  /** Decisions after which a random game counts as stuck (the bench stops it, the fuzz fails it). */
+  maxDecisions: number;
+  /** The end weights the fuzz alternates, game g using endWeights[g mod length]. */
+  fuzzEndWeights: readonly number[];
+  /** One random game with the game's own invariants checked after every action (default: the contract's checks). */
+  fuzz?(m: GameModule, o: FuzzOptions): FuzzGame;
+  /** Further fuzz sets, by name (`fuzz --extra name=N`): games from positions random play seldom reaches. */
+  extraFuzz?: Readonly<Record<string, (seed: string, endWeight: number) => FuzzGame>>;
+}
+
+const UNIFORM: ActionWeight = () => 1;
+
+/** For a game type with no adapter of its own: uniform play, contract checks. */
+export const DEFAULT_ADAPTER: PlayoutAdapter = { weight: UNIFORM, maxDecisions: 100_000, fuzzEndWeights: [1] };
+
+/** The adapters by game type. */
+export const PLAYOUT_ADAPTERS: Readonly<Record<string, PlayoutAdapter>> = {
+  'richard-iii': richardIIIPlayout,
+};
+
+export function playoutAdapter(gameType: string): PlayoutAdapter {
+  return Object.hasOwn(PLAYOUT_ADAPTERS, gameType) ? PLAYOUT_ADAPTERS[gameType]! : DEFAULT_ADAPTER;
+}
+
+/** One fuzzed game of `m`: the adapter's own checks, or the contract's. */
+export function fuzzGame(m: GameModule, o: FuzzOptions): FuzzGame {
+  const a = playoutAdapter(m.id);
+  if (a.fuzz) return a.fuzz(m, o);
+  const r = contractPlayout(m, a.weight, { ...o, maxDecisions: a.maxDecisions });
+  const tail = r.trail.slice(-12).map((t) => `  ${t.role} ${JSON.stringify(t.action)}`);
+  return {
+    decisions: r.decisions,
+    failure: r.failure && [`${m.id} scenario=${o.scenario} seed=${JSON.stringify(o.seed)} endWeight=${o.endWeight}`, `  ${r.failure}`, '  last actions:', ...tail].join('\n'),
+    winner: r.winner,
+    trail: r.trail,
+  };
+}
