@@ -15,10 +15,12 @@
 import { GraphQLClient, ClientError } from 'graphql-request';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { pick, shouldWait, type BotResult, type PayloadHook } from './rest-bot.ts';
+import { firstScenario, pick, shouldWait, type BotResult, type PayloadHook } from './rest-bot.ts';
 
 export interface GraphqlBotOptions {
   baseUrl: string;
+  /** The game type (default richard-iii); its two seats are read from the gameTypes query. */
+  gameType?: string;
   scenario: string;
   seed?: string;
   keys?: [string, string];
@@ -55,11 +57,19 @@ export async function playGraphqlGame(o: GraphqlBotOptions): Promise<BotResult> 
   const log = o.log ?? (() => {});
   const endpoint = `${o.baseUrl}/graphql`;
 
+  // The game type's seats: the bot plays a two-seat game, one player per seat.
+  const gameType = o.gameType ?? 'richard-iii';
+  const anon = new GraphQLClient(endpoint);
+  const types = await anon.request<{ gameTypes: { id: string; roles: string[] }[] }>('{ gameTypes { id roles } }');
+  const type = types.gameTypes.find((g) => g.id === gameType);
+  if (!type) fail(`game type ${gameType} is not on this server`);
+  if (type.roles.length !== 2) fail(`game type ${gameType} has ${type.roles.length} seats; this bot plays two`);
+  const roles = [type.roles[0]!, type.roles[1]!] as const;
+
   let keys = o.keys;
   if (!keys) {
-    const anon = new GraphQLClient(endpoint);
     const made: string[] = [];
-    for (const name of ['GraphQL York', 'GraphQL Lancaster']) {
+    for (const name of roles.map((r) => `GraphQL ${r}`)) {
       const d = await anon.request<{ createPlayer: { key: { key: string } } }>(
         'mutation($name: String!) { createPlayer(name: $name, isBot: true) { key { key } } }',
         { name },
@@ -68,7 +78,6 @@ export async function playGraphqlGame(o: GraphqlBotOptions): Promise<BotResult> 
     }
     keys = [made[0]!, made[1]!];
   }
-  const roles = ['York', 'Lancaster'] as const;
   const http = roles.map(
     (_, i) => new GraphQLClient(endpoint, { headers: { authorization: `Bearer ${keys![i]}`, ...(o.actAs ? { 'x-act-as': o.actAs[i]! } : {}) } }),
   );
@@ -84,15 +93,15 @@ export async function playGraphqlGame(o: GraphqlBotOptions): Promise<BotResult> 
   try {
     const created = await http[0]!.request<{ createGame: { id: string; version: number; status: string } }>(
       'mutation($input: CreateGameInput!) { createGame(input: $input) { id version status } }',
-      { input: { gameType: 'richard-iii', scenario: o.scenario, seed, roles: ['York'] } },
+      { input: { gameType, scenario: o.scenario, seed, roles: [roles[0]] } },
     );
-    hook('York', created.createGame.version, 'gql:createGame', created);
+    hook(roles[0], created.createGame.version, 'gql:createGame', created);
     const gameId = created.createGame.id;
     const joined = await http[1]!.request<{ joinGame: { version: number; status: string; activeRoles: string[] } }>(
       'mutation($gameId: ID!) { joinGame(gameId: $gameId) { version status activeRoles } }',
       { gameId },
     );
-    hook('Lancaster', joined.joinGame.version, 'gql:joinGame', joined);
+    hook(roles[1], joined.joinGame.version, 'gql:joinGame', joined);
     if (joined.joinGame.status !== 'active') fail(`the game did not start: ${joined.joinGame.status}`);
     const startVersion = joined.joinGame.version;
 
@@ -100,7 +109,7 @@ export async function playGraphqlGame(o: GraphqlBotOptions): Promise<BotResult> 
     const maxActions = o.maxActions ?? 50_000;
     const committed = new Map<number, { role: string; activeRoles: string[]; status: string }>();
     const seen = new Map<number, string>();
-    const events: Record<string, number> = { York: 0, Lancaster: 0 };
+    const events: Record<string, number> = Object.fromEntries(roles.map((r) => [r, 0]));
     const notices: { role: string; version: number; roles: string[] }[] = [];
 
     // myTurn: notices are checked against the versions at the end.
@@ -197,7 +206,7 @@ export async function playGraphqlGame(o: GraphqlBotOptions): Promise<BotResult> 
       'query($gameId: ID!) { game(id: $gameId) { version status result { winner reason } seed } }',
       { gameId },
     );
-    hook('York', end.game.version, 'gql:game', end);
+    hook(roles[0], end.game.version, 'gql:game', end);
     log(`game ${gameId} (${o.scenario}) ${end.game.status} at version ${end.game.version} after ${actions} actions, ${notices.length} myTurn notices: ${JSON.stringify(end.game.result)}`);
     return { gameId, seed, version: end.game.version, actions, status: end.game.status, result: end.game.result, events };
   } finally {
@@ -211,9 +220,11 @@ if (import.meta.url === new URL(`file://${process.argv[1]}`).href) {
     return i >= 0 ? process.argv[i + 1]! : def;
   };
   const baseUrl = arg('url', process.env.HERALD_URL ?? 'http://127.0.0.1:3000');
-  const scenario = arg('scenario', 'richard-iii');
+  const gameType = arg('type', 'richard-iii');
+  // Default: Richard III's richard-iii scenario; with --type alone, that type's first scenario.
+  const scenario = process.argv.includes('--scenario') || gameType === 'richard-iii' ? arg('scenario', 'richard-iii') : await firstScenario(baseUrl, gameType);
   const n = Number(arg('games', '1'));
   const keys = process.env.HERALD_KEYS?.split(',') as [string, string] | undefined;
   const actAs = process.env.HERALD_ACT_AS?.split(',') as [string, string] | undefined;
-  for (let i = 0; i < n; i++) await playGraphqlGame({ baseUrl, scenario, keys, actAs, log: console.log });
+  for (let i = 0; i < n; i++) await playGraphqlGame({ baseUrl, gameType, scenario, keys, actAs, log: console.log });
 }

@@ -27,6 +27,8 @@ export interface PayloadHook {
 
 export interface RestBotOptions {
   baseUrl: string;
+  /** The game type (default richard-iii); its two seats are read from GET /game-types. */
+  gameType?: string;
   scenario: string;
   seed?: string;
   /** Keys of two players (else two players sign up; needs open signup). */
@@ -113,39 +115,54 @@ function fail(msg: string): never {
 
 const same = (a: readonly string[], b: readonly string[]) => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
 
+/** The first scenario the server lists for a game type. */
+export async function firstScenario(baseUrl: string, gameType: string): Promise<string> {
+  const types = await createClient<paths>({ baseUrl }).GET('/game-types');
+  const sc = types.data?.find((g) => g.id === gameType)?.scenarios[0]?.id;
+  if (!sc) fail(`game type ${gameType} is not on this server`);
+  return sc;
+}
+
 export async function playRestGame(o: RestBotOptions): Promise<BotResult> {
   const random = o.random ?? Math.random;
   const seed = o.seed ?? `bot-${Date.now()}-${Math.floor(random() * 1e9)}`;
   const hook: PayloadHook = o.onPayload ?? (() => {});
   const log = o.log ?? (() => {});
 
+  // 0. The game type's seats: the bot plays a two-seat game, one player per seat.
+  const gameType = o.gameType ?? 'richard-iii';
+  const anon = createClient<paths>({ baseUrl: o.baseUrl });
+  const types = await anon.GET('/game-types');
+  const type = types.data?.find((g) => g.id === gameType);
+  if (!type) fail(`game type ${gameType} is not on this server: ${JSON.stringify(types.data?.map((g) => g.id) ?? types.error)}`);
+  if (type.roles.length !== 2) fail(`game type ${gameType} has ${type.roles.length} seats; this bot plays two`);
+  const roles = [type.roles[0]!, type.roles[1]!] as const;
+
   // 1. Players: the keys given, or two self-signed-up players.
   let keys = o.keys;
   if (!keys) {
-    const anon = createClient<paths>({ baseUrl: o.baseUrl });
     const made: string[] = [];
-    for (const name of ['Rest York', 'Rest Lancaster']) {
+    for (const name of roles.map((r) => `Rest ${r}`)) {
       const { data, error } = await anon.POST('/players', { body: { name, isBot: true } });
       if (!data) fail(`signup: ${JSON.stringify(error)}`);
       made.push(data.key!.key);
     }
     keys = [made[0]!, made[1]!];
   }
-  const roles = ['York', 'Lancaster'] as const;
   const headersOf = (i: number): Record<string, string> => ({
     authorization: `Bearer ${keys![i]}`,
     ...(o.actAs ? { 'x-act-as': o.actAs[i]! } : {}),
   });
   const api = roles.map((_, i) => createClient<paths>({ baseUrl: o.baseUrl, headers: headersOf(i) }));
 
-  // 2. The game: York creates it, Lancaster joins; it starts when both seats are held.
-  const created = await api[0]!.POST('/games', { body: { gameType: 'richard-iii', scenario: o.scenario, seed, roles: ['York'], autoStart: true } });
+  // 2. The game: the first seat creates it, the second joins; it starts when both seats are held.
+  const created = await api[0]!.POST('/games', { body: { gameType, scenario: o.scenario, seed, roles: [roles[0]], autoStart: true } });
   if (!created.data) fail(`create: ${JSON.stringify(created.error)}`);
-  hook('York', created.data.version, 'rest:create', created.data);
+  hook(roles[0], created.data.version, 'rest:create', created.data);
   const gameId = created.data.id;
   const joined = await api[1]!.POST('/games/{gameId}/join', { params: { path: { gameId } }, body: {} });
   if (!joined.data) fail(`join: ${JSON.stringify(joined.error)}`);
-  hook('Lancaster', joined.data.version, 'rest:join', joined.data);
+  hook(roles[1], joined.data.version, 'rest:join', joined.data);
   if (joined.data.status !== 'active') fail(`the game did not start: ${joined.data.status}`);
 
   // 3. Each seat follows its stream and acts when it is active at the newest version.
@@ -156,7 +173,7 @@ export async function playRestGame(o: RestBotOptions): Promise<BotResult> {
   const committed = new Map<number, { role: string; activeRoles: string[]; status: string }>();
   // What each seat's stream said about each version (both seats must agree).
   const seen = new Map<number, string>();
-  const events: Record<string, number> = { York: 0, Lancaster: 0 };
+  const events: Record<string, number> = Object.fromEntries(roles.map((r) => [r, 0]));
   let final: Game | null = null;
 
   async function seat(i: number): Promise<void> {
@@ -249,24 +266,26 @@ export async function playRestGame(o: RestBotOptions): Promise<BotResult> {
   }
   const end = await api[0]!.GET('/games/{gameId}', { params: { path: { gameId } } });
   if (!end.data) fail(`final read: ${JSON.stringify(end.error)}`);
-  hook('York', end.data.version, 'rest:game', end.data);
+  hook(roles[0], end.data.version, 'rest:game', end.data);
   const g = final ?? end.data;
   log(`game ${gameId} (${o.scenario}) ${g.status} at version ${end.data.version} after ${actions} actions: ${JSON.stringify(end.data.result)}`);
   return { gameId, seed, version: end.data.version, actions, status: end.data.status, result: end.data.result, events };
 }
 
-// As a program: npx tsx examples/rest-bot.ts [--url U] [--scenario S] [--games N]
+// As a program: npx tsx examples/rest-bot.ts [--url U] [--type T] [--scenario S] [--games N]
+// (default: Richard III's richard-iii scenario; with --type alone, that type's first scenario).
 if (import.meta.url === new URL(`file://${process.argv[1]}`).href) {
   const arg = (name: string, def: string) => {
     const i = process.argv.indexOf(`--${name}`);
     return i >= 0 ? process.argv[i + 1]! : def;
   };
   const baseUrl = arg('url', process.env.HERALD_URL ?? 'http://127.0.0.1:3000');
-  const scenario = arg('scenario', 'richard-iii');
+  const gameType = arg('type', 'richard-iii');
+  const scenario = process.argv.includes('--scenario') || gameType === 'richard-iii' ? arg('scenario', 'richard-iii') : await firstScenario(baseUrl, gameType);
   const n = Number(arg('games', '1'));
   const keys = process.env.HERALD_KEYS?.split(',') as [string, string] | undefined;
   const actAs = process.env.HERALD_ACT_AS?.split(',') as [string, string] | undefined;
   for (let i = 0; i < n; i++) {
-    await playRestGame({ baseUrl, scenario, keys, actAs, log: console.log });
+    await playRestGame({ baseUrl, gameType, scenario, keys, actAs, log: console.log });
   }
 }

@@ -5,11 +5,11 @@
 // the scan's reference is what was committed, not what the server says.
 import pg from 'pg';
 import { playRestGame } from '../examples/rest-bot.ts';
-import { scanGame, type Finding } from '../examples/leak-scan.ts';
+import { scanGame, type Finding } from '../examples/leak-scan/index.ts';
 import { collector, seeded } from '../test/examples/harness-helpers.ts';
 
 export type ToWorker =
-  | { type: 'game'; slot: number; index: number; scenario: string; seed: string }
+  | { type: 'game'; slot: number; index: number; gameType: string; scenario: string; seed: string }
   | { type: 'none'; slot: number };
 
 export type FromWorker =
@@ -32,9 +32,9 @@ const ask = (slot: number) =>
   });
 
 async function record(gameId: string) {
-  const g = await pool.query('SELECT scenario, seed, options FROM games WHERE id = $1', [gameId]);
+  const g = await pool.query('SELECT game_type, scenario, seed, options FROM games WHERE id = $1', [gameId]);
   const a = await pool.query('SELECT seq, kind, role, action FROM actions WHERE game_id = $1 ORDER BY seq', [gameId]);
-  return { scenario: g.rows[0].scenario as string, seed: g.rows[0].seed as string, options: g.rows[0].options as Record<string, unknown>, entries: a.rows };
+  return { gameType: g.rows[0].game_type as string, scenario: g.rows[0].scenario as string, seed: g.rows[0].seed as string, options: g.rows[0].options as Record<string, unknown>, entries: a.rows };
 }
 
 async function slot(n: number): Promise<void> {
@@ -43,7 +43,7 @@ async function slot(n: number): Promise<void> {
     if (m.type !== 'game') return;
     try {
       const c = collector();
-      const r = await playRestGame({ baseUrl, scenario: m.scenario, seed: m.seed, onPayload: c.hook, random: seeded(m.index + 1) });
+      const r = await playRestGame({ baseUrl, gameType: m.gameType, scenario: m.scenario, seed: m.seed, onPayload: c.hook, random: seeded(m.index + 1) });
       if (r.status !== 'finished') throw new Error(`game ${r.gameId} ended ${r.status}`);
       const s = scanGame(await record(r.gameId), c.received);
       send({ type: 'result', index: m.index, scenario: m.scenario, actions: r.actions, payloads: s.scanned, findings: s.findings.slice(0, 20) });

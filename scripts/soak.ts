@@ -1,5 +1,5 @@
-// Leak-scan soak: plays N complete games (default 10,000, the three Richard III
-// scenarios in turn) with the REST example bot against a Herald listening on a
+// Leak-scan soak: plays N complete games of one game type (default 10,000 of
+// Richard III, its scenarios in turn) with the REST example bot against a Herald listening on a
 // real port, scans every payload each seat received, and prints games, actions,
 // payloads scanned and findings. Exits 1 on any finding or failed game.
 //
@@ -10,20 +10,25 @@
 // share the machine's cores. Workers take game numbers from here one at a time,
 // so N is exact and `--minutes` stops new games from starting.
 //
-//   npm run soak -- [--games N] [--workers W] [--concurrency C] [--scenario S|all] [--minutes M]
+//   npm run soak -- [--type richard-iii] [--games N] [--workers W] [--concurrency C] [--scenario S|all] [--minutes M]
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { openTestStore, testConfig } from '../test/helpers/services.ts';
 import { listen } from '../test/examples/harness-helpers.ts';
-import type { Finding } from '../examples/leak-scan.ts';
+import type { Finding } from '../examples/leak-scan/index.ts';
+import { games as installed } from '../src/games/index.ts';
 import type { FromWorker, ToWorker } from './soak-worker.ts';
-
-const SCENARIOS = ['wars-of-the-roses', 'kingmaker', 'richard-iii'];
 
 const arg = (name: string, def: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1]! : def;
 };
+const gameType = arg('type', 'richard-iii');
+if (!installed[gameType]) {
+  console.error(`unknown game type ${gameType}; expected one of ${Object.keys(installed).join(', ')}`);
+  process.exit(2);
+}
+const SCENARIOS = installed[gameType].scenarios.map((s) => s.id);
 const games = Number(arg('games', '10000'));
 const workers = Number(arg('workers', '2'));
 const concurrency = Number(arg('concurrency', '4'));
@@ -58,7 +63,7 @@ function run(child: ChildProcess): Promise<void> {
     if (m.type === 'next') {
       if (next < games && Date.now() < stopAt && total.failures.length === 0) {
         const i = next++;
-        send({ type: 'game', slot: m.slot, index: i, scenario: scenarios[i % scenarios.length]!, seed: `${seedPrefix}-${i}` });
+        send({ type: 'game', slot: m.slot, index: i, gameType, scenario: scenarios[i % scenarios.length]!, seed: `${seedPrefix}-${i}` });
       } else send({ type: 'none', slot: m.slot });
     } else if (m.type === 'result') {
       total.games++;
@@ -99,7 +104,7 @@ await Promise.all(children.map(run)).catch((err) => {
 
 const secs = (Date.now() - started) / 1000;
 const cpu = process.cpuUsage();
-console.log(`soak: ${total.games} games (${scenarios.join(', ')}), ${total.actions} actions, ${total.payloads} payloads scanned, ${total.findings.length} findings, ${total.failures.length} failed games in ${secs.toFixed(0)} s${total.games < games ? ` (stopped early: ${games} asked)` : ''}`);
+console.log(`soak: ${total.games} games of ${gameType} (${scenarios.join(', ')}), ${total.actions} actions, ${total.payloads} payloads scanned, ${total.findings.length} findings, ${total.failures.length} failed games in ${secs.toFixed(0)} s${total.games < games ? ` (stopped early: ${games} asked)` : ''}`);
 for (const [s, x] of perScenario) console.log(`  ${s}: ${x.games} games, ${x.actions} actions (${(x.actions / Math.max(x.games, 1)).toFixed(0)} per game)`);
 console.log(`  CPU: server ${((cpu.user + cpu.system) / 1e6).toFixed(0)} s, ${workers} bot workers ${workerCpu.toFixed(0)} s; ${workers}×${concurrency} games at once`);
 for (const f of total.findings.slice(0, 20)) console.log('finding', JSON.stringify(f));

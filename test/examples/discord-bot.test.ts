@@ -9,7 +9,7 @@ import path from 'node:path';
 import { openTestStore, tempDir, testConfig } from '../helpers/services.ts';
 import { startFakeDiscord, type FakeMessage, type FakeUser } from '../helpers/fake-discord.ts';
 import { listen, seeded } from './harness-helpers.ts';
-import { scanGame, type Received } from '../../examples/leak-scan.ts';
+import { scanGame, type Received } from '../../examples/leak-scan/index.ts';
 import { BLOCKS } from '../../src/games/richard-iii/data.ts';
 import mapJson from '../../src/games/richard-iii/data/map.json' with { type: 'json' };
 import { startBot } from '../../examples/discord-bot/main.ts';
@@ -200,7 +200,7 @@ t.test('a game in a channel: /challenge, the board from webhooks, moves from men
   }
   const record = (await app.store.prisma.game.findUnique({ where: { id: gameId } }))!;
   const entries = await app.store.prisma.action.findMany({ where: { gameId }, orderBy: { seq: 'asc' } });
-  const scan = scanGame({ scenario: record.scenario, seed: record.seed, options: record.options as Record<string, unknown>, entries: entries.map((e) => ({ seq: e.seq, kind: e.kind, role: e.role, action: e.action })) }, received);
+  const scan = scanGame({ gameType: record.gameType, scenario: record.scenario, seed: record.seed, options: record.options as Record<string, unknown>, entries: entries.map((e) => ({ seq: e.seq, kind: e.kind, role: e.role, action: e.action })) }, received);
   t.same(scan.findings, [], `${scan.scanned} ephemeral messages leak-scanned, no finding`);
   t.ok(received.some((r) => r.role === 'York') && received.some((r) => r.role === 'Lancaster'));
 
