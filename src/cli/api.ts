@@ -6,7 +6,7 @@
 import { CliError, EXIT, httpError, type Problem } from './errors.ts';
 import type { Action, Choice, ChoiceNode, GameSummary } from './types.ts';
 
-export type { Action, Choice, ChoiceNode, GameLog, GameRecord, GameSummary } from './types.ts';
+export type { Action, Choice, ChoiceNode, GameLog, GameRecord, GameSummary, GameType } from './types.ts';
 
 export interface LegalActions {
   gameId: string;

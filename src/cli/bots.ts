@@ -2,8 +2,9 @@
  * Bot-vs-bot games through a server: two players (signed up here, or given by
  * their keys) play n games with uniformly random legal moves, `concurrency`
  * at a time, over the same REST routes as any client. Each game is created by
- * the first bot (York) and joined by the second (Lancaster); every move is
- * submitted with the version it was chosen at.
+ * the first bot in the game type's first seat and joined by the second in its
+ * second (Richard III: York, Lancaster); every move is submitted with the
+ * version it was chosen at.
  */
 import { gamePath, HeraldClient, type Action, type ActionResult, type CreatedPlayer, type GameSummary, type LegalActions } from './api.ts';
 import { CliError } from './errors.ts';
@@ -12,10 +13,12 @@ import { mean, median, wilson } from './stats.ts';
 export interface BotsOptions {
   games: number;
   gameType: string;
+  /** The game type's two seats, in its order (GET /game-types). */
+  roles: [string, string];
   scenario: string;
   options: Record<string, unknown>;
   concurrency: number;
-  /** Keys of the two bots, York's first; signed up when absent. */
+  /** Keys of the two bots, the first seat's first; signed up when absent. */
   keys: [string, string] | null;
   /** Seeds the move choices and the games' seeds (reproducible runs); random when absent. */
   seed: number | null;
@@ -35,8 +38,6 @@ export interface GameOutcome {
   capped: boolean;
 }
 
-const ROLES = ['York', 'Lancaster'] as const;
-
 /** xorshift32: a small seeded generator in [0, 1), so a run can be repeated with --seed (the test harnesses use it too). */
 export function rng(seed: number): () => number {
   let x = seed >>> 0 || 0x9e3779b9;
@@ -53,34 +54,35 @@ export function rng(seed: number): () => number {
 /** Bots wait out the rate limit as often as it takes: a refused request changes nothing. */
 const BOT_RATE_LIMIT_RETRIES = 1_000;
 
-async function botClients(server: string, keys: [string, string] | null): Promise<[HeraldClient, HeraldClient]> {
+async function botClients(server: string, keys: [string, string] | null, roles: readonly string[]): Promise<[HeraldClient, HeraldClient]> {
   const bot = (key: string) => new HeraldClient(server, key, BOT_RATE_LIMIT_RETRIES);
   if (keys) return [bot(keys[0]), bot(keys[1])];
   const anon = new HeraldClient(server, null);
   const suffix = Math.random().toString(36).slice(2, 8);
-  const made = await Promise.all(ROLES.map((r) => anon.post<CreatedPlayer>('/players', { name: `bot-${r.toLowerCase()}-${suffix}`, isBot: true })));
+  const made = await Promise.all(roles.map((r) => anon.post<CreatedPlayer>('/players', { name: `bot-${r.toLowerCase()}-${suffix}`, isBot: true })));
   return [bot(made[0]!.key.key), bot(made[1]!.key.key)];
 }
 
 async function playOne(bots: [HeraldClient, HeraldClient], opts: BotsOptions, random: () => number, gameSeed: string): Promise<GameOutcome> {
   const started = performance.now();
-  const [york, lancaster] = bots;
-  const created = await york.post<GameSummary>('/games', {
+  const [first, second] = bots;
+  const [firstRole, secondRole] = opts.roles;
+  const created = await first.post<GameSummary>('/games', {
     gameType: opts.gameType,
     scenario: opts.scenario,
-    roles: ['York'],
+    roles: [firstRole],
     seed: gameSeed,
     ...(Object.keys(opts.options).length ? { options: opts.options } : {}),
   });
-  let game = await lancaster.post<GameSummary>(gamePath(created.id, '/join'), { role: 'Lancaster' });
-  const byRole: Record<string, HeraldClient> = { York: york, Lancaster: lancaster };
+  let game = await second.post<GameSummary>(gamePath(created.id, '/join'), { role: secondRole });
+  const byRole: Record<string, HeraldClient> = { [firstRole]: first, [secondRole]: second };
   // The acting seat's next legal actions come back with each move: no second request while it goes on.
   let known: { role: string; version: number; actions: Action[] } | null = null;
   let capped = false;
   let idle = 0;
   while (game.status === 'active') {
     if (game.version >= opts.maxVersions) {
-      const role = game.activeRoles[0] ?? 'York';
+      const role = game.activeRoles[0] ?? firstRole;
       game = await byRole[role]!.post<GameSummary>(gamePath(game.id, '/resign'), {});
       capped = true;
       break;
@@ -149,7 +151,7 @@ export async function runBots(server: string, opts: BotsOptions): Promise<BotsSu
     // Fail early and clearly when the server is not there.
     await new HeraldClient(server, null).get('/healthz');
   }
-  const bots = await botClients(server, opts.keys);
+  const bots = await botClients(server, opts.keys, opts.roles);
   const master = rng(opts.seed ?? Math.floor(Math.random() * 2 ** 32));
   const plan = Array.from({ length: opts.games }, (_, i) => ({ i, seed: Math.floor(master() * 2 ** 32), gameSeed: `bots-${opts.seed ?? 'r'}-${i}-${Math.floor(master() * 2 ** 32)}` }));
   const outcomes: GameOutcome[] = [];
@@ -167,7 +169,7 @@ export async function runBots(server: string, opts: BotsOptions): Promise<BotsSu
 
   const decided = outcomes.filter((o) => !o.capped);
   const wins: BotsSummary['wins'] = {};
-  for (const role of ROLES) {
+  for (const role of opts.roles) {
     const n = decided.filter((o) => o.winner === role).length;
     const ci = wilson(n, decided.length);
     wins[role] = { n, share: decided.length ? n / decided.length : 0, ci95: [round(ci.low), round(ci.high)] };

@@ -8,6 +8,7 @@ import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import cliProgress from 'cli-progress';
 import { gamePath, HeraldClient, type ActionResult, type CreatedPlayer, type GameLog, type GameRecord, type GameSummary, type LegalActions } from './api.ts';
 import { boardText, namesFrom, type R3ViewLike } from './board-text.ts';
+import { checkScenario, defaultScenario, gameType, gameTypes } from './game-types.ts';
 import { runBots, summaryText } from './bots.ts';
 import { configPath, maskKey, normaliseServer, readConfig, resolveConnection, writeConfig, type Connection } from './config.ts';
 import { CliError, EXIT, usageError } from './errors.ts';
@@ -145,6 +146,20 @@ export function buildProgram(io: Io): Command {
       if (opts.save) print(`Saved to ${file()}.`);
     });
 
+  // game types -----------------------------------------------------------------------------
+  program
+    .command('game-types')
+    .description('The game types the server hosts: their seats and scenarios.')
+    .option('--json', 'machine-readable output')
+    .action(async (opts: { json?: boolean }, cmd: Command) => {
+      const types = await gameTypes(clientOf(cmd, false));
+      if (opts.json) return printJson(types);
+      for (const g of types) {
+        print(`${g.id}: ${g.title} (seats: ${g.roles.join(', ')})`);
+        for (const sc of g.scenarios) print(`  ${sc.id}: ${sc.name}`);
+      }
+    });
+
   // games ----------------------------------------------------------------------------------
   const games = program.command('games').description('List, create, join and show games.');
   games
@@ -174,19 +189,22 @@ export function buildProgram(io: Io): Command {
   games
     .command('create')
     .description('Create a game; with --role you take that seat (twice for both: hot-seat).')
-    .option('--type <gameType>', 'game type', 'richard-iii')
-    .requiredOption('--scenario <scenario>', 'scenario (richard-iii: wars-of-the-roses, kingmaker, richard-iii)')
+    .option('--type <gameType>', 'game type (default: the first the server lists; see `herald game-types`)')
+    .option('--scenario <scenario>', "scenario (required; `herald game-types` lists each type's)")
     .option('--role <role>', 'take this seat now (repeatable)', collect)
     .option('--seed <seed>', 'the random seed (kept secret until the game is over)')
     .option('--option <name=value>', 'a scenario option, e.g. endCampaign=1 (repeatable)', collect)
     .option('--private', 'visible only to its players (join by invite)')
     .option('--rated', 'update both players\' ratings when it ends')
     .option('--json', 'machine-readable output')
-    .action(async (opts: { type: string; scenario: string; role?: string[]; seed?: string; option?: string[]; private?: boolean; rated?: boolean; json?: boolean }, cmd: Command) => {
+    .action(async (opts: { type?: string; scenario?: string; role?: string[]; seed?: string; option?: string[]; private?: boolean; rated?: boolean; json?: boolean }, cmd: Command) => {
       const options = gameOptions(opts.option);
-      const game = await clientOf(cmd).post<GameSummary>('/games', {
-        gameType: opts.type,
-        scenario: opts.scenario,
+      const client = clientOf(cmd);
+      // Without --type, or without --scenario, the server says what there is.
+      const type = opts.type === undefined || opts.scenario === undefined ? await gameType(client, opts.type) : null;
+      const game = await client.post<GameSummary>('/games', {
+        gameType: type?.id ?? opts.type,
+        scenario: type ? checkScenario(type, opts.scenario) : opts.scenario,
         ...(opts.role ? { roles: opts.role } : {}),
         ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
         ...(Object.keys(options).length ? { options } : {}),
@@ -406,22 +424,25 @@ export function buildProgram(io: Io): Command {
     .command('bots')
     .description('Play n bot-vs-bot games with random legal moves through the server, then summarise: wins per side with a 95 % confidence interval (Wilson), draws, game length.')
     .argument('<n>', 'number of games', int('n', 1, 100_000))
-    .option('--type <gameType>', 'game type', 'richard-iii')
-    .option('--scenario <scenario>', 'scenario', 'richard-iii')
+    .option('--type <gameType>', 'game type (default: the first the server lists; see `herald game-types`)')
+    .option('--scenario <scenario>', "scenario (default: the one named as the game type, else the type's first)")
     .option('--option <name=value>', 'a scenario option, e.g. endCampaign=1 (repeatable)', collect)
     .option('--concurrency <k>', 'games played at the same time', int('--concurrency', 1, 64), 2)
-    .option('--keys <york,lancaster>', "the two bots' API keys (default: sign up two bot players)")
+    .option('--keys <first,second>', "the two bots' API keys, the game type's first seat's first (default: sign up two bot players)")
     .option('--seed <n>', 'seed of the moves and the games (a repeatable run)', int('--seed', 0, 2 ** 32 - 1))
     .option('--max-versions <n>', 'resign a game still going after this many versions (counted apart)', int('--max-versions', 10), 20_000)
     .option('--json', 'machine-readable summary (no progress bar)')
-    .action(async (n: number, opts: { type: string; scenario: string; option?: string[]; concurrency: number; keys?: string; seed?: number; maxVersions: number; json?: boolean }, cmd: Command) => {
+    .action(async (n: number, opts: { type?: string; scenario?: string; option?: string[]; concurrency: number; keys?: string; seed?: number; maxVersions: number; json?: boolean }, cmd: Command) => {
       let keys: [string, string] | null = null;
       if (opts.keys) {
         const parts = opts.keys.split(',');
-        if (parts.length !== 2 || !parts[0] || !parts[1]) throw usageError('--keys wants two keys: york,lancaster');
+        if (parts.length !== 2 || !parts[0] || !parts[1]) throw usageError('--keys wants two keys: first,second');
         keys = [parts[0], parts[1]];
       }
       const c = connection(cmd);
+      const type = await gameType(new HeraldClient(c.server, null), opts.type);
+      if (type.roles.length !== 2) throw usageError(`bots play two-seat games; ${type.id} has ${type.roles.length} seats`);
+      const scenario = opts.scenario === undefined ? defaultScenario(type) : checkScenario(type, opts.scenario);
       const bar = !opts.json && io.stderr.isTTY
         ? new cliProgress.SingleBar({ stream: io.stderr, format: 'bots [{bar}] {value}/{total} games | {duration_formatted} elapsed, {eta_formatted} left', hideCursor: true }, cliProgress.Presets.shades_classic)
         : null;
@@ -429,8 +450,9 @@ export function buildProgram(io: Io): Command {
       try {
         const summary = await runBots(c.server, {
           games: n,
-          gameType: opts.type,
-          scenario: opts.scenario,
+          gameType: type.id,
+          roles: [type.roles[0]!, type.roles[1]!],
+          scenario,
           options: gameOptions(opts.option),
           concurrency: opts.concurrency,
           keys,

@@ -7,6 +7,14 @@
  */
 export type Action = { type: string; [k: string]: unknown };
 
+/** A game type the server hosts (GET /game-types): its seats and scenarios. */
+export interface GameType {
+  id: string;
+  title: string;
+  roles: string[];
+  scenarios: { id: string; name: string; description: string }[];
+}
+
 export interface Seat {
   role: string;
   player: null | { id: string; name: string; isBot: boolean };

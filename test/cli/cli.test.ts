@@ -57,6 +57,22 @@ t.test('the herald client against a server', async (t) => {
     t.throws(() => statSync(c.config), 'no config file written');
   });
 
+  await t.test('game types come from the server: the list, and a missing or unknown scenario', async (t) => {
+    const types = json<{ id: string; roles: string[]; scenarios: { id: string }[] }[]>(await ada.run(['game-types', '--json'], { env }));
+    const r3 = types.find((g) => g.id === 'richard-iii')!;
+    t.same(r3.roles, ['York', 'Lancaster']);
+    const text = await ada.run(['game-types'], { env });
+    t.match(text.stdout, /richard-iii: Richard III.*\(seats: York, Lancaster\)\n  wars-of-the-roses: /);
+    const missing = await ada.run(['games', 'create'], { env });
+    t.equal(missing.code, 1, 'usage error');
+    t.match(missing.stderr, `--scenario is required; ${types[0]!.id} has: ${types[0]!.scenarios.map((s) => s.id).join(', ')}`);
+    const unknown = await ada.run(['games', 'create', '--type', 'richard-iii', '--scenario', 'nope'], { env });
+    t.equal(unknown.code, 2, 'with --type and --scenario the server judges the scenario');
+    const badType = await ada.run(['bots', '1', '--type', 'nope'], { env });
+    t.equal(badType.code, 1);
+    t.match(badType.stderr, /unknown game type nope; this server hosts: .*richard-iii/);
+  });
+
   let gameId = '';
   await t.test('games create, join, show and list', async (t) => {
     const created = json<Game>(await ada.run(['games', 'create', '--scenario', 'richard-iii', '--role', 'York', '--seed', 'cli-1', '--json']));
