@@ -122,7 +122,7 @@ export async function buildApp(config: Config, given: AppServices = {}): Promise
     await app.register(eventRoutes, { heartbeatMs: config.sseHeartbeatMs });
     await app.register(openapi);
     await app.register(graphql, { graphiql: config.development, version, pollMs: config.sseHeartbeatMs });
-    await app.register(home, { version, graphiql: config.development });
+    await app.register(home, { version, graphiql: config.development, gameTypes: app.gameService.listGameTypes() });
     await app.ready();
   } catch (err) {
     // Nothing may be left running when start-up fails.

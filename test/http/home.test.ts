@@ -4,6 +4,8 @@ import t from 'tap';
 import { buildApp } from '../../src/http/app.ts';
 import { GRAPHIQL_ASSETS } from '../../src/http/plugins/graphiql.ts';
 import { openTestStore, testConfig } from '../helpers/services.ts';
+import { tallyModule } from '../helpers/games/tally.ts';
+import type { GameModule } from '../../src/engine/types.ts';
 
 const { store, databaseUrl } = await openTestStore(t);
 
@@ -21,6 +23,20 @@ t.test('/ is an HTML page whose links all answer 200', async (t) => {
   t.same(links.sort(), ['/docs', '/docs/json', '/graphiql', '/healthz', '/openapi.yaml', '/readyz'].sort());
   for (const link of links) t.equal((await app.inject(link)).statusCode, 200, link);
   t.ok(hrefs(res.body).includes('#quick-start') && res.body.includes('id="quick-start"'), 'the quick start is on the page');
+  t.match(res.body, `-d '{"gameType":"richard-iii","scenario":"richard-iii","roles":["York"]}'`, 'a game of the first game type');
+  t.match(res.body, /<li>Richard III: The Wars of the Roses <code>richard-iii<\/code>: seats York, Lancaster; scenarios <code>wars-of-the-roses<\/code>/);
+});
+
+t.test("the quick start's game comes from the hosted game types", async (t) => {
+  const app = await buildApp(testConfig({ databaseUrl }), { store, games: { tally: tallyModule() as unknown as GameModule } });
+  t.teardown(() => app.close());
+  const res = await app.inject('/');
+  t.match(res.body, `-d '{"gameType":"tally","scenario":"plain","roles":["A"]}'`, "the type's first scenario and first seat");
+  t.notMatch(res.body, 'richard-iii');
+  const created = await app.inject({ method: 'POST', url: '/players', payload: { name: 'Home' } });
+  const key = (created.json() as { key: { key: string } }).key.key;
+  const game = await app.inject({ method: 'POST', url: '/games', headers: { authorization: `Bearer ${key}` }, payload: { gameType: 'tally', scenario: 'plain', roles: ['A'] } });
+  t.equal(game.statusCode, 201, 'the example creates a game');
 });
 
 t.test('in production / does not link to GraphiQL, which is not served', async (t) => {

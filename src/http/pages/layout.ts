@@ -10,7 +10,7 @@ import { html, raw, type Html, type Part } from './html.ts';
 
 export const SHARED_CSS = `
 :root { color-scheme: light dark; --fg: #1b1b1b; --bg: #fff; --muted: #5f6368; --line: #d6d6d6; --soft: #f3f3f3;
-  --accent: #8a1c1c; --win: #1d6b2f; --york: #c9c9c9; --lancaster: #b3262b; }
+  --accent: #8a1c1c; --win: #1d6b2f; }
 @media (prefers-color-scheme: dark) {
   :root { --fg: #e8e8e8; --bg: #161616; --muted: #a0a0a0; --line: #3a3a3a; --soft: #232323; --accent: #f08a80; --win: #7fd08f; }
 }
