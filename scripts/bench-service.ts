@@ -2,7 +2,12 @@
  * Service throughput on real Postgres and Redis, Herald against a floor:
  *
  *   npm run bench:service [-- --server herald|floor|both --rounds 3 --games 8 --seconds 20
- *                            --watch 1 --webhooks 0 --profile --pgbench-seconds 10]
+ *                            --watch 1 --webhooks 0 --profile --pgbench-seconds 10
+ *                            --type richard-iii --scenario <id>]
+ *
+ * --type: the game type played (default richard-iii; any two-seat type of
+ * src/games/index.ts), --scenario: its scenario (default: the one named as the
+ * type, else its first).
  *
  * Each run starts a server as its own process on a fresh database
  * herald_bench_<random> (migrated, dropped at the end) and the machine's Redis,
@@ -43,7 +48,7 @@
  * profiler's own cost.
  *
  * --spectators 1,10,100,1000 measures fan-out instead: for each N, games played one after
- * another by one pair of bots, each followed from its start by N SSE watchers of York's seat and
+ * another by one pair of bots, each followed from its start by N SSE watchers of the first seat and
  * N of the spectator view; prints the server's CPU per action (one event to each of the 2N
  * watchers), the CPU per extra watcher against the first N, and the delivery p50/p99.
  *
@@ -71,6 +76,7 @@ import { Pool } from 'undici';
 import WebSocket from 'ws';
 import { Session } from 'node:inspector/promises';
 import { admin, ADMIN_URL, cpuSeconds, dbUrl, freePort, percentile, serverEnv } from './bench-common.ts';
+import { games as installedGames } from '../src/games/index.ts';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -82,6 +88,14 @@ function argText(name: string, fallback: string): string {
 }
 
 type ServerKind = 'herald' | 'floor';
+const GAME_TYPE = argText('type', 'richard-iii');
+const GAME = installedGames[GAME_TYPE];
+if (!GAME) throw new Error(`--type: unknown game type ${GAME_TYPE}; expected one of ${Object.keys(installedGames).join(', ')}`);
+if (GAME.roles.length !== 2) throw new Error(`--type: the bots play two-seat games; ${GAME_TYPE} has ${GAME.roles.length} seats`);
+const SCENARIO = argText('scenario', (GAME.scenarios.find((sc) => sc.id === GAME_TYPE) ?? GAME.scenarios[0]!).id);
+/** The two seats: the first creates each game (and is the watched seat), the second joins. */
+const [FIRST, SECOND] = GAME.roles as [string, string];
+const NEW_GAME = { gameType: GAME_TYPE, scenario: SCENARIO, roles: [FIRST] };
 const K = arg('games', 8);
 const WEBHOOKS = arg('webhooks', 0) > 0;
 const JOBS = arg('jobs', 1) > 0;
@@ -468,11 +482,11 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
     let stop = false;
 
     async function bot(n: number): Promise<void> {
-      const keys: Record<string, string> = { York: await signup(`york-${n}`), Lancaster: await signup(`lancaster-${n}`) };
+      const keys: Record<string, string> = { [FIRST]: await signup(`first-${n}`), [SECOND]: await signup(`second-${n}`) };
       while (!stop) {
-        const id = (await call('POST', '/games', keys.York!, { gameType: 'richard-iii', scenario: 'richard-iii', roles: ['York'] })).json.id as string;
-        const joined = (await call('POST', `/games/${id}/join`, keys.Lancaster!, {})).json;
-        if (WATCH) watchers.push(watch(port, id, keys.York!, eventLatencies, () => stop));
+        const id = (await call('POST', '/games', keys[FIRST]!, NEW_GAME)).json.id as string;
+        const joined = (await call('POST', `/games/${id}/join`, keys[SECOND]!, {})).json;
+        if (WATCH) watchers.push(watch(port, id, keys[FIRST]!, eventLatencies, () => stop));
         let version: number = joined.version;
         let active: string[] = joined.activeRoles;
         const legal = new Map<string, { version: number; actions: unknown[] }>();
@@ -490,7 +504,7 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
           latencies.push(performance.now() - t0);
           if (r.status === 409) {
             conflicts++;
-            const s = (await call('GET', `/games/${id}`, keys.York!)).json;
+            const s = (await call('GET', `/games/${id}`, keys[FIRST]!)).json;
             version = s.version;
             active = s.activeRoles;
             continue;
@@ -554,7 +568,7 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
     await Promise.all(watchers);
     const persisted = (await countActions()) - before;
     const commits1 = await commitCounts();
-    console.log(`run ${round} — ${kind}: ${K} concurrent bot games over REST, ${elapsed.toFixed(1)} s, Postgres + Redis, ${os.cpus().length} CPUs, server in its own process`);
+    console.log(`run ${round} — ${kind}: ${K} concurrent bot games of ${GAME_TYPE} (${SCENARIO}) over REST, ${elapsed.toFixed(1)} s, Postgres + Redis, ${os.cpus().length} CPUs, server in its own process`);
     console.log(`  persisted actions: ${persisted} (${(persisted / elapsed).toFixed(1)} actions/s), games finished: ${gamesFinished}, 409 conflicts: ${conflicts}, legal-action reads: ${legalReads}`);
     console.log(`  ${spread('POST /games/{id}/actions latency', latencies)}`);
     if (WATCH) console.log(`  ${spread('commit → SSE subscriber', eventLatencies)}`);
@@ -636,7 +650,7 @@ interface SpectatorResult {
 
 /**
  * For each N: games played one after another by one pair of bots, each game followed from its
- * start by N SSE watchers of York's seat and N of the spectator view; the server's CPU per
+ * start by N SSE watchers of the first seat and N of the spectator view; the server's CPU per
  * action (one event to each of the 2N watchers) while the game is played, and each delivery's
  * commit → arrival time.
  */
@@ -645,15 +659,15 @@ async function spectatorRun(kind: ServerKind): Promise<SpectatorResult[]> {
   const out: SpectatorResult[] = [];
   try {
     const signup = async (name: string) => (await call('POST', '/players', null, { name, isBot: true })).json.key.key as string;
-    const keys: Record<string, string> = { York: await signup('york'), Lancaster: await signup('lancaster') };
+    const keys: Record<string, string> = { [FIRST]: await signup('first'), [SECOND]: await signup('second') };
     for (const n of SPECTATORS) {
       let events = 0;
       let cpu = 0;
       const latencies: number[] = [];
       const t0 = performance.now();
       while (events === 0 || performance.now() - t0 < SECONDS * 1000) {
-        const id = (await call('POST', '/games', keys.York!, { gameType: 'richard-iii', scenario: 'richard-iii', roles: ['York'] })).json.id as string;
-        const joined = (await call('POST', `/games/${id}/join`, keys.Lancaster!, {})).json;
+        const id = (await call('POST', '/games', keys[FIRST]!, NEW_GAME)).json.id as string;
+        const joined = (await call('POST', `/games/${id}/join`, keys[SECOND]!, {})).json;
         let seen = 0;
         const mine: number[] = [];
         let giveUp = performance.now() + 600_000;
@@ -662,7 +676,7 @@ async function spectatorRun(kind: ServerKind): Promise<SpectatorResult[]> {
         // Opened 50 + 50 at a time (each waiting for its first event): a thousand connects at once
         // overflow the listen backlog and the kernel's SYN retries take seconds.
         for (let i = 0; i < n; i++) {
-          streams.push(watch(port, id, keys.York!, mine, stopped, () => seen++));
+          streams.push(watch(port, id, keys[FIRST]!, mine, stopped, () => seen++));
           streams.push(watch(port, id, null, mine, stopped, () => seen++));
           if ((i + 1) % 50 === 0 || i === n - 1) {
             const until = performance.now() + 60_000;
