@@ -10,7 +10,8 @@
 import { createRequire } from 'node:module';
 import { AREA, AREAS, BLOCK, BORDER, SCENARIO, type Side } from '../games/richard-iii/data.ts';
 import type { R3View } from '../games/richard-iii/view.ts';
-import type { Translate } from './messages.ts';
+import { translator, type Translate } from './messages.ts';
+import type { BoardRenderer } from './renderer.ts';
 import { turnMoves, type Move } from './richard-iii-moves.ts';
 import { n, svgDocument, text, type BoardLayers } from './svg.ts';
 
@@ -380,3 +381,16 @@ export function renderBoardLayers({ view, version, earlier, t }: BoardInput): Bo
   out.push(legendGameSvg(view, version, which, t));
   return { width, height, base: baseLayer(t), overlay: out.join('\n') };
 }
+
+/** Richard III's entry in BOARD_RENDERERS (./index.ts). */
+export const richardIIIRenderer: BoardRenderer = {
+  svg(view, version, earlier, lang) {
+    const { width, height, base, overlay } = this.layers(view, version, earlier, lang);
+    return svgDocument(width, height, [base, overlay]);
+  },
+  layers: (view, version, earlier, lang) =>
+    renderBoardLayers({ view: view as R3View, version, earlier: earlier as R3View[], t: translator('richard-iii', lang) }),
+  // Random play takes at most ~110 versions for one game turn; two turns fit with room to spare.
+  maxEarlier: 600,
+  turnOf: (view) => `${(view as R3View).campaign}:${(view as R3View).turn}`,
+};
