@@ -25,12 +25,13 @@ export function collector(): { received: Received[]; hook: (role: string, versio
 }
 
 /** Scans what the seats received against the game's stored record (seed and log entries). */
-export async function scanStored(app: FastifyInstance, gameId: string, received: Received[]): Promise<{ findings: Finding[]; scanned: number }> {
+export async function scanStored(app: FastifyInstance, gameId: string, received: Received[], modules: Readonly<Record<string, GameModule>> = gameModules): Promise<{ findings: Finding[]; scanned: number }> {
   const game = (await app.store.prisma.game.findUnique({ where: { id: gameId } }))!;
   const entries = await app.store.prisma.action.findMany({ where: { gameId }, orderBy: { seq: 'asc' } });
   return scanGame(
     { gameType: game.gameType, scenario: game.scenario, seed: game.seed, options: game.options as Record<string, unknown>, entries: entries.map((e) => ({ seq: e.seq, kind: e.kind, role: e.role, action: e.action })) },
     received,
+    modules,
   );
 }
 
@@ -60,11 +61,11 @@ export const PICTURE_LEAK_RULES: Readonly<Record<string, PictureLeakRule>> = {
  * test/helpers/picture-leaks.ts). The language changes from game to game. A
  * game type without pictures has none to scan.
  */
-export async function scanPictures(app: FastifyInstance, gameId: string, n: number): Promise<{ findings: Finding[]; pictures: number }> {
+export async function scanPictures(app: FastifyInstance, gameId: string, n: number, modules: Readonly<Record<string, GameModule>> = gameModules): Promise<{ findings: Finding[]; pictures: number }> {
   const game = (await app.store.prisma.game.findUnique({ where: { id: gameId }, include: { seats: true } }))!;
   if (!app.gameService.hasBoardPictures(game.gameType)) return { findings: [], pictures: 0 };
   const entries = await app.store.prisma.action.findMany({ where: { gameId }, orderBy: { seq: 'asc' } });
-  const m = gameModules[game.gameType]!;
+  const m = modules[game.gameType]!;
   const rule = PICTURE_LEAK_RULES[game.gameType];
   const states: unknown[] = [null];
   let state: unknown = null;
@@ -107,7 +108,7 @@ export interface ManyResult {
 export async function playMany(
   app: FastifyInstance,
   baseUrl: string,
-  o: { n: number; concurrency: number; gameType?: string; scenarios?: string[]; seedPrefix?: string; keys?: [string, string]; onGame?: (r: ManyResult) => void; shouldStop?: () => boolean },
+  o: { n: number; concurrency: number; gameType?: string; games?: Readonly<Record<string, GameModule>>; scenarios?: string[]; seedPrefix?: string; keys?: [string, string]; onGame?: (r: ManyResult) => void; shouldStop?: () => boolean },
 ): Promise<ManyResult> {
   const total: ManyResult = { games: 0, payloads: 0, pictures: 0, findings: [], actions: 0 };
   let next = 0;
@@ -116,15 +117,16 @@ export async function playMany(
       const i = next++;
       const c = collector();
       const gameType = o.gameType ?? 'richard-iii';
-      const scenarios = o.scenarios ?? [gameModules[gameType]!.scenarios[0]!.id];
+      const modules = o.games ?? gameModules;
+      const scenarios = o.scenarios ?? [modules[gameType]!.scenarios[0]!.id];
       const seed = `${o.seedPrefix ?? 'many'}-${i}`;
       // A silent stream fails the game within STALL_TIMEOUT_MS, not at the file's timeout.
       const r = await whileProgressing(`game ${seed}`, (progress) =>
         playRestGame({ baseUrl, gameType, scenario: scenarios[i % scenarios.length]!, seed, keys: o.keys, onPayload: (...p) => (progress(), c.hook(...p)), random: seeded(i + 1) }),
       );
-      const s = await scanStored(app, r.gameId, c.received);
+      const s = await scanStored(app, r.gameId, c.received, modules);
       if (r.status !== 'finished') throw new Error(`game ${r.gameId} ended ${r.status}`);
-      const pics = await scanPictures(app, r.gameId, i);
+      const pics = await scanPictures(app, r.gameId, i, modules);
       total.pictures += pics.pictures;
       total.findings.push(...pics.findings.slice(0, 20));
       total.games++;
