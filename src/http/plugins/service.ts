@@ -38,6 +38,8 @@ export interface GameServicePluginOptions {
   jobs?: boolean;
   /** Webhook settings (HERALD_WEBHOOK_ALLOW_PRIVATE, HERALD_PUBLIC_URL; tests: a short retry schedule). */
   webhooks?: Partial<WebhookOptions>;
+  /** The data files of the games that need one (Config.gameDataFiles, e.g. HERALD_BLACK_AND_WHITE_DATA). */
+  gameDataFiles?: Record<string, string | null>;
 }
 
 async function gameService(app: FastifyInstance, opts: GameServicePluginOptions): Promise<void> {
@@ -49,6 +51,7 @@ async function gameService(app: FastifyInstance, opts: GameServicePluginOptions)
     ...(opts.vacationDays !== undefined ? { vacationDays: opts.vacationDays } : {}),
     ...(opts.reminderSharePercent !== undefined ? { reminders: { shareUsed: opts.reminderSharePercent / 100 } } : {}),
     log: app.log,
+    ...(opts.gameDataFiles ? { gameDataFiles: opts.gameDataFiles } : {}),
     ...(opts.now ? { now: opts.now } : {}),
     ...(opts.webhooks ? { webhooks: opts.webhooks } : {}),
   });
