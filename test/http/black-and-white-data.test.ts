@@ -64,6 +64,10 @@ async function refused(t: Test, app: FastifyInstance, reasons: { message: RegExp
   t.equal(viaGql.errors?.[0]?.extensions?.code, 'invalid_request');
   t.match(viaGql.errors?.[0]?.message, /is not playable on this server/);
   t.equal(await store.prisma.game.count(), before, 'nothing stored');
+  // It has no data files; the 404 says why.
+  const data = await app.inject('/game-types/black-and-white/data');
+  t.equal(data.statusCode, 404);
+  t.match(data.json(), { code: 'not_found', detail: /^Black & White \(black-and-white\) is not playable on this server: / });
   // An unknown type is refused the same way, naming what is playable.
   const unknown = await ada.req('POST', '/games', { gameType: 'chess', scenario: 'x' });
   t.match(unknown.json(), { code: 'invalid_request', detail: 'gameType must be one of richard-iii.', playable: ['richard-iii'] });
