@@ -8,7 +8,7 @@ import { rollD6 } from '../../engine/rng.ts';
 import { gridOf, hasFeature, terrainAt } from './board.ts';
 import { infantryBonus } from './command-test.ts';
 import { CHARGE_BONUS } from './kinds.ts';
-import { logLine } from './msg.ts';
+import { kindRef, logLine, msg, sub } from './msg.ts';
 import { kindCard, type BWState, type PendingDecision, type RetreatCause, type Unit } from './state.ts';
 import { loseSteps } from './victory.ts';
 
@@ -80,7 +80,7 @@ export function defenceValue(s: BWState, defender: Unit, attacker: Unit, kind: A
 /** An attack reveals the attacker (§9.4), unless it fires unseen from a stack (§16.8.3). */
 export function revealAttacker(s: BWState, u: Unit, hiddenShooter: boolean): void {
   if (hiddenShooter) {
-    logLine(s, 'log.hiddenShooter', { hex: u.hex!, kind: { ref: 'kind', id: u.kind } });
+    logLine(s, 'log.hiddenShooter', { hex: u.hex!, kind: kindRef(u.kind) });
     return;
   }
   if (!u.revealed) {
@@ -133,7 +133,7 @@ export function resolveAttack(s: BWState, attacker: Unit, target: Unit, kind: 'm
   const hit = succeeds(r, value, defence);
   const crit = isCriticalSuccess(r) ? 'success' : isCriticalFailure(r) ? 'failure' : 'none';
   logLine(s, hit ? 'log.attackHit' : 'log.attackMissed', {
-    attacker: hiddenShooter ? { ref: 'hex', id: attacker.hex! } : attacker,
+    attacker: hiddenShooter ? sub(msg('unit.inHex', { hex: attacker.hex! })) : attacker,
     target,
     kind: { ref: 'attack', id: kind },
     a: r.a,

@@ -41,7 +41,7 @@ export function win(s: BWState, winner: Army, reason: string): void {
   s.phase = 'over';
   s.act = null;
   s.pending = [];
-  logLine(s, 'log.wins', { army: armyRef(winner), reason });
+  logLine(s, 'log.wins', { army: armyRef(winner), reason: { ref: 'reason', id: reason } });
 }
 
 /** 10 VP in Skirmish and Training; 15 VP for the defender of Defence and Behind Enemy Lines (§6, §17). */
