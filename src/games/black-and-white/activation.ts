@@ -8,7 +8,7 @@ import type { Action, SpecialAction, StepHandler } from './flow.ts';
 import { adjacentEnemies, gridOf, hasFeature, inEnemyZoc, lineOfSight, terrainAt } from './board.ts';
 import { resolveAttack } from './combat.ts';
 import { bombard, bombardTargets, featureSupply } from './artillery.ts';
-import { ATTACKS_AFTER_FULL_MOVE, CHARGE_BONUS, DOUBLE_SHOT, FIRES_IN_ZOC, MAX_MOVE, rangedDistances } from './kinds.ts';
+import { CHARGE_BONUS, DOUBLE_SHOT, FIRES_IN_ZOC, MAX_MOVE, rangedDistances } from './kinds.ts';
 import { allowance, chargePath, enterHex, inZoc, stepsFrom, zocTest } from './movement.ts';
 import { logLine } from './msg.ts';
 import { kindCard, unitById, type Activation, type BWState, type Unit } from './state.ts';
@@ -120,12 +120,17 @@ export function beginSpecial(s: BWState, u: Unit, what: SpecialAction): void {
 
 const actUnits = (s: BWState): Unit[] => s.act!.units.map((id) => unitById(s, id)).filter((u) => u.hex !== null);
 
-/** Whether the unit may still attack in this activation (A12, §9.1 exceptions, §12.2 wire, §12.4 smoke). */
-function mayAttack(s: BWState, act: Activation, u: Unit): boolean {
+/**
+ * Whether the unit may still make this kind of attack in this activation
+ * (A12 "moved the maximum", §9.1's exceptions: charge, Aquarius in melee, the
+ * Scorpion's fire; §12.2 wire, §12.4 smoke).
+ */
+function mayAttack(s: BWState, act: Activation, u: Unit, kind: 'melee' | 'ranged'): boolean {
   if (act.attacked || act.noAttack || act.groupMove) return false;
   if (hasFeature(s, u.hex!, 'smoke')) return false;
-  if (act.charge) return true;
-  return act.moved < MAX_MOVE[u.type] || ATTACKS_AFTER_FULL_MOVE.has(u.kind);
+  if (act.charge) return kind === 'melee';
+  if (act.moved < MAX_MOVE[u.type]) return true;
+  return (kind === 'melee' && u.kind === 'order-of-aquarius') || (kind === 'ranged' && u.kind === 'order-of-the-scorpion');
 }
 
 /** Enemy units the unit may attack in melee (§16.2, §16.8.2 infantry shields artillery, A33 smoke). */
@@ -177,9 +182,9 @@ function activationActions(s: BWState): Action[] {
     for (const to of stepsFrom(s, units, lead.hex!)) out.push({ type: 'move', to });
   }
   for (const u of units) {
-    if (!mayAttack(s, act, u)) continue;
-    for (const t of meleeTargets(s, u)) out.push({ type: 'melee', unit: u.id, target: t.id });
-    if (!act.charge) for (const t of rangedTargets(s, u, act.moved)) out.push({ type: 'fire', unit: u.id, target: t.id });
+    if (mayAttack(s, act, u, 'melee')) for (const t of meleeTargets(s, u)) out.push({ type: 'melee', unit: u.id, target: t.id });
+    if (!mayAttack(s, act, u, 'ranged')) continue;
+    for (const t of rangedTargets(s, u, act.moved)) out.push({ type: 'fire', unit: u.id, target: t.id });
     if (u.type === 'artillery' && u.kind !== 'order-of-the-scorpion' && act.moved === 0) {
       for (const b of bombardTargets(s, u)) out.push({ type: 'bombard', unit: u.id, hex: b.hex, ammo: b.ammo });
     }
@@ -201,7 +206,6 @@ export function endActivation(s: BWState): void {
  */
 export function afterResolution(s: BWState): void {
   settleForced(s);
-  checkPositionVictory(s);
   if (s.result || s.pending.length > 0 || !s.act) return;
   const left = activationActions(s);
   if (left.length === 1 && left[0]!.type === 'end-activation') endActivation(s);

@@ -18,9 +18,6 @@ export const DOUBLE_SHOT: ReadonlySet<KindId> = new Set(['order-of-virgo', 'guar
 /** Base allowance by type (§3); the "moved the maximum" limit of A12. */
 export const MAX_MOVE: Readonly<Record<UnitType, number>> = { infantry: 2, cavalry: 3, artillery: 1 };
 
-/** Kinds that may attack after a full move (§9.1): Aquarius (melee), the Scorpion (its ranged attack). */
-export const ATTACKS_AFTER_FULL_MOVE: ReadonlySet<KindId> = new Set(['order-of-aquarius', 'order-of-the-scorpion']);
-
 /** Ranges of a ranged attack (§16.5, A4, A9): exactly 2; Sharpshooters also 3 when stationary; the Scorpion 1–3. */
 export function rangedDistances(kind: KindId, moved: number): number[] {
   if (kind === 'order-of-the-scorpion') return [1, 2, 3];

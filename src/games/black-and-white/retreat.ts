@@ -9,7 +9,7 @@ import { commandTest } from './command-test.ts';
 import { canCounter, resolveCounter } from './combat.ts';
 import { logLine } from './msg.ts';
 import { unitById, type BWState, type PendingDecision, type Unit } from './state.ts';
-import { loseSteps, checkPositionVictory } from './victory.ts';
+import { loseSteps } from './victory.ts';
 import { removeMarkersOnMove } from './movement.ts';
 import { afterResolution } from './activation.ts';
 
@@ -106,7 +106,6 @@ export const decisionStep: StepHandler = {
       default:
         throw new Error(`${a.type} in a decision`);
     }
-    checkPositionVictory(s);
     afterResolution(s);
   },
   // Retreating or not reveals nothing and rolls nothing; the decider may take it back.

@@ -67,7 +67,8 @@ export function viewFor(s: BWState, seat: Army | null, canUndo: boolean): unknow
         zoc: s.act.zoc,
         charge: s.act.charge,
         attacked: s.act.attacked,
-        groupMove: s.act.groupMove?.slice() ?? null,
+        // Which units may still join a group move tells which are Regular Infantry: the owner's alone.
+        groupMove: s.act.groupMove && s.player === seat ? s.act.groupMove.slice() : null,
       }
     : null;
   // The attacking hex, not the attacking block: a hidden shooter (§16.8.3) stays hidden.
