@@ -230,8 +230,6 @@ export const activationStep: StepHandler = {
           act.units = go.map((u) => u.id);
           units = go;
           if (!stepsFrom(s, units, units[0]!.hex!).includes(a.to)) return afterResolution(s);
-        } else if (act.zoc === 'none') {
-          act.zoc = 'passed';
         }
         const r = enterHex(s, units, a.to);
         act.moved++;
