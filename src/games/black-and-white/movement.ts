@@ -8,7 +8,7 @@ import { commandTest } from './command-test.ts';
 import { MAX_MOVE } from './kinds.ts';
 import { logLine } from './msg.ts';
 import type { BWState, Unit } from './state.ts';
-import { loseSteps } from './victory.ts';
+import { loseSteps, noteArrival } from './victory.ts';
 
 /** The hexes next to `from` that all of `movers` may enter now (terrain, no enemy, stacking incl. passing through, A15). */
 export function stepsFrom(s: BWState, movers: Unit[], from: string): string[] {
@@ -49,6 +49,7 @@ export function enterHex(s: BWState, movers: Unit[], to: string): { stop: boolea
       logLine(s, 'log.revealedByMove', { unit: u });
     }
     removeMarkersOnMove(s, u);
+    noteArrival(s, u);
   }
   logLine(s, 'log.moved', { units: { list: movers.map((u) => u.id) }, hex: to });
   if (hasFeature(s, to, 'fire')) for (const u of movers) loseSteps(s, u);

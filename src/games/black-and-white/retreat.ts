@@ -9,7 +9,7 @@ import { commandTest } from './command-test.ts';
 import { canCounter, resolveCounter } from './combat.ts';
 import { logLine } from './msg.ts';
 import { unitById, type BWState, type PendingDecision, type Unit } from './state.ts';
-import { loseSteps } from './victory.ts';
+import { loseSteps, noteArrival } from './victory.ts';
 import { removeMarkersOnMove } from './movement.ts';
 import { afterResolution } from './activation.ts';
 
@@ -33,6 +33,7 @@ export function retreatHexes(s: BWState, u: Unit, p: Pick<PendingDecision, 'caus
 function retreatTo(s: BWState, u: Unit, to: string): void {
   u.hex = to;
   removeMarkersOnMove(s, u);
+  noteArrival(s, u);
   logLine(s, 'log.retreated', { unit: u, hex: to });
   if ((s.features[to] ?? []).includes('fire')) loseSteps(s, u);
 }

@@ -62,8 +62,15 @@ const fortHexes = (s: BWState): string[] => Object.keys(s.scenario.terrain).filt
 export const fortsHeld = (s: BWState, army: Army): number =>
   fortHexes(s).filter((h) => s.units.some((u) => u.hex === h && u.army === army)).length;
 
+/** A51 'cumulative': a breaking-through unit entering an arrow hex counts from then on. */
+export function noteArrival(s: BWState, u: Unit): void {
+  const sc = s.scenario;
+  if (sc.family !== 'behind-enemy-lines' || u.army !== sc.attacker || u.hex === null) return;
+  if ((sc.arrows ?? []).includes(u.hex) && !s.brokeThrough.includes(u.id)) s.brokeThrough.push(u.id);
+}
+
 /**
- * After every activation and decision: Defence, the attacker holds the fort
+ * After every activation: Defence, the attacker holds the fort
  * (A50); Behind Enemy Lines, three units on arrow hexes (A51).
  */
 export function checkPositionVictory(s: BWState): void {
