@@ -72,6 +72,16 @@ t.test('random games run to the end or the cap with legal actions only', async (
           if (!(e instanceof IllegalActionError)) throw e;
         }
       }
+      // A near miss of a legal action (another hex, another unit) is refused unless it is itself legal.
+      const variant = { ...a, ...('to' in a ? { to: '10,9' } : {}), ...('unit' in a ? { unit: 'X99' } : {}), ...('index' in a ? { index: 99 } : {}) };
+      if (JSON.stringify(variant) !== JSON.stringify(a)) {
+        try {
+          game.apply(s, role, variant as never);
+          t.fail(`${JSON.stringify(variant)} applied`);
+        } catch (e) {
+          if (!(e instanceof IllegalActionError)) throw e;
+        }
+      }
       s = game.apply(s, role, a);
       seen.add(a.type === 'bombard' ? `bombard-${a.ammo}` : a.type === 'special' ? `special-${a.what}` : a.type);
       if (game.status(s).over) reasons.add(game.status(s).reason!);
