@@ -16,6 +16,7 @@ import { checkPositionVictory } from './victory.ts';
 import { settleForced } from './retreat.ts';
 import { endTurn } from './turn.ts';
 import { commandTest } from './command-test.ts';
+import { reveal } from './reveal.ts';
 
 function newActivation(s: BWState, units: Unit[]): Activation {
   const hex = units[0]!.hex!;
@@ -28,7 +29,7 @@ function newActivation(s: BWState, units: Unit[]): Activation {
     noAttack: false,
     charge: false,
     attacked: false,
-    secondShotAt: null,
+    secondShot: null,
     startHex: hex,
     groupMove: null,
   };
@@ -64,7 +65,7 @@ export function chargeDestinations(s: BWState, u: Unit): string[] {
 export function beginCharge(s: BWState, u: Unit, to: string): void {
   spend(s, [u]);
   s.act = newActivation(s, [u]);
-  u.revealed = true;
+  reveal(s, u, null);
   logLine(s, 'log.charge', { unit: u, hex: to });
   // A13: a unit starting in an enemy ZOC must pass the ZOC test to charge.
   if (inEnemyZoc(s, u.hex!, u.army) && zocTest(s, [u]).length === 0) {
@@ -99,7 +100,7 @@ export function specialActions(s: BWState, u: Unit): SpecialAction[] {
 
 export function beginSpecial(s: BWState, u: Unit, what: SpecialAction): void {
   spend(s, [u]);
-  u.revealed = true;
+  reveal(s, u, null);
   logLine(s, 'log.special', { unit: u, what: { ref: 'special', id: what } });
   const hex = u.hex!;
   if (what === 'trench' || what === 'wire') {
@@ -169,10 +170,10 @@ function activationActions(s: BWState): Action[] {
     out.push({ type: 'end-activation' });
     return out;
   }
-  if (act.secondShotAt !== null) {
-    const shooter = units[0]!;
-    const target = s.units.find((x) => x.id === act.secondShotAt);
-    if (target && rangedTargets(s, shooter, act.moved).some((t) => t.id === target.id)) out.push({ type: 'fire', unit: shooter.id, target: target.id });
+  if (act.secondShot !== null) {
+    const { unit, target } = act.secondShot;
+    const shooter = unitById(s, unit);
+    if (shooter.hex !== null && rangedTargets(s, shooter, act.moved).some((t) => t.id === target)) out.push({ type: 'fire', unit, target });
     out.push({ type: 'end-activation' });
     return out;
   }
@@ -241,10 +242,7 @@ export const activationStep: StepHandler = {
         const u = unitById(s, a.unit);
         act.groupMove = act.groupMove!.filter((id) => id !== a.unit);
         if (!s.activated.includes(u.id)) s.activated.push(u.id);
-        if (!u.revealed) {
-          u.revealed = true;
-          logLine(s, 'log.revealed', { unit: u });
-        }
+        reveal(s, u);
         if (inEnemyZoc(s, u.hex!, u.army) && !commandTest(s, [u], 'zoc')) return afterResolution(s);
         enterHex(s, [u], a.to);
         return afterResolution(s);
@@ -257,10 +255,10 @@ export const activationStep: StepHandler = {
       }
       case 'fire': {
         const u = unitById(s, a.unit);
-        const second = act.secondShotAt !== null;
+        const second = act.secondShot !== null;
         act.attacked = true;
         act.stopped = true;
-        act.secondShotAt = !second && DOUBLE_SHOT.has(u.kind) && act.moved === 0 ? a.target : null;
+        act.secondShot = !second && DOUBLE_SHOT.has(u.kind) && act.moved === 0 ? { unit: u.id, target: a.target } : null;
         const hidden = s.units.filter((x) => x.hex === u.hex && x.army === u.army).length > 1 && !u.revealed;
         resolveAttack(s, u, unitById(s, a.target), 'ranged', false, hidden);
         return afterResolution(s);

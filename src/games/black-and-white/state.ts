@@ -52,8 +52,8 @@ export interface Activation {
   charge: boolean;
   /** An attack was made (one per activation, except double shots). */
   attacked: boolean;
-  /** Order of Virgo / Guardians of Surculus: the second shot's target (A3), while it may still be fired. */
-  secondShotAt: string | null;
+  /** Order of Virgo / Guardians of Surculus: the second shot (A3), while it may still be fired. */
+  secondShot: { unit: string; target: string } | null;
   /** Hexes the activation's units were in at its start (for A25 markers and ZOC). */
   startHex: string;
   /** Regular Infantry group move (A2): the units that may still move their one hex; null otherwise. */
@@ -129,6 +129,8 @@ export interface BWState {
   done: Record<Army, boolean>;
 
   units: Unit[];
+  /** Kind cards lying face up (A54): kinds the opponent has been shown, even where the block stayed hidden (§16.8.3). */
+  cardsShown: Record<Army, KindId[]>;
   /** Features laid during play or printed on the scenario's map (§12). */
   features: Record<string, Feature[]>;
   aimingMarkers: AimingMarker[];

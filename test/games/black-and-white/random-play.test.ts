@@ -28,7 +28,7 @@ function checkView(t: { fail: (m: string) => unknown }, s: BWState, seat: Army |
   const text = JSON.stringify({ ...v, kinds: undefined, scenario: undefined });
   for (const u of s.units) {
     if (u.army === seat || u.revealed) continue;
-    if (s.units.some((x) => x.kind === u.kind && (x.revealed || x.army === seat))) continue;
+    if (s.cardsShown[u.army].includes(u.kind) || s.units.some((x) => x.kind === u.kind && (x.revealed || x.army === seat))) continue;
     if (text.includes(`"${u.kind}"`)) t.fail(`${seat} view names ${u.kind}`);
   }
 }
@@ -68,6 +68,16 @@ t.test('random games run to the end or the cap with legal actions only', async (
         try {
           game.apply(s, other, a);
           t.fail(`${other} applied ${JSON.stringify(a)} out of turn`);
+        } catch (e) {
+          if (!(e instanceof IllegalActionError)) throw e;
+        }
+      }
+      // A near miss of a legal action (another hex, another unit) is refused unless it is itself legal.
+      const variant = { ...a, ...('to' in a ? { to: '10,9' } : {}), ...('unit' in a ? { unit: 'X99' } : {}), ...('index' in a ? { index: 99 } : {}) };
+      if (JSON.stringify(variant) !== JSON.stringify(a)) {
+        try {
+          game.apply(s, role, variant as never);
+          t.fail(`${JSON.stringify(variant)} applied`);
         } catch (e) {
           if (!(e instanceof IllegalActionError)) throw e;
         }
