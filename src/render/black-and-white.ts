@@ -65,6 +65,8 @@ export interface BWPictureView {
       bought?: string[];
       budgetLeft?: number;
       placed?: (string | null)[];
+      /** Kind cards lying face up (A54): kinds the other army has been shown, even of a block still hidden. */
+      cardsShown?: string[];
       units: { id: string; type: UnitType; hex: string | null; kind?: string; strength?: number; revealed?: boolean; army?: Army }[];
     }
   >;
@@ -314,15 +316,18 @@ function blockRect(x: number, y: number, size: number, army: Army, o: { stroke?:
 
 /** A type's symbol inside a block (map symbols: crossed for infantry, one slash for cavalry, a dot for artillery). */
 function typeSymbol(type: UnitType, x: number, y: number, size: number, colour: string): string {
+  // No <g> around it: a block is one <g> without nested groups (the leak scan reads it so).
   const k = size * 0.3;
-  const w = Math.max(1.2, size * 0.08);
+  const st = `stroke="${colour}" stroke-width="${n(Math.max(1.2, size * 0.08))}"`;
+  const line = (x1: number, y1: number, x2: number, y2: number) => `<line x1="${n(x1)}" y1="${n(y1)}" x2="${n(x2)}" y2="${n(y2)}" ${st}/>`;
+  const frame = `<rect class="type ${type}" x="${n(x - k)}" y="${n(y - k * 0.7)}" width="${n(2 * k)}" height="${n(1.4 * k)}" fill="none" ${st}/>`;
   switch (type) {
     case 'infantry':
-      return `<g class="type infantry" stroke="${colour}" stroke-width="${n(w)}"><rect x="${n(x - k)}" y="${n(y - k * 0.7)}" width="${n(2 * k)}" height="${n(1.4 * k)}" fill="none"/><line x1="${n(x - k)}" y1="${n(y - k * 0.7)}" x2="${n(x + k)}" y2="${n(y + k * 0.7)}"/><line x1="${n(x - k)}" y1="${n(y + k * 0.7)}" x2="${n(x + k)}" y2="${n(y - k * 0.7)}"/></g>`;
+      return frame + line(x - k, y - k * 0.7, x + k, y + k * 0.7) + line(x - k, y + k * 0.7, x + k, y - k * 0.7);
     case 'cavalry':
-      return `<g class="type cavalry" stroke="${colour}" stroke-width="${n(w)}"><rect x="${n(x - k)}" y="${n(y - k * 0.7)}" width="${n(2 * k)}" height="${n(1.4 * k)}" fill="none"/><line x1="${n(x - k)}" y1="${n(y + k * 0.7)}" x2="${n(x + k)}" y2="${n(y - k * 0.7)}"/></g>`;
+      return frame + line(x - k, y + k * 0.7, x + k, y - k * 0.7);
     case 'artillery':
-      return `<g class="type artillery" stroke="${colour}" stroke-width="${n(w)}"><rect x="${n(x - k)}" y="${n(y - k * 0.7)}" width="${n(2 * k)}" height="${n(1.4 * k)}" fill="none"/><circle cx="${n(x)}" cy="${n(y)}" r="${n(k * 0.38)}" fill="${colour}"/></g>`;
+      return frame + `<circle cx="${n(x)}" cy="${n(y)}" r="${n(k * 0.38)}" fill="${colour}"/>`;
   }
 }
 
@@ -505,7 +510,7 @@ function blockSvg(b: Block, x: number, y: number, size: number, marks: { active:
   const c = STYLE.colours;
   const look = b.placing ? { dash: '2 2', opacity: 0.8 } : !b.own && b.revealed ? { stroke: c.revealed!, width: 1.6, dash: '3 2' } : {};
   const cls = `block ${b.own ? 'own' : 'enemy'}`;
-  let out = `<g class="${cls}" data-hex-unit="${b.id}">${blockRect(x, y, size, b.army, look)}`;
+  let out = `<g class="${cls}" data-unit="${b.id}">${blockRect(x, y, size, b.army, look)}`;
   if (b.label !== undefined) {
     const fs = size * 0.42;
     const ly = b.own ? y + fs * 0.05 : y + fs * 0.35;
@@ -613,10 +618,11 @@ function sideColumn(view: BWPictureView, version: number, t: Translate): string 
   const p = view.pending[0];
   if (p) line(t('pic.waiting', { army: armyName(p.army), unit: p.unit }), { fill: STYLE.colours.pending });
 
-  // The kinds the picture names: the seat's own army's, and enemy kinds shown revealed.
+  // The kinds the picture names: the seat's own army's, enemy kinds of revealed blocks and cards face up.
   const shown = new Set<string>();
   for (const a of ARMY_LIST) {
     for (const u of view.armies[a].units) if (u.kind !== undefined && u.hex !== null) shown.add(u.kind);
+    for (const k of view.armies[a].cardsShown ?? []) shown.add(k);
     if (a === view.seat) {
       for (const k of view.kinds) if (k.army === a) shown.add(k.id);
     }
