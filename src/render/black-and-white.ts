@@ -259,7 +259,7 @@ function boardBase(view: BWPictureView, t: Translate): string {
       hexes.push(terrainShape(hexPoints(g, p.x, p.y), terrain));
       borders.push(terrainBorder(g, p.x, p.y, terrain));
       if (terrain === 'bridge') borders.push(bridgeMark(p.x, p.y, g.s));
-      names.push(text(p.x, p.y - g.s * (g.flat ? 0.6 : 0.68), id, { size: B.nameSize, maxWidth: g.s * 0.9, anchor: 'middle', fill: STYLE.colours.hexName }));
+      names.push(text(p.x, p.y - g.s * (g.flat ? 0.6 : 0.68), id, { size: B.nameSize, maxWidth: g.s * 0.9, anchor: 'middle', fill: STYLE.colours.hexName, cls: 'hex-name' }));
     }
   }
   const clip = g.clip;
@@ -268,7 +268,8 @@ function boardBase(view: BWPictureView, t: Translate): string {
   out.push(`<g class="board" clip-path="url(#bw-board)">${halves.join('')}${hexes.join('')}${borders.join('')}</g>`);
   out.push(`<rect x="${n(clip.x)}" y="${n(clip.y)}" width="${n(clip.w)}" height="${n(clip.h)}" fill="none" stroke="${STYLE.colours.frame}" stroke-width="1.5"/>`);
   out.push(scenarioMarks(g, scenario, board.rows));
-  out.push(`<g class="hex-names">${names.join('')}</g>`);
+  // A light halo round each name: readable on forest, river and mountains too.
+  out.push(`<g class="hex-names" stroke="${STYLE.colours.halo}" stroke-width="2.4" paint-order="stroke" stroke-linejoin="round">${names.join('')}</g>`);
   // The edge: column numbers above and below, row numbers left and right, so a chat player can name any hex.
   const edge: string[] = [];
   const es = B.edgeSize;
