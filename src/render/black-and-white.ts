@@ -411,6 +411,8 @@ function legendBase(view: BWPictureView, t: Translate): string {
   label(2, 7, t('key.arrow'));
   out.push(star(lx(2) + 12, swatchY(8), 6, STYLE.colours.objective!));
   label(2, 8, t('key.objective'));
+  out.push(`<g class="legend-block">${blockRect(lx(2) + 12, swatchY(9), 14, 'Thargaton')}<polygon points="${n(lx(2) + 5)},${n(swatchY(9) - 7)} ${n(lx(2) + 9)},${n(swatchY(9) - 7)} ${n(lx(2) + 5)},${n(swatchY(9) - 3)}" fill="${STYLE.colours.revealed}"/></g>`);
+  label(2, 9, t('key.known'));
   // Blocks and highlights.
   label(3, 0, t('key.blocks'), true);
   const bx = lx(3) + 12;
