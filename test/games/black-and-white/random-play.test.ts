@@ -38,7 +38,7 @@ t.test('random games run to the end or the cap with legal actions only', async (
   const seen = new Set<string>();
   const reasons = new Set<string>();
   let decisions = 0;
-  const games = 24;
+  const games = 18;
   for (let g = 0; g < games; g++) {
     const sc = DATA.scenarios[g % DATA.scenarios.length]!.id;
     const pick = seedRng(`pick${g}`);
