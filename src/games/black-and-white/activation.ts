@@ -54,6 +54,7 @@ export function beginActivation(s: BWState, units: Unit[]): void {
   } else {
     logLine(s, 'log.activated', { units: { list: units.map((u) => u.id) } });
   }
+  afterResolution(s);
 }
 
 /** The units show themselves (they move, attack in melee or are revealed). */
