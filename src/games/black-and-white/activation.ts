@@ -192,7 +192,7 @@ function activationActions(s: BWState): Action[] {
     return out;
   }
   const lead = units[0]!;
-  if (!act.stopped && !act.attacked && act.zoc !== 'failed' && act.moved < allowance(s, units, act.fromForest)) {
+  if (!act.stopped && !act.attacked && act.zoc !== 'failed' && act.moved < allowance(units, act.fromForest)) {
     // Artillery that has fired may not move; the Scorpion moves before it fires.
     for (const to of stepsFrom(s, units, lead.hex!)) out.push({ type: 'move', to });
   }
