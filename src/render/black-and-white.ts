@@ -70,7 +70,8 @@ export interface BWPictureView {
       units: { id: string; type: UnitType; hex: string | null; kind?: string; strength?: number; revealed?: boolean; army?: Army }[];
     }
   >;
-  activation: { units: string[] } | null;
+  /** `units`: those the seat may see; `count`: all of them, from `startHex` (units picked out of a stack stay unseen by the opponent). */
+  activation: { units: string[]; count?: number; startHex?: string } | null;
   pending: { army: Army; unit: string; fromHex: string }[];
   result: { winner: Army | null; reason: string } | null;
 }
@@ -524,9 +525,9 @@ function blockSvg(b: Block, x: number, y: number, size: number, marks: { active:
     out += typeSymbol(b.type, x, y, size, col.text);
   }
   if (b.own && b.revealed) out += `<polygon class="known" points="${n(x - size / 2)},${n(y - size / 2)} ${n(x - size / 2 + size * 0.28)},${n(y - size / 2)} ${n(x - size / 2)},${n(y - size / 2 + size * 0.28)}" fill="${c.revealed}"/>`;
-  if (marks.active) out += `<rect x="${n(x - size / 2 - 2.5)}" y="${n(y - size / 2 - 2.5)}" width="${n(size + 5)}" height="${n(size + 5)}" rx="3" fill="none" stroke="${c.active}" stroke-width="3"/>`;
-  if (marks.pending) out += `<rect x="${n(x - size / 2 - 2.5)}" y="${n(y - size / 2 - 2.5)}" width="${n(size + 5)}" height="${n(size + 5)}" rx="3" fill="none" stroke="${c.pending}" stroke-width="3"/>`;
-  if (marks.activated) out += `<circle cx="${n(x + size / 2)}" cy="${n(y - size / 2)}" r="${n(Math.max(2.5, size * 0.13))}" fill="${c.activated}" stroke="#ffffff" stroke-width="1"/>`;
+  if (marks.active) out += `<rect class="mark-active" x="${n(x - size / 2 - 2.5)}" y="${n(y - size / 2 - 2.5)}" width="${n(size + 5)}" height="${n(size + 5)}" rx="3" fill="none" stroke="${c.active}" stroke-width="3"/>`;
+  if (marks.pending) out += `<rect class="mark-pending" x="${n(x - size / 2 - 2.5)}" y="${n(y - size / 2 - 2.5)}" width="${n(size + 5)}" height="${n(size + 5)}" rx="3" fill="none" stroke="${c.pending}" stroke-width="3"/>`;
+  if (marks.activated) out += `<circle class="mark-activated" cx="${n(x + size / 2)}" cy="${n(y - size / 2)}" r="${n(Math.max(2.5, size * 0.13))}" fill="${c.activated}" stroke="#ffffff" stroke-width="1"/>`;
   return out + '</g>';
 }
 
@@ -617,7 +618,12 @@ function sideColumn(view: BWPictureView, version: number, t: Translate): string 
   const sc = view.scenario;
   if (sc.family === 'defence' && sc.turnLimit) line(t('pic.attackerTurns', { n: view.attackerTurns, limit: sc.turnLimit }));
   if (sc.family === 'behind-enemy-lines') line(t('pic.brokeThrough', { n: view.brokeThrough.length, need: sc.unitsToBreakThrough ?? 3 }));
-  if (view.activation && view.activation.units.length > 0) line(t('pic.activation', { units: view.activation.units.join(', ') }), { fill: '#8a4b00' });
+  const act = view.activation;
+  if (act) {
+    const unseen = Math.max(0, (act.count ?? act.units.length) - act.units.length);
+    if (act.units.length > 0) line(t('pic.activation', { units: act.units.join(', ') }), { fill: '#8a4b00' });
+    if (unseen > 0) line(t('pic.activationUnseen', { n: unseen, hex: act.startHex ?? '' }), { fill: '#8a4b00' });
+  }
   const p = view.pending[0];
   if (p) line(t('pic.waiting', { army: armyName(p.army), unit: p.unit }), { fill: STYLE.colours.pending });
 
@@ -656,6 +662,12 @@ export function renderBoardLayers({ view, version, earlier, t }: BoardInput): Bo
   for (const p of view.pending) {
     const c = centreOf(g, p.fromHex);
     if (c) pend.push(`<polygon class="attack-from" points="${hexPoints(g, c.x, c.y, 0.88)}" fill="none" stroke="${STYLE.colours.pending}" stroke-width="2.5" stroke-dasharray="5 3"/>`);
+  }
+  // An activation whose units the seat may not all see: the hex it started from.
+  const act = view.activation;
+  if (act?.startHex && (act.count ?? 0) > act.units.length) {
+    const c = centreOf(g, act.startHex);
+    if (c) pend.push(`<polygon class="activation-from" points="${hexPoints(g, c.x, c.y, 0.9)}" fill="none" stroke="${STYLE.colours.active}" stroke-width="2.5" stroke-dasharray="5 3"/>`);
   }
   out.push(`<g class="pending">${pend.join('')}</g>`);
   // Blocks.

@@ -100,6 +100,8 @@ t.test('the check finds planted leaks', async (t) => {
   t.ok(found.some((f) => f.startsWith(`enemy block ${hidden.id} `)), `a hidden block labelled: ${found.join('; ')}`);
   const strength = clean.replace(`data-unit="${hidden.id}">`, `data-unit="${hidden.id}"><text x="1" y="1">${hidden.strength}</text>`);
   t.ok(bwPictureLeaks(strength, tv, s, tr).some((f) => f.includes('shows a number')), 'an enemy strength');
+  const marked = clean.replace(`data-unit="${hidden.id}">`, `data-unit="${hidden.id}"><rect class="mark-active"/>`);
+  t.ok(bwPictureLeaks(marked, tv, s, tr).some((f) => f === `block ${hidden.id} marked active, the view does not say so`), 'a block marked active that the view does not name');
   const shown = new Set([...tv.armies.Vesania.units.map((u) => u.kind), ...(tv.armies.Vesania.cardsShown ?? [])]);
   const secret = s.kinds.find((k) => k.army === 'Vesania' && !shown.has(k.id))!;
   t.ok(bwPictureLeaks(clean.replace('</svg>', `<text x="1" y="1">${tr(`kind.${secret.id}`)}</text></svg>`), tv, s, tr).some((f) => f.startsWith(`hidden kind ${secret.id}`)), 'a hidden kind by name');

@@ -9,6 +9,8 @@
 //    (its type symbol) or, when the view shows its kind, that kind's label
 //    alone — never a number;
 //  - no enemy block the state holds unrevealed carries a kind label;
+//  - a block is marked as acting (being activated, activated this turn) only
+//    when the view says so, never while the state keeps it unseen;
 //  - no enemy kind the view does not show (no block of it revealed, no card of
 //    it face up) appears by its name or short label in any text, nor its id
 //    anywhere in the markup.
@@ -30,8 +32,13 @@ function tokenIn(text: string, id: string): boolean {
 }
 
 /** The blocks of a picture: class, unit id and the words inside. */
-export function pictureBlocks(svg: string): { own: boolean; id: string; texts: string[] }[] {
-  return [...svg.matchAll(/<g class="block (own|enemy)" data-unit="([^"]*)">(.*?)<\/g>/g)].map((m) => ({ own: m[1] === 'own', id: m[2]!, texts: svgTexts(m[3]!) }));
+export function pictureBlocks(svg: string): { own: boolean; id: string; texts: string[]; marks: string[] }[] {
+  return [...svg.matchAll(/<g class="block (own|enemy)" data-unit="([^"]*)">(.*?)<\/g>/g)].map((m) => ({
+    own: m[1] === 'own',
+    id: m[2]!,
+    texts: svgTexts(m[3]!),
+    marks: [...m[3]!.matchAll(/class="mark-([a-z]+)"/g)].map((x) => x[1]!),
+  }));
 }
 
 /** What `svg` (drawn for `view.seat` from `view`, in the language of `t`) shows that it may not; empty when nothing. */
@@ -47,6 +54,10 @@ export function bwPictureLeaks(svg: string, view: BWPictureView, state: BWState,
   const seen = new Set<string>();
   for (const b of pictureBlocks(svg)) {
     if (seen.has(b.id)) found.push(`block ${b.id} drawn twice`);
+    // Which units act: only those the view names (units picked out of a stack stay unseen by the opponent).
+    if (b.marks.includes('active') && !(view.activation?.units ?? []).includes(b.id)) found.push(`block ${b.id} marked active, the view does not say so`);
+    if (b.marks.includes('activated') && !view.activated.includes(b.id)) found.push(`block ${b.id} marked activated, the view does not say so`);
+    if ((b.marks.includes('active') || b.marks.includes('activated')) && state.player !== seat && state.unseen.includes(b.id)) found.push(`unseen unit ${b.id} marked as acting`);
     seen.add(b.id);
     if (b.own) {
       const placed = /^placed-(\d+)$/.exec(b.id);
