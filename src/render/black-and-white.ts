@@ -266,9 +266,8 @@ function boardBase(view: BWPictureView, t: Translate): string {
   const clip = g.clip;
   const out: string[] = [];
   out.push(`<clipPath id="bw-board"><rect x="${n(clip.x)}" y="${n(clip.y)}" width="${n(clip.w)}" height="${n(clip.h)}"/></clipPath>`);
-  out.push(`<g class="board" clip-path="url(#bw-board)">${halves.join('')}${hexes.join('')}${borders.join('')}</g>`);
+  out.push(`<g class="board" clip-path="url(#bw-board)">${halves.join('')}${hexes.join('')}${borders.join('')}${scenarioMarks(g, scenario, board.rows)}</g>`);
   out.push(`<rect x="${n(clip.x)}" y="${n(clip.y)}" width="${n(clip.w)}" height="${n(clip.h)}" fill="none" stroke="${STYLE.colours.frame}" stroke-width="1.5"/>`);
-  out.push(scenarioMarks(g, scenario, board.rows));
   // A light halo round each name: readable on forest, river and mountains too.
   out.push(`<g class="hex-names" stroke="${STYLE.colours.halo}" stroke-width="2.4" paint-order="stroke" stroke-linejoin="round">${names.join('')}</g>`);
   // The edge: column numbers above and below, row numbers left and right, so a chat player can name any hex.

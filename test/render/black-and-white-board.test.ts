@@ -131,6 +131,32 @@ t.test('the four layouts: neighbouring hexes one hex apart, others farther', asy
   }
 });
 
+t.test('every text stays inside the picture, and the side column texts inside its box', async (t) => {
+  let texts = 0;
+  const bad: string[] = [];
+  for (const { scenario, states } of games) {
+    for (const v of [1, Math.floor(states.length / 2), states.length - 1]) {
+      for (const seat of SEATS) {
+        const { width, height, base, overlay } = renderBoardLayers({ view: view(states[v]!, seat), version: v, earlier: [], t: tr });
+        for (const [layer, markup] of [['base', base], ['overlay', overlay]] as const) {
+          for (const m of markup.matchAll(/<text x="([\d.-]+)" y="([\d.-]+)" font-size="([\d.]+)"(?: text-anchor="(\w+)")?[^>]*data-w="([\d.]+)"[^>]*>([^<]*)</g)) {
+            texts++;
+            const [x, y, size, w] = [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[5])];
+            const left = m[4] === 'middle' ? x - w / 2 : m[4] === 'end' ? x - w : x;
+            if (left < 0 || left + w > width || y - size < 0 || y > height) bad.push(`${scenario.id} ${layer}: "${m[6]}" at ${x},${y}`);
+          }
+        }
+        const side = /<g class="side">(.*?)<\/g>/.exec(overlay)![1]!;
+        for (const m of side.matchAll(/<text x="([\d.-]+)"[^>]*data-w="([\d.]+)"[^>]*>([^<]*)</g)) {
+          if (Number(m[1]) + Number(m[2]) > 790) bad.push(`${scenario.id} side column: "${m[3]}" runs out of its box`);
+        }
+      }
+    }
+  }
+  t.ok(texts > 1000, `${texts} texts checked`);
+  t.same(bad.slice(0, 10), [], 'none outside');
+});
+
 t.test('the base layer holds nothing from a view but the scenario', async (t) => {
   for (const { scenario, states } of games) {
     const bases = new Set<string>();
