@@ -28,7 +28,7 @@ interface Style {
   legend: { pad: number; size: number; lineHeight: number; columns: number };
   terrain: Record<Terrain, { fill: string; pattern?: string; border?: string; dash?: string }>;
   patterns: Record<string, { size: number; body: string }>;
-  armies: Record<Army, { fill: string; stroke: string; text: string; arrow: string; arrowStroke: string }>;
+  armies: Record<Army, { fill: string; stroke: string; text: string; arrow: string; arrowStroke: string; firstRowUnder?: string }>;
   colours: Record<string, string>;
 }
 
@@ -220,7 +220,10 @@ function scenarioMarks(g: Geometry, sc: ScenarioData, rows: number): string {
     for (const h of sc.firstRows[army] ?? []) {
       const p = centreOf(g, h);
       if (!p) continue;
-      out.push(`<polygon class="first-row" points="${hexPoints(g, p.x, p.y, 0.93)}" fill="none" stroke="${col.fill}" stroke-width="${n(g.s * 0.07)}" stroke-dasharray="${n(g.s * 0.18)} ${n(g.s * 0.1)}"/>`);
+      const pts = hexPoints(g, p.x, p.y, 0.93);
+      // White dashes on a light board need a grey line under them to be seen.
+      if (col.firstRowUnder) out.push(`<polygon points="${pts}" fill="none" stroke="${col.firstRowUnder}" stroke-width="${n(g.s * 0.07 + 1.5)}"/>`);
+      out.push(`<polygon class="first-row" points="${pts}" fill="none" stroke="${col.fill}" stroke-width="${n(g.s * 0.07)}" stroke-dasharray="${n(g.s * 0.18)} ${n(g.s * 0.1)}"/>`);
     }
   }
   for (const h of sc.arrows ?? []) {
