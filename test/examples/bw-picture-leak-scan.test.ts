@@ -6,13 +6,21 @@
 // show nothing the view does not (test/helpers/bw-picture-leaks.ts).
 // BW_PICTURE_LEAK_GAMES games (default 40); no new game starts after
 // PICTURE_LEAK_SECONDS (default 300); the number played is printed.
+// Then through the service: REST-bot games of the Defence scenario (the one
+// random play finishes in a few hundred actions: the attacker's turn limit)
+// on a server given the invented data, every payload scanned and each seat's
+// and the spectator's pictures drawn by the service and scanned
+// (PICTURE_LEAK_RULES in harness-helpers.ts).
 import t from 'tap';
 import { bwPictureLeaks, pictureBlocks } from '../helpers/bw-picture-leaks.ts';
-import { INVENTED, bw, randomGame } from '../render/black-and-white-helpers.ts';
+import { INVENTED, INVENTED_FILE, bw, randomGame } from '../render/black-and-white-helpers.ts';
 import type { Army } from '../../src/games/black-and-white/data-format.ts';
 import type { BWState } from '../../src/games/black-and-white/state.ts';
 import { renderBoardSvg, turnKey, type BWPictureView } from '../../src/render/black-and-white.ts';
 import { LANGUAGES, translator } from '../../src/render/messages.ts';
+import type { GameModule } from '../../src/engine/types.ts';
+import { openTestStore, testConfig } from '../helpers/services.ts';
+import { listen, playMany } from './harness-helpers.ts';
 
 t.setTimeout(600_000);
 const GAMES = Number(process.env.BW_PICTURE_LEAK_GAMES ?? 40);
@@ -106,4 +114,16 @@ t.test('the check finds planted leaks', async (t) => {
   const secret = s.kinds.find((k) => k.army === 'Vesania' && !shown.has(k.id))!;
   t.ok(bwPictureLeaks(clean.replace('</svg>', `<text x="1" y="1">${tr(`kind.${secret.id}`)}</text></svg>`), tv, s, tr).some((f) => f.startsWith(`hidden kind ${secret.id}`)), 'a hidden kind by name');
   t.ok(bwPictureLeaks(clean.replace('</svg>', `<g data-x="${secret.id}"/></svg>`), tv, s, tr).includes(`hidden kind id ${secret.id}`), 'a hidden kind id in an attribute');
+});
+
+t.test('through the service: REST-bot games, payloads and pictures scanned', async (t) => {
+  const { store, databaseUrl } = await openTestStore(t);
+  const { app, baseUrl } = await listen(testConfig({ databaseUrl, gameDataFiles: { HERALD_BLACK_AND_WHITE_DATA: INVENTED_FILE } }), { store });
+  t.teardown(() => app.close());
+  t.ok(app.gameService.hasBoardPictures('black-and-white'), 'Black & White has pictures');
+  const modules = { 'black-and-white': bw as unknown as GameModule };
+  const r = await playMany(app, baseUrl, { n: 3, concurrency: 3, gameType: 'black-and-white', games: modules, scenarios: ['s06'], seedPrefix: 'bw-picture-service' });
+  t.equal(r.games, 3, `${r.games} games played to the end (${r.actions} actions)`);
+  t.ok(r.pictures >= r.games * 3, `${r.pictures} pictures drawn by the service and scanned`);
+  t.same(r.findings, [], 'no finding');
 });
