@@ -90,7 +90,21 @@ export interface Config {
   jobs?: boolean;
   /** HERALD_PUBLIC_URL: the server's public base URL (absolute links in webhooks, e.g. Discord's board image); null: none. */
   publicUrl: string | null;
+  /**
+   * The data files of the games whose numbers Herald does not ship (src/games/index.ts,
+   * gamesNeedingData), by setting (GAME_DATA_SETTINGS), as absolute paths; null: not set
+   * (that game is listed but not playable). Absent: none set.
+   */
+  gameDataFiles?: Record<string, string | null>;
 }
+
+/**
+ * The settings that name game data files: HERALD_BLACK_AND_WHITE_DATA, the
+ * Black & White numbers an owner of the game typed in (src/games/black-and-white/README.md).
+ * Whether a file is there and valid is checked when the server starts (the game is
+ * then playable or listed with the reasons), not here: a bad file does not stop the server.
+ */
+export const GAME_DATA_SETTINGS = ['HERALD_BLACK_AND_WHITE_DATA'] as const;
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -256,8 +270,14 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const publicUrl = nonEmpty(env, 'HERALD_PUBLIC_URL') ?? null;
   if (publicUrl !== null) checkUrl(publicUrl, 'HERALD_PUBLIC_URL', ['https:', 'http:'], problems);
 
+  const gameDataFiles: Record<string, string | null> = {};
+  for (const name of GAME_DATA_SETTINGS) {
+    const file = nonEmpty(env, name);
+    gameDataFiles[name] = file === undefined ? null : path.resolve(cwd, file);
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
-  return { databaseUrl, databasePooler, databaseDirectUrl, redisUrl, port, host, logLevel, dataDir, busPrefix, development, adminToken, openSignup, vacationDays, reminderSharePercent, rateLimit, sseHeartbeatMs, databaseQueryTimeoutMs, trustProxy, webhookAllowPrivate, webhookRetentionDays, jobs, publicUrl };
+  return { gameDataFiles, databaseUrl, databasePooler, databaseDirectUrl, redisUrl, port, host, logLevel, dataDir, busPrefix, development, adminToken, openSignup, vacationDays, reminderSharePercent, rateLimit, sseHeartbeatMs, databaseQueryTimeoutMs, trustProxy, webhookAllowPrivate, webhookRetentionDays, jobs, publicUrl };
 }
 
 /** The URL with its password hidden, for logs and error messages. */

@@ -345,7 +345,9 @@ export interface paths {
          * @description Each scenario declares the options a new game of it accepts: name,
          *     type, allowed values (an integer range or a list of strings) and the
          *     default used when the option is left out. `POST /games` and
-         *     `POST /games/import` accept exactly these (422 otherwise).
+         *     `POST /games/import` accept exactly these (422 otherwise). Game types
+         *     that are installed but not playable (a missing or invalid data file:
+         *     `playable: false`) are listed after the playable ones, with the reasons.
          */
         get: operations["listGameTypes"];
         put?: never;
@@ -2379,9 +2381,18 @@ export interface components {
             options: components["schemas"]["GameOption"][];
         };
         /**
+         * @description A game this server hosts. A game whose numbers an owner of it must type
+         *     in (Black & White: the file named by HERALD_BLACK_AND_WHITE_DATA) is
+         *     listed even when its data file is missing or invalid: then `playable`
+         *     is false, `missing` says why (each problem of the file with its JSON
+         *     pointer), it has no roles or scenarios, `data` is null, and creating a
+         *     game of it is 400 `invalid_request`.
          * @example {
          *       "id": "richard-iii",
          *       "title": "Richard III: The Wars of the Roses",
+         *       "playable": true,
+         *       "invented": false,
+         *       "missing": [],
          *       "roles": [
          *         "York",
          *         "Lancaster"
@@ -2422,9 +2433,25 @@ export interface components {
             /** @example richard-iii */
             id: string;
             title: string;
+            /** @description Games of this type can be created. */
+            playable: boolean;
+            /** @description The game's numbers are made up: its data file says so (true only for a playable game that needs a data file). */
+            invented: boolean;
+            /** @description Why the game is not playable (empty when it is). */
+            missing: components["schemas"]["GameTypeProblem"][];
             roles: string[];
             scenarios: components["schemas"]["Scenario"][];
-            data: components["schemas"]["GameDataIndex"];
+            /** @description The data files' URLs; null when the game is not playable. */
+            data: components["schemas"]["GameDataIndex"] | null;
+        };
+        /** @description Why a game type is not playable. */
+        GameTypeProblem: {
+            /** @example HERALD_BLACK_AND_WHITE_DATA is not set: it names the data file an owner of the game types in (see src/games/black-and-white/README.md) */
+            message: string;
+            /** @description The data file, when the problem is in (or with) it. */
+            file: string | null;
+            /** @description JSON pointer into the data file ("" for the whole file), e.g. /scenarios/3/firstRows/Vesania/2. */
+            path: string | null;
         };
         /**
          * @description A game type's data files at versioned URLs (GET /game-types/{gameType}/data).

@@ -97,6 +97,7 @@ export async function buildApp(config: Config, given: AppServices = {}): Promise
       adminToken: config.adminToken,
       openSignup: config.openSignup,
       vacationDays: config.vacationDays,
+      ...(config.gameDataFiles ? { gameDataFiles: config.gameDataFiles } : {}),
       ...(config.jobs === false ? { jobs: false } : {}),
       ...(config.reminderSharePercent !== undefined ? { reminderSharePercent: config.reminderSharePercent } : {}),
       ...(given.now ? { now: given.now } : {}),

@@ -1,6 +1,7 @@
 // Board pictures (issue 16): per game type, a renderer from one seat's view
 // to SVG (pure), and SVG → PNG. The service chooses the view (seat, version)
 // and caches the result; this layer never sees the server's state.
+import { blackAndWhiteRenderer } from './black-and-white.ts';
 import { richardIIIRenderer } from './richard-iii.ts';
 import type { BoardRenderer } from './renderer.ts';
 
@@ -16,4 +17,5 @@ export type { BoardRenderer } from './renderer.ts';
  */
 export const BOARD_RENDERERS: Readonly<Record<string, BoardRenderer>> = {
   'richard-iii': richardIIIRenderer,
+  'black-and-white': blackAndWhiteRenderer,
 };

@@ -98,10 +98,20 @@ export interface CreatePlayerInput {
 
 // ─── Games ──────────────────────────────────────────────────────────────────
 
-/** A game this server hosts: its seats, scenarios and, per scenario, the options a new game accepts. */
+/**
+ * A game this server hosts: its seats, scenarios and, per scenario, the options a new game accepts.
+ * A game whose numbers an owner must type in (Black & White) is listed even when its data file is
+ * missing or invalid: then `playable` is false, `missing` says why, and it has no roles or scenarios.
+ */
 export interface GameTypeInfo {
   id: string;
   title: string;
+  /** Games of this type can be created. */
+  playable: boolean;
+  /** The game's numbers are made up (its data file says so): true only for a playable game that needs data. */
+  invented: boolean;
+  /** Why it is not playable ([] when it is): each a sentence, and the data file and JSON pointer of a problem in it. */
+  missing: { message: string; file: string | null; path: string | null }[];
   roles: string[];
   scenarios: { id: string; name: string; description: string; options: OptionDeclaration[] }[];
 }

@@ -16,6 +16,7 @@ import { clockSummary } from './clocks.ts';
 import type { ReminderOptions } from '../clocks/reminders.ts';
 import { ServiceError } from './errors.ts';
 import type { DeliverySignal, WebhookOptions } from './webhooks.ts';
+import type { DataGameStatus } from './installed-games.ts';
 
 export interface Ctx {
   db: PrismaClient;
@@ -29,7 +30,10 @@ export interface Ctx {
   bus: Bus;
   adminToken: string | null;
   openSignup: boolean;
+  /** The playable game modules by id. */
   games: Record<string, GameModule>;
+  /** The game types that need a data file, playable or not (installed-games.ts); absent: none. */
+  dataGames?: DataGameStatus[];
   observers: ServiceObserver[];
   log: { warn(obj: object, msg: string): void };
   /** The one source of time for clocks and deadlines (injectable: GameServiceOptions.now). */
@@ -53,6 +57,24 @@ export function isUuid(v: unknown): v is string {
 /** The installed module of that id; own keys only ("constructor" or "__proto__" is no game). */
 export function findModule(ctx: Ctx, gameType: unknown): GameModule | undefined {
   return typeof gameType === 'string' && Object.hasOwn(ctx.games, gameType) ? ctx.games[gameType] : undefined;
+}
+
+/**
+ * The refusal of a game type that is not playable here: unknown, or one whose
+ * data file is missing or invalid (then the reasons, as GET /game-types lists them).
+ * Every request naming a game type to create something refuses through this.
+ */
+export function unplayableGameType(ctx: Ctx, gameType: unknown, field = 'gameType'): ServiceError {
+  const playable = Object.keys(ctx.games);
+  const known = ctx.dataGames?.find((g) => g.id === gameType && g.missing.length > 0);
+  if (!known) return new ServiceError('invalid_request', `${field} must be one of ${playable.join(', ')}.`, { field, playable });
+  const first = known.missing[0]!;
+  const more = known.missing.length > 1 ? ` (and ${known.missing.length - 1} more problems: GET /game-types lists them)` : '';
+  return new ServiceError(
+    'invalid_request',
+    `${known.title} (${known.id}) is not playable on this server: ${first.path ? `${first.file} ${first.path}: ` : ''}${first.message}${more}. Playable: ${playable.join(', ')}.`,
+    { field, playable, gameType: known.id, missing: known.missing },
+  );
 }
 
 export function moduleOf(ctx: Ctx, gameType: string): GameModule {

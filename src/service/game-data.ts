@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { GameModule } from '../engine/types.ts';
 import type { Ctx } from './context.ts';
-import { findModule } from './context.ts';
+import { findModule, unplayableGameType } from './context.ts';
 import { ServiceError } from './errors.ts';
 
 export interface GameDataFile {
@@ -55,7 +55,11 @@ function build(m: GameModule): GameDataSet {
 /** The data of that game type, or not_found. */
 export function getGameData(ctx: Ctx, gameType: string): GameDataSet {
   const m = findModule(ctx, gameType);
-  if (!m) throw new ServiceError('not_found', `No game type ${gameType}: this server hosts ${Object.keys(ctx.games).join(', ')}.`);
+  if (!m) {
+    // A type that is listed but not playable (its data file is missing or invalid) says why.
+    if (ctx.dataGames?.some((g) => g.id === gameType)) throw new ServiceError('not_found', unplayableGameType(ctx, gameType).message);
+    throw new ServiceError('not_found', `No game type ${gameType}: this server hosts ${Object.keys(ctx.games).join(', ')}.`);
+  }
   let set = built.get(m);
   if (!set) built.set(m, (set = build(m)));
   return set;

@@ -6,13 +6,22 @@ import type { GameTypeInfo } from './api.ts';
 import type { Ctx } from './context.ts';
 import { ServiceError, type ErrorCode } from './errors.ts';
 
+/** The playable game types, then those that are not (with why). */
 export function listGameTypes(ctx: Ctx): GameTypeInfo[] {
-  return Object.values(ctx.games).map((m) => ({
+  const invented = new Map((ctx.dataGames ?? []).map((g) => [g.id, g.invented]));
+  const playable: GameTypeInfo[] = Object.values(ctx.games).map((m) => ({
     id: m.id,
     title: m.title,
+    playable: true,
+    invented: invented.get(m.id) ?? false,
+    missing: [],
     roles: [...m.roles],
     scenarios: m.scenarios.map((s) => ({ id: s.id, name: s.name, description: s.description, options: [...s.options] })),
   }));
+  const unplayable: GameTypeInfo[] = (ctx.dataGames ?? [])
+    .filter((g) => g.missing.length > 0)
+    .map((g) => ({ id: g.id, title: g.title, playable: false, invented: false, missing: g.missing.map((r) => ({ ...r })), roles: [], scenarios: [] }));
+  return [...playable, ...unplayable];
 }
 
 /**

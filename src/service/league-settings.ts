@@ -6,7 +6,7 @@ import { TIE_BREAKS, type TieBreak } from '../leagues/standings.ts';
 import type { GameModule } from '../engine/types.ts';
 import { LEAGUE_FORMATS, type LeagueFormat, type LeagueSettings, type LeagueSettingsInput, type LeagueUpdateInput, type LeagueVisibility } from './league-api.ts';
 import type { Ctx } from './context.ts';
-import { findModule } from './context.ts';
+import { findModule, unplayableGameType } from './context.ts';
 import { ServiceError } from './errors.ts';
 import { resolveOptions } from './game-types.ts';
 import { isPlainObject } from './json.ts';
@@ -121,7 +121,7 @@ export function resolveNewLeague(ctx: Ctx, input: LeagueSettingsInput): {
   const unknown = Object.keys(input).filter((k) => !(SETTING_KEYS as readonly string[]).includes(k));
   if (unknown.length > 0) throw new ServiceError('invalid_request', `Unknown field(s): ${unknown.join(', ')}.`, { fields: unknown });
   const m = findModule(ctx, input.gameType);
-  if (!m) throw bad('gameType', `gameType must be one of ${Object.keys(ctx.games).join(', ')}.`);
+  if (!m) throw bad('gameType', unplayableGameType(ctx, input.gameType).message);
   const format = oneOf('format', input.format, LEAGUE_FORMATS);
   const base: LeagueSettings = {
     scenarios: [m.scenarios[0]!.id],

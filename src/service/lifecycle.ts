@@ -5,7 +5,7 @@ import type { Prisma } from '../generated/prisma/client.ts';
 import { countActions, findGame, insertGame, insertRematch, setInvite, type GameRow, type LogEntryInput } from '../store/games.ts';
 import { findPlayer } from '../store/players.ts';
 import type { Caller, CreateGameInput, GameSummary, Invite, JoinInput } from './api.ts';
-import { actingRole, checkRoleName, findModule, heldRoles, isOver, loadGame, moduleOf, orderSeats, requirePlayer, summarize, type Ctx } from './context.ts';
+import { actingRole, checkRoleName, findModule, unplayableGameType, heldRoles, isOver, loadGame, moduleOf, orderSeats, requirePlayer, summarize, type Ctx } from './context.ts';
 import { mutate, type Decision } from './commit.ts';
 import { ServiceError } from './errors.ts';
 import { resolveOptions } from './game-types.ts';
@@ -41,7 +41,7 @@ export async function createGame(ctx: Ctx, callerIn: Caller, input: CreateGameIn
   const caller = requirePlayer(callerIn);
   if (!isPlainObject(input)) throw new ServiceError('invalid_request', 'The body must be a JSON object.');
   const m = findModule(ctx, input.gameType);
-  if (!m) throw new ServiceError('invalid_request', `gameType must be one of ${Object.keys(ctx.games).join(', ')}.`);
+  if (!m) throw unplayableGameType(ctx, input.gameType);
   if (typeof input.scenario !== 'string' || !m.scenarios.some((s) => s.id === input.scenario)) {
     throw new ServiceError('invalid_request', `scenario must be one of ${m.scenarios.map((s) => s.id).join(', ')}.`);
   }

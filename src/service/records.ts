@@ -5,7 +5,7 @@ import type { Prisma } from '../generated/prisma/client.ts';
 import type { Json } from '../bus/bus.ts';
 import { commitChange, findGame, insertGame, listEntries, type LogEntryInput } from '../store/games.ts';
 import type { Caller, GameRecord, GameResult, GameSummary, ImportInput } from './api.ts';
-import { findModule, heldRoles, isOver, loadGame, moduleOf, orderSeats, requirePlayer, summarize, type Ctx } from './context.ts';
+import { findModule, unplayableGameType, heldRoles, isOver, loadGame, moduleOf, orderSeats, requirePlayer, summarize, type Ctx } from './context.ts';
 import { ServiceError } from './errors.ts';
 import { resolveOptions } from './game-types.ts';
 import { resignationResult } from './lifecycle.ts';
@@ -78,7 +78,10 @@ export async function importGame(ctx: Ctx, callerIn: Caller, input: ImportInput)
   const unknownField = Object.keys(r).find((k) => !RECORD_FIELDS.includes(k));
   if (unknownField !== undefined) invalid(unknownField, `A game record has no field "${unknownField}" (fields: ${RECORD_FIELDS.join(', ')}).`);
   const m = findModule(ctx, r.gameType);
-  if (!m) invalid('gameType', `Unknown gameType ${JSON.stringify(r.gameType)}.`);
+  if (!m) {
+    const known = ctx.dataGames?.some((g) => g.id === r.gameType);
+    invalid('gameType', known ? unplayableGameType(ctx, r.gameType).message : `Unknown gameType ${JSON.stringify(r.gameType)}.`);
+  }
   if (typeof r.scenario !== 'string' || !m.scenarios.some((s) => s.id === r.scenario)) invalid('scenario', `Unknown scenario ${JSON.stringify(r.scenario)}.`);
   const given = r.options ?? {};
   if (!isPlainObject(given) || JSON.stringify(given).length > MAX_OPTIONS_BYTES) invalid('options', `options must be a JSON object (at most ${MAX_OPTIONS_BYTES} bytes).`);

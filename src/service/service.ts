@@ -5,7 +5,8 @@ import * as vacation from './vacation.ts';
 import { DAY, DEFAULT_VACATION } from '../clocks/index.ts';
 import type { Bus } from '../bus/bus.ts';
 import type { GameModule } from '../engine/types.ts';
-import { games as installedGames } from '../games/index.ts';
+import { games as installedGames, gamesNeedingData, type GameTypeNeedingData } from '../games/index.ts';
+import { installGames } from './installed-games.ts';
 import type { Store } from '../store/store.ts';
 import { reminderOptions, type ReminderOptions } from '../clocks/reminders.ts';
 import { commitGroup } from '../store/games.ts';
@@ -43,8 +44,12 @@ export interface GameServiceOptions {
   adminToken?: string | null;
   /** HERALD_OPEN_SIGNUP (default true). */
   openSignup?: boolean;
-  /** Game modules by id (default: every installed game). */
+  /** The game modules that need no data, by id (default: every installed one, src/games/index.ts). */
   games?: Record<string, GameModule>;
+  /** The game types that need a data file (default: gamesNeedingData of src/games/index.ts). */
+  gamesNeedingData?: readonly GameTypeNeedingData[];
+  /** Their data files by setting (Config.gameDataFiles); a setting left out is not set. */
+  gameDataFiles?: Record<string, string | null>;
   log?: { warn(obj: object, msg: string): void };
   /** The service's clock (ms since the epoch; default Date.now): tests move time forward with it. */
   now?: () => number;
@@ -64,6 +69,9 @@ export class GameService implements GameServiceApi {
 
   constructor(o: GameServiceOptions) {
     this.pictures = new PictureCache(o.pictureCacheBytes ?? 32 * 1024 * 1024);
+    const log = o.log ?? { warn: () => {} };
+    // Read once: the data files are not watched (a changed file takes a restart).
+    const installed = installGames(o.games ?? installedGames, o.gamesNeedingData ?? gamesNeedingData, o.gameDataFiles ?? {}, log);
     this.ctx = {
       db: o.store.prisma,
       sql: o.store.pool,
@@ -81,9 +89,10 @@ export class GameService implements GameServiceApi {
       bus: o.bus,
       adminToken: o.adminToken ?? null,
       openSignup: o.openSignup ?? true,
-      games: o.games ?? installedGames,
+      games: installed.modules,
+      dataGames: installed.dataGames,
       observers: [],
-      log: o.log ?? { warn: () => {} },
+      log,
       now: o.now ?? Date.now,
       vacation: o.vacationDays === undefined ? DEFAULT_VACATION : { allowanceMs: o.vacationDays * DAY, minChargeMs: Math.min(DEFAULT_VACATION.minChargeMs, o.vacationDays * DAY) },
       // Checked here, so bad settings stop the start rather than every action of a clocked game.

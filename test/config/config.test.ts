@@ -27,7 +27,14 @@ t.test('defaults: embedded database, in-process bus, 127.0.0.1:3000, info logs, 
     webhookAllowPrivate: false,
     webhookRetentionDays: 30,
     publicUrl: null,
+    gameDataFiles: { HERALD_BLACK_AND_WHITE_DATA: null },
   });
+});
+
+t.test('HERALD_BLACK_AND_WHITE_DATA: a path, resolved against the working directory', async (t) => {
+  t.same(loadConfig({ HERALD_BLACK_AND_WHITE_DATA: 'games/bw.json' }, '/srv/herald').gameDataFiles, { HERALD_BLACK_AND_WHITE_DATA: path.resolve('/srv/herald/games/bw.json') });
+  t.same(loadConfig({ HERALD_BLACK_AND_WHITE_DATA: '/etc/herald/bw.json' }, '/srv/herald').gameDataFiles, { HERALD_BLACK_AND_WHITE_DATA: '/etc/herald/bw.json' });
+  t.same(loadConfig({ HERALD_BLACK_AND_WHITE_DATA: '  ' }).gameDataFiles, { HERALD_BLACK_AND_WHITE_DATA: null });
 });
 
 t.test('HERALD_WEBHOOK_ALLOW_PRIVATE: off by default; HERALD_PUBLIC_URL an http(s) URL', async (t) => {

@@ -42,6 +42,9 @@ import type { R3State } from '../../src/games/richard-iii/state.ts';
 import type { R3View } from '../../src/games/richard-iii/view.ts';
 import { LANGUAGES, translator, type Lang } from '../../src/render/messages.ts';
 import { pictureLeaks } from '../helpers/picture-leaks.ts';
+import { bwPictureLeaks } from '../helpers/bw-picture-leaks.ts';
+import type { BWState } from '../../src/games/black-and-white/state.ts';
+import type { BWPictureView } from '../../src/render/black-and-white.ts';
 
 /**
  * Per game type with board pictures: what in an SVG of `role`'s picture (null: the spectator's) at
@@ -51,6 +54,7 @@ import { pictureLeaks } from '../helpers/picture-leaks.ts';
 type PictureLeakRule = (svg: string, m: GameModule, state: unknown, role: string | null, lang: Lang) => string[];
 export const PICTURE_LEAK_RULES: Readonly<Record<string, PictureLeakRule>> = {
   'richard-iii': (svg, m, state, role, lang) => pictureLeaks(svg, m.view(state, role) as R3View, state as R3State, translator('richard-iii', lang)),
+  'black-and-white': (svg, m, state, role, lang) => bwPictureLeaks(svg, m.view(state, role) as BWPictureView, state as BWState, translator('black-and-white', lang)),
 };
 
 /**
@@ -58,7 +62,7 @@ export const PICTURE_LEAK_RULES: Readonly<Record<string, PictureLeakRule>> = {
  * SVG of each seat (as that seat's player) and of the spectator at the last
  * version and one in the middle; each is checked against the engine state and
  * the seat's view at that version (PICTURE_LEAK_RULES; Richard III's:
- * test/helpers/picture-leaks.ts). The language changes from game to game. A
+ * test/helpers/picture-leaks.ts, Black & White's: test/helpers/bw-picture-leaks.ts). The language changes from game to game. A
  * game type without pictures has none to scan.
  */
 export async function scanPictures(app: FastifyInstance, gameId: string, n: number, modules: Readonly<Record<string, GameModule>> = gameModules): Promise<{ findings: Finding[]; pictures: number }> {

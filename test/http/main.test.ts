@@ -15,7 +15,7 @@ interface Run {
 function start(env: Record<string, string>): Run {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info', ...env };
   delete childEnv.NODE_OPTIONS;
-  for (const name of ['DATABASE_URL', 'REDIS_URL', 'PORT', 'HOST', 'DATA_DIR']) if (!(name in env)) delete childEnv[name];
+  for (const name of ['DATABASE_URL', 'REDIS_URL', 'PORT', 'HOST', 'DATA_DIR', 'HERALD_BLACK_AND_WHITE_DATA']) if (!(name in env)) delete childEnv[name];
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: projectRoot, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -83,6 +83,10 @@ t.test('real Postgres and Redis: serves /readyz 200, stops cleanly on SIGTERM', 
   t.equal(await run.code, 0, 'exit 0 after SIGTERM');
   t.match(run.stdout(), /"msg":"shutting down/);
   t.match(run.stdout(), /"msg":"stopped"/);
+  // Black & White's data file is not set: one line says the game is not playable, and why.
+  const notPlayable = run.stdout().split('\n').filter((l) => l.includes('is not playable'));
+  t.equal(notPlayable.length, 1, run.stdout());
+  t.match(JSON.parse(notPlayable[0]!), { level: 40, gameType: 'black-and-white', msg: /^game type black-and-white \(Black & White\) is not playable: HERALD_BLACK_AND_WHITE_DATA is not set/ });
 });
 
 t.test('no DATABASE_URL: embedded database in DATA_DIR; SIGINT stops it and frees the folder', async (t) => {

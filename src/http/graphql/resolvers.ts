@@ -64,7 +64,7 @@ export function queryResolvers(service: GameServiceApi, info: { version: string 
     },
     GameType: {
       // The URLs REST's GET /game-types/{id}/data serves (http/game-data.ts).
-      data: (t: { id: string }) => gameDataIndex(service.getGameData(t.id)),
+      data: (t: { id: string; playable: boolean }) => (t.playable ? gameDataIndex(service.getGameData(t.id)) : null),
     },
     ActionResult: {
       replayed: (r: SubmitActionResult) => r.replayed ?? false,

@@ -41,6 +41,8 @@ export interface GameServicePluginOptions {
   webhooks?: Partial<WebhookOptions>;
   /** The game modules by id (default: src/games/index.ts). */
   games?: Record<string, GameModule>;
+  /** The data files of the games that need one (Config.gameDataFiles, e.g. HERALD_BLACK_AND_WHITE_DATA). */
+  gameDataFiles?: Record<string, string | null>;
 }
 
 async function gameService(app: FastifyInstance, opts: GameServicePluginOptions): Promise<void> {
@@ -52,6 +54,7 @@ async function gameService(app: FastifyInstance, opts: GameServicePluginOptions)
     ...(opts.vacationDays !== undefined ? { vacationDays: opts.vacationDays } : {}),
     ...(opts.reminderSharePercent !== undefined ? { reminders: { shareUsed: opts.reminderSharePercent / 100 } } : {}),
     log: app.log,
+    ...(opts.gameDataFiles ? { gameDataFiles: opts.gameDataFiles } : {}),
     ...(opts.now ? { now: opts.now } : {}),
     ...(opts.games ? { games: opts.games } : {}),
     ...(opts.webhooks ? { webhooks: opts.webhooks } : {}),

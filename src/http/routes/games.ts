@@ -20,7 +20,8 @@ export default async function gameRoutes(app: FastifyInstance): Promise<void> {
   const svc = app.gameService;
 
   // Each with the URLs of its data files (routes/game-data.ts).
-  app.get('/game-types', async () => svc.listGameTypes().map((t) => ({ ...t, data: gameDataIndex(svc.getGameData(t.id)) })));
+  // A type that is not playable has no module, so no data files: data is null.
+  app.get('/game-types', async () => svc.listGameTypes().map((t) => ({ ...t, data: t.playable ? gameDataIndex(svc.getGameData(t.id)) : null })));
 
   app.post('/games', async (request, reply) => {
     const game = await svc.createGame(requireCaller(request), body<CreateGameInput>(request) as CreateGameInput);

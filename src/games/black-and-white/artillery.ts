@@ -1,0 +1,106 @@
+/**
+ * Artillery fire (§16.6): the aiming roll with aiming markers (A25, A27, D5
+ * from the data), damage to every enemy unit of the hex with one roll (A26),
+ * and the Special Artillery's incendiary and smoke ammunition (§12.3, §12.4,
+ * §16.7, A32, A33, A36).
+ */
+import { rollD6 } from '../../engine/rng.ts';
+import { ARMIES } from './data-format.ts';
+import type { Ammo } from './flow.ts';
+import { gridOf, hasFeature } from './board.ts';
+import { commandTest } from './command-test.ts';
+import { defenceValue, fortified, isCriticalFailure, isCriticalSuccess, rangedValue, revealAttacker, roll2d6, succeeds } from './combat.ts';
+import { logLine } from './msg.ts';
+import { reveal } from './reveal.ts';
+import type { BWState, Unit } from './state.ts';
+import { loseSteps } from './victory.ts';
+
+/** Special markers not in the armies' hands (A27 'spare'): how many aiming markers may still be laid. */
+export function aimingSupply(s: BWState): number {
+  if (s.options.a27AimingSupply === 'unlimited') return Infinity;
+  return s.markerCaps.special - ARMIES.reduce((n, a) => n + s.markers[a], 0) - s.aimingMarkers.length;
+}
+
+/** How many of a feature may still be laid (D9, D11: the markers' counts cap them). */
+export function featureSupply(s: BWState, f: 'trench' | 'wire' | 'fire' | 'smoke'): number {
+  const laid = Object.values(s.features).filter((fs) => fs.includes(f)).length;
+  return s.markerCaps[f] - laid;
+}
+
+/** The hexes and ammunition an artillery unit may fire at now (2–4 hexes, no LOS needed; A36). */
+export function bombardTargets(s: BWState, u: Unit): { hex: string; ammo: Ammo }[] {
+  const g = gridOf(s);
+  const out: { hex: string; ammo: Ammo }[] = [];
+  const special = u.kind === 'special-artillery';
+  for (const hex of g.within(u.hex!, 4)) {
+    if (g.distance(u.hex!, hex) < 2) continue;
+    const enemies = s.units.some((x) => x.hex === hex && x.army !== u.army);
+    if (enemies || (special && s.options.a36EmptyHexAmmo === 'any')) out.push({ hex, ammo: 'normal' });
+    if (special) {
+      if (!hasFeature(s, hex, 'fire') && featureSupply(s, 'fire') > 0) out.push({ hex, ammo: 'incendiary' });
+      if (!hasFeature(s, hex, 'smoke') && featureSupply(s, 'smoke') > 0) out.push({ hex, ammo: 'smoke' });
+    }
+  }
+  return out;
+}
+
+function addFeature(s: BWState, hex: string, f: 'fire' | 'smoke'): void {
+  s.features[hex] = [...(s.features[hex] ?? []), f];
+}
+
+export function bombard(s: BWState, u: Unit, hex: string, ammo: Ammo): void {
+  revealAttacker(s, u, false);
+  const d = gridOf(s).distance(u.hex!, hex) as 2 | 3 | 4;
+  const mine = s.aimingMarkers.filter((m) => m.hex === hex && m.army === u.army).length;
+  const die = rollD6(s.rng);
+  const aimed = die + mine >= s.aiming[String(d) as '2' | '3' | '4'];
+  logLine(s, aimed ? 'log.aimed' : 'log.aimMissed', { unit: u, hex, ammo: { ref: 'ammo', id: ammo }, die, markers: mine });
+  const targets = s.units.filter((x) => x.hex === hex && x.army !== u.army);
+  if (!aimed) {
+    if (aimingSupply(s) > 0) s.aimingMarkers.push({ hex, army: u.army, by: u.id, target: targets[0]?.id ?? null });
+    return;
+  }
+  s.aimingMarkers = s.aimingMarkers.filter((m) => m.hex !== hex);
+  if (ammo === 'smoke') {
+    addFeature(s, hex, 'smoke');
+    return;
+  }
+  if (ammo === 'incendiary') {
+    addFeature(s, hex, 'fire');
+    // A32: each enemy unit there tests; a pass may leave the hex, a failure loses a step.
+    for (const t of targets) {
+      if (commandTest(s, [t], 'fire')) {
+        s.pending.push({ army: t.army, unit: t.id, step: 'fire-escape', cause: 'fire', from: u.id, fromHex: u.hex!, fortified: false, mayCounter: false });
+      } else {
+        loseSteps(s, t);
+      }
+    }
+    return;
+  }
+  // A26: one roll against each unit's own Defence.
+  const r = roll2d6(s);
+  const value = rangedValue(s, u);
+  for (const t of targets) {
+    if (s.result) return;
+    reveal(s, t);
+    const hit = succeeds(r, value, defenceValue(s, t, u, 'artillery'));
+    const crit = isCriticalSuccess(r) ? 'success' : isCriticalFailure(r) ? 'failure' : 'none';
+    logLine(s, hit ? 'log.attackHit' : 'log.attackMissed', { attacker: u, target: t, kind: { ref: 'attack', id: 'artillery' }, a: r.a, b: r.b, crit: { ref: 'crit', id: crit } });
+    if (!hit) continue;
+    const fort = fortified(s, t);
+    const critical = crit === 'success';
+    loseSteps(s, t);
+    if (t.hex === null) continue;
+    const forced = fort && critical && s.options.a24Fortified === 'forced';
+    s.pending.push({
+      army: t.army,
+      unit: t.id,
+      step: forced ? 'must-retreat' : 'after-hit',
+      cause: 'artillery',
+      from: u.id,
+      fromHex: u.hex!,
+      fortified: fort && !critical,
+      mayCounter: false,
+    });
+  }
+}

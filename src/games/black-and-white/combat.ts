@@ -1,0 +1,156 @@
+/**
+ * Combat (§16): the attack roll and its criticals (§16.1), attack and Defence
+ * values with every modifier of §16.9 but the commanders' (cumulative, A35),
+ * melee (§16.2), counterattack (§16.3, A22, A28) and ranged attacks (§16.5).
+ * What the defender then decides is in retreat.ts.
+ */
+import { rollD6 } from '../../engine/rng.ts';
+import { gridOf, hasFeature, terrainAt } from './board.ts';
+import { infantryBonus } from './command-test.ts';
+import { CHARGE_BONUS } from './kinds.ts';
+import { kindRef, logLine, msg, sub } from './msg.ts';
+import { reveal, showCard } from './reveal.ts';
+import { kindCard, type BWState, type PendingDecision, type RetreatCause, type Unit } from './state.ts';
+import { loseSteps } from './victory.ts';
+
+export type AttackKind = 'melee' | 'counter' | 'ranged' | 'artillery';
+
+export interface Roll {
+  a: number;
+  b: number;
+}
+
+export function roll2d6(s: BWState): Roll {
+  return { a: rollD6(s.rng), b: rollD6(s.rng) };
+}
+
+export const isCriticalSuccess = (r: Roll): boolean => r.a + r.b === 7;
+export const isCriticalFailure = (r: Roll): boolean => r.a === r.b;
+
+/** §16.1: a double fails, a 7 succeeds, otherwise difference + value must exceed Defence. */
+export function succeeds(r: Roll, value: number, defence: number): boolean {
+  if (isCriticalFailure(r)) return false;
+  if (isCriticalSuccess(r)) return true;
+  return Math.abs(r.a - r.b) + value > defence;
+}
+
+/** A fort, bunker or trench: forced out only by a critical success (§16.2 3d, A24). */
+export function fortified(s: BWState, u: Unit): boolean {
+  const t = terrainAt(s, u.hex!);
+  return ((t === 'fort' || t === 'bunker') && u.type === 'infantry') || hasFeature(s, u.hex!, 'trench');
+}
+
+/** The bunker's +1 Ranged attack for infantry (§11). */
+const bunkerRanged = (s: BWState, u: Unit): number => (u.type === 'infantry' && terrainAt(s, u.hex!) === 'bunker' ? 1 : 0);
+
+/** Melee or counterattack value (§16.9): card, Line Infantry's Ranged (A7), Vesanian army bonus (A1), charge, hills. */
+export function meleeValue(s: BWState, attacker: Unit, defender: Unit, charge: boolean): number {
+  const card = kindCard(s, attacker.kind);
+  let v = card.melee ?? 0;
+  if (attacker.kind === 'line-infantry') v += (card.ranged ?? 0) + bunkerRanged(s, attacker);
+  if (attacker.army === 'Vesania') v += infantryBonus(s, attacker);
+  if (charge) v += CHARGE_BONUS[attacker.kind] ?? 0;
+  if (terrainAt(s, defender.hex!) === 'hills') v -= 1; // A20: whatever the attacker's own terrain
+  return v;
+}
+
+/** Ranged value: the card's (artillery attack for artillery) and a bunker's +1. */
+export function rangedValue(s: BWState, attacker: Unit): number {
+  return (kindCard(s, attacker.kind).ranged ?? 0) + bunkerRanged(s, attacker);
+}
+
+/** The defender's Defence against this attack (§16.9, A5, A6, A35). */
+export function defenceValue(s: BWState, defender: Unit, attacker: Unit, kind: AttackKind): number {
+  const card = kindCard(s, defender.kind);
+  let d = card.defence;
+  const t = terrainAt(s, defender.hex!);
+  if (t === 'fort' && defender.type === 'infantry') d += 2;
+  if (t === 'bunker' && defender.type === 'infantry') d += 1;
+  if (hasFeature(s, defender.hex!, 'trench')) d += 1;
+  if (t === 'forest') {
+    const bothAdjacentForest = terrainAt(s, attacker.hex!) === 'forest' && gridOf(s).distance(attacker.hex!, defender.hex!) === 1;
+    if (!bothAdjacentForest) d += 1;
+  }
+  const melee = kind === 'melee' || kind === 'counter';
+  if (melee && defender.army === 'Thargaton') d += infantryBonus(s, defender);
+  if (!melee && defender.kind === 'brotherhood-of-the-sword') d -= 1;
+  if (defender.kind === 'lions-of-vesania' && attacker.type === 'cavalry') d += card.defenceVsCavalry ?? 1;
+  return d;
+}
+
+/** An attack reveals the attacker (§9.4), unless it fires unseen from a stack (§16.8.3). */
+export function revealAttacker(s: BWState, u: Unit, hiddenShooter: boolean): void {
+  if (hiddenShooter) {
+    showCard(s, u);
+    logLine(s, 'log.hiddenShooter', { hex: u.hex!, kind: kindRef(u.kind) });
+    return;
+  }
+  reveal(s, u);
+}
+
+/** The defender is revealed after the roll (§16.8.1). */
+function revealDefender(s: BWState, u: Unit): void {
+  reveal(s, u);
+}
+
+/** Whether a unit could counterattack `attacker` now (§16.3, A10 artillery with a Melee value, A33 smoke). */
+export function canCounter(s: BWState, u: Unit, attacker: Unit): boolean {
+  if (u.hex === null || attacker.hex === null) return false;
+  if (kindCard(s, u.kind).melee === null) return false;
+  if (hasFeature(s, u.hex, 'smoke') || hasFeature(s, attacker.hex, 'smoke')) return false;
+  return gridOf(s).distance(u.hex, attacker.hex) === 1;
+}
+
+function hitDecision(s: BWState, target: Unit, attacker: Unit, cause: RetreatCause, crit: boolean, fromHex: string): PendingDecision {
+  const fort = fortified(s, target) && !crit;
+  const forced = fortified(s, target) && crit && s.options.a24Fortified === 'forced';
+  return {
+    army: target.army,
+    unit: target.id,
+    step: forced ? 'must-retreat' : 'after-hit',
+    cause,
+    from: attacker.id,
+    fromHex,
+    fortified: fort,
+    mayCounter: cause === 'melee',
+  };
+}
+
+/**
+ * One attack of `attacker` on `target` (melee or ranged): roll, compare, the
+ * step lost; a surviving defender's decision is queued for the other seat.
+ */
+export function resolveAttack(s: BWState, attacker: Unit, target: Unit, kind: 'melee' | 'ranged', charge: boolean, hiddenShooter = false): void {
+  revealAttacker(s, attacker, hiddenShooter);
+  const r = roll2d6(s);
+  revealDefender(s, target);
+  const value = kind === 'melee' ? meleeValue(s, attacker, target, charge) : rangedValue(s, attacker);
+  const defence = defenceValue(s, target, attacker, kind);
+  const hit = succeeds(r, value, defence);
+  const crit = isCriticalSuccess(r) ? 'success' : isCriticalFailure(r) ? 'failure' : 'none';
+  logLine(s, hit ? 'log.attackHit' : 'log.attackMissed', {
+    attacker: hiddenShooter ? sub(msg('unit.inHex', { hex: attacker.hex! })) : attacker,
+    target,
+    kind: { ref: 'attack', id: kind },
+    a: r.a,
+    b: r.b,
+    crit: { ref: 'crit', id: crit },
+  });
+  const fromHex = attacker.hex!;
+  if (hit) {
+    loseSteps(s, target);
+    if (target.hex !== null) s.pending.push(hitDecision(s, target, attacker, kind, crit === 'success', fromHex));
+  } else if (kind === 'melee' && s.options.a22CounterAfterMiss && canCounter(s, target, attacker)) {
+    s.pending.push({ army: target.army, unit: target.id, step: 'counter', cause: 'melee', from: attacker.id, fromHex, fortified: false, mayCounter: true });
+  }
+}
+
+/** §16.3: the defender attacks back the unit that attacked it (A28); no retreat, no test for the attacker. */
+export function resolveCounter(s: BWState, defender: Unit, attacker: Unit): void {
+  const r = roll2d6(s);
+  const value = meleeValue(s, defender, attacker, false);
+  const defence = defenceValue(s, attacker, defender, 'counter');
+  const hit = succeeds(r, value, defence);
+  logLine(s, hit ? 'log.counterHit' : 'log.counterMissed', { attacker: defender, target: attacker, a: r.a, b: r.b });
+  if (hit) loseSteps(s, attacker);
+}

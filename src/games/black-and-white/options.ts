@@ -1,0 +1,110 @@
+/**
+ * The rule options: each ambiguity of RULES.md §22 that changes play and that
+ * §22 gives another reading for is a named option, declared on every
+ * scenario; the default is the proposed reading. README.md lists which A-n is
+ * which option and which are fixed readings.
+ */
+import { checkOptions } from '../../engine/options.ts';
+import type { OptionDeclaration } from '../../engine/types.ts';
+
+export interface RuleOptions {
+  /** A1: the infantry army bonus counts the unit itself ('self': +1/+2/+3) or only the others ('others': 0/+1/+2). */
+  a1StackBonus: 'self' | 'others';
+  /** A18: a detachment leaving an enemy ZOC tests once with its lowest Discipline, or each unit tests and those that fail stay. */
+  a18ZocTest: 'lowest' | 'each';
+  /** A22: a missed defender may not counterattack ('no'), or may without a test ('yes'). */
+  a22CounterAfterMiss: boolean;
+  /** A24: a fortified defender hit by a critical success tests as usual ('test'), or must retreat ('forced'). */
+  a24Fortified: 'test' | 'forced';
+  /** A25: aiming markers go when the artillery that laid them moves, or when the target unit moves. */
+  a25MarkersRemoved: 'artillery-moves' | 'target-moves';
+  /** A27: aiming markers come from the spare special markers ('spare'), or are unlimited. */
+  a27AimingSupply: 'spare' | 'unlimited';
+  /** A36: Special Artillery may aim at a hex without enemies only with incendiary or smoke ('special'), or with any ammunition ('any'). */
+  a36EmptyHexAmmo: 'special' | 'any';
+  /** A49: VP for an elimination: the card's value (its cost when the data gives none), or always the cost. */
+  a49Vp: 'value' | 'cost';
+  /** A51: three units on arrow hexes at once, or each unit that ever reached one counts. */
+  a51Breakthrough: 'simultaneous' | 'cumulative';
+  /** A54: a revealed kind stays known, or is hidden again at the end of the turn. */
+  a54Revealed: 'keep' | 'hide';
+}
+
+export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
+  {
+    name: 'a1StackBonus',
+    type: 'string',
+    values: ['self', 'others'],
+    default: 'self',
+    description: 'A1: the infantry army bonus counts every friendly infantry unit in the hex including the unit itself (+1/+2/+3), or only the others (0/+1/+2).',
+  },
+  {
+    name: 'a18ZocTest',
+    type: 'string',
+    values: ['lowest', 'each'],
+    default: 'lowest',
+    description: 'A18: a detachment leaving an enemy ZOC tests once with its lowest Discipline, or each unit tests and those that fail stay behind.',
+  },
+  {
+    name: 'a22CounterAfterMiss',
+    type: 'boolean',
+    default: false,
+    description: 'A22: a defender that was missed in melee may counterattack without a command test.',
+  },
+  {
+    name: 'a24Fortified',
+    type: 'string',
+    values: ['test', 'forced'],
+    default: 'test',
+    description: 'A24: a unit in a fort, bunker or trench hit by a critical success retreats or tests as usual, or is forced to retreat.',
+  },
+  {
+    name: 'a25MarkersRemoved',
+    type: 'string',
+    values: ['artillery-moves', 'target-moves'],
+    default: 'artillery-moves',
+    description: 'A25: aiming markers are removed when the artillery unit that laid them moves, or when the unit aimed at moves.',
+  },
+  {
+    name: 'a27AimingSupply',
+    type: 'string',
+    values: ['spare', 'unlimited'],
+    default: 'spare',
+    description: 'A27: aiming markers come from the special markers left after both armies took theirs, or are unlimited.',
+  },
+  {
+    name: 'a36EmptyHexAmmo',
+    type: 'string',
+    values: ['special', 'any'],
+    default: 'special',
+    description: 'A36: Special Artillery may aim at a hex without enemy units only with incendiary or smoke ammunition, or with any ammunition.',
+  },
+  {
+    name: 'a49Vp',
+    type: 'string',
+    values: ['value', 'cost'],
+    default: 'value',
+    description: "A49: an eliminated unit scores its card's value (its cost where the data gives none), or always its cost.",
+  },
+  {
+    name: 'a51Breakthrough',
+    type: 'string',
+    values: ['simultaneous', 'cumulative'],
+    default: 'simultaneous',
+    description: 'A51: the breakthrough needs three units on arrow hexes at the same time, or counts every unit that ever reached one.',
+  },
+  {
+    name: 'a54Revealed',
+    type: 'string',
+    values: ['keep', 'hide'],
+    default: 'keep',
+    description: "A54: a revealed unit's kind stays known to the opponent, or is hidden again at the end of the turn.",
+  },
+];
+
+/** The options of a new game, defaults filled in; throws on anything the declaration refuses. */
+export function readOptions(given: Record<string, unknown> = {}): RuleOptions {
+  const checked = checkOptions(OPTION_DECLARATIONS, given);
+  if (!checked.ok) throw new Error(checked.detail);
+  return checked.options as unknown as RuleOptions;
+}

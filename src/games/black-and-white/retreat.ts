@@ -1,0 +1,130 @@
+/**
+ * The other seat's decisions after a hit (§16.2 3b–3d, §16.4, §16.5, A23,
+ * A24), the counterattack choice (§16.3, A22) and the escape from a fire that
+ * lands (§12.3, A32). While one is pending, the deciding army is the active role.
+ */
+import type { Action, StepHandler } from './flow.ts';
+import { adjacentEnemies, canEnterTerrain, gridOf, roomFor } from './board.ts';
+import { commandTest } from './command-test.ts';
+import { canCounter, resolveCounter } from './combat.ts';
+import { logLine } from './msg.ts';
+import { unitById, type BWState, type PendingDecision, type Unit } from './state.ts';
+import { loseSteps, noteArrival } from './victory.ts';
+import { removeMarkersOnMove } from './movement.ts';
+import { afterResolution } from './activation.ts';
+
+/**
+ * Where the unit may retreat (A23): one hex it could enter, within the
+ * stacking limit, next to no enemy unit; after melee out of the attacker's
+ * ZOC, after a ranged or artillery attack farther from the attacker.
+ */
+export function retreatHexes(s: BWState, u: Unit, p: Pick<PendingDecision, 'cause' | 'fromHex'>): string[] {
+  const g = gridOf(s);
+  const here = u.hex!;
+  return g.neighbours(here).filter((h) => {
+    if (!canEnterTerrain(s, u, h) || !roomFor(s, h, [u])) return false;
+    if (p.cause === 'fire') return true;
+    if (adjacentEnemies(s, h, u.army).length > 0) return false;
+    if (p.cause === 'melee' || p.cause === 'counter') return g.distance(h, p.fromHex) > 1;
+    return g.distance(h, p.fromHex) > g.distance(here, p.fromHex);
+  });
+}
+
+function retreatTo(s: BWState, u: Unit, to: string): void {
+  u.hex = to;
+  removeMarkersOnMove(s, u);
+  noteArrival(s, u);
+  logLine(s, 'log.retreated', { unit: u, hex: to });
+  if ((s.features[to] ?? []).includes('fire')) loseSteps(s, u);
+}
+
+/** A forced retreat with nowhere to go: the unit stays and loses one more step (§16.4). */
+function mustRetreat(s: BWState, p: PendingDecision, u: Unit): void {
+  if (retreatHexes(s, u, p).length === 0) {
+    logLine(s, 'log.cannotRetreat', { unit: u });
+    s.pending.shift();
+    loseSteps(s, u);
+  } else {
+    p.step = 'must-retreat';
+  }
+}
+
+export const decisionStep: StepHandler = {
+  actors: (s) => (s.pending[0] ? [s.pending[0].army] : []),
+  actions(s, army) {
+    const p = s.pending[0];
+    if (!p || p.army !== army) return [];
+    const u = unitById(s, p.unit);
+    const out: Action[] = [];
+    switch (p.step) {
+      case 'after-hit':
+        for (const to of retreatHexes(s, u, p)) out.push({ type: 'retreat', to });
+        out.push({ type: 'stand' });
+        break;
+      case 'must-retreat':
+        for (const to of retreatHexes(s, u, p)) out.push({ type: 'retreat', to });
+        break;
+      case 'counter':
+        out.push({ type: 'counterattack' }, { type: 'no-counterattack' });
+        break;
+      case 'fire-escape':
+        for (const to of retreatHexes(s, u, p)) out.push({ type: 'retreat', to });
+        out.push({ type: 'stay' });
+        break;
+    }
+    return out;
+  },
+  apply(s, _army, a) {
+    const p = s.pending[0]!;
+    const u = unitById(s, p.unit);
+    switch (a.type) {
+      case 'retreat':
+        s.pending.shift();
+        retreatTo(s, u, a.to);
+        break;
+      case 'stay':
+      case 'no-counterattack':
+        s.pending.shift();
+        break;
+      case 'stand': {
+        if (p.fortified && !p.mayCounter) {
+          // A24: a fortified unit hit at range without a critical is never forced out; no test decides anything.
+          s.pending.shift();
+          break;
+        }
+        const pass = commandTest(s, [u], 'stand');
+        const attacker = unitById(s, p.from);
+        if (pass) {
+          if (p.mayCounter && canCounter(s, u, attacker)) p.step = 'counter';
+          else s.pending.shift();
+        } else if (p.fortified) {
+          // A24: without a critical success the test only decides the counterattack.
+          s.pending.shift();
+        } else {
+          mustRetreat(s, p, u);
+        }
+        break;
+      }
+      case 'counterattack':
+        s.pending.shift();
+        resolveCounter(s, u, unitById(s, p.from));
+        break;
+      default:
+        throw new Error(`${a.type} in a decision`);
+    }
+    afterResolution(s);
+  },
+  // Retreating or not reveals nothing and rolls nothing (it may be undone while the decider still acts).
+  undoable: (s, a) => a.type === 'retreat' || a.type === 'stay' || a.type === 'no-counterattack' || (a.type === 'stand' && s.pending[0]!.fortified && !s.pending[0]!.mayCounter),
+};
+
+/** Queues a decision; if it is a forced retreat with nowhere to go, settles it at once. */
+export function settleForced(s: BWState): void {
+  for (;;) {
+    const p = s.pending[0];
+    if (!p || p.step !== 'must-retreat') return;
+    const u = unitById(s, p.unit);
+    if (retreatHexes(s, u, p).length > 0) return;
+    mustRetreat(s, p, u);
+  }
+}

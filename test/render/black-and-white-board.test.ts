@@ -1,0 +1,212 @@
+// Black & White board pictures (src/render/black-and-white.ts), drawn from
+// random games on the invented data file: the SVG is well formed (resvg's XML
+// parser takes it, tags balance), the PNG renders (size and time printed),
+// the legend keys every terrain and feature, every scenario's terrain is drawn
+// hex by hex (the invented scenarios between them use all ten terrains), the
+// board sits in each of the four layouts as hex.ts counts neighbours, the base
+// layer holds nothing from a view but the scenario, and over the HTTP API
+// (HERALD_BLACK_AND_WHITE_DATA set to the invented file) board.svg and
+// board.png answer 200 for each seat and the spectator, and GraphQL
+// boardPicture gives the same (PNG as base64), showing nothing hidden
+// (test/helpers/bw-picture-leaks.ts).
+import t from 'tap';
+import { Resvg } from '@resvg/resvg-js';
+import { TERRAINS, BOARD_LAYOUTS, type Army, type BoardData } from '../../src/games/black-and-white/data-format.ts';
+import { HexGrid } from '../../src/games/black-and-white/hex.ts';
+import type { BWState } from '../../src/games/black-and-white/state.ts';
+import { BOARD_RENDERERS, boardPng } from '../../src/render/index.ts';
+import { FONT_FILES } from '../../src/render/png.ts';
+import { geometryOf, renderBoardLayers, renderBoardSvg, type BWPictureView } from '../../src/render/black-and-white.ts';
+import { translator } from '../../src/render/messages.ts';
+import { svgTexts } from '../helpers/picture-leaks.ts';
+import { bwPictureLeaks } from '../helpers/bw-picture-leaks.ts';
+import { restApp, signup } from '../http/rest-helpers.ts';
+import { playRandom } from '../helpers/bots.ts';
+import { INVENTED, INVENTED_FILE, bw, randomGame } from './black-and-white-helpers.ts';
+
+const SEATS: readonly (Army | null)[] = ['Thargaton', 'Vesania', null];
+const OPTIONS = { font: { fontFiles: FONT_FILES, loadSystemFonts: false, defaultFontFamily: 'Noto Sans' } };
+const tr = translator('black-and-white', 'en');
+const view = (s: BWState, seat: Army | null) => bw.view(s, seat) as BWPictureView;
+
+/** Opening and closing tags balance (self-closing ones aside). */
+function balanced(svg: string): boolean {
+  const stack: string[] = [];
+  for (const m of svg.matchAll(/<(\/?)([a-zA-Z]+)[^>]*?(\/?)>/g)) {
+    if (m[3]) continue;
+    if (!m[1]) stack.push(m[2]!);
+    else if (stack.pop() !== m[2]) return false;
+  }
+  return stack.length === 0;
+}
+
+const games = INVENTED.scenarios.map((sc, i) => ({ scenario: sc, states: randomGame(sc.id, `board-test-${i}`, 600) }));
+
+t.test('well-formed SVG, PNG, legend', async (t) => {
+  t.ok(BOARD_RENDERERS['black-and-white'], 'Black & White has a renderer');
+  const times: number[] = [];
+  const sizes: number[] = [];
+  for (const { scenario, states } of games) {
+    for (const v of [1, Math.floor(states.length / 3), states.length - 1]) {
+      for (const seat of SEATS) {
+        const svg = renderBoardSvg({ view: view(states[v]!, seat), version: v, earlier: [], t: tr });
+        t.ok(svg.startsWith('<svg') && svg.endsWith('</svg>') && balanced(svg), `${scenario.id} v${v} ${seat}: tags balance`);
+        const img = new Resvg(svg, OPTIONS).render();
+        t.equal(img.width, 800, 'resvg parses it');
+        const c0 = process.cpuUsage();
+        const png = boardPng(BOARD_RENDERERS['black-and-white']!.layers(view(states[v]!, seat), v, [], 'en'));
+        const c = process.cpuUsage(c0);
+        times.push((c.user + c.system) / 1000);
+        sizes.push(png.length);
+        t.same([...png.subarray(1, 4)], [0x50, 0x4e, 0x47], 'a PNG');
+        t.equal(png.readUInt32BE(16), 800, '800 pixels wide');
+      }
+    }
+  }
+  times.sort((a, b) => a - b);
+  sizes.sort((a, b) => a - b);
+  t.comment(`PNG: median ${times[times.length >> 1]!.toFixed(1)} ms CPU (first, with its base: ${times[times.length - 1]!.toFixed(1)}), median ${(sizes[sizes.length >> 1]! / 1024).toFixed(0)} kB`);
+  const texts = svgTexts(renderBoardSvg({ view: view(games[0]!.states[1]!, 'Thargaton'), version: 1, earlier: [], t: tr }));
+  for (const terrain of TERRAINS) t.ok(texts.includes(tr(`terrain.${terrain}`)), `legend: ${terrain}`);
+  for (const f of ['trench', 'wire', 'fire', 'smoke']) t.ok(texts.includes(tr(`feature.${f}`)), `legend: ${f}`);
+  t.ok(texts.some((x) => x.includes('(invented)')), 'the title says invented');
+});
+
+t.test('every terrain of every invented scenario is drawn, hex by hex', async (t) => {
+  const drawn = new Set<string>();
+  for (const { scenario, states } of games) {
+    const svg = renderBoardSvg({ view: view(states[0]!, null), version: 1, earlier: [], t: tr });
+    const grid = new HexGrid(INVENTED.board);
+    for (const terrain of TERRAINS) {
+      const want = grid.hexes.filter((h) => (scenario.terrain[h] ?? 'open') === terrain).length;
+      const got = [...svg.matchAll(new RegExp(`<polygon class="hex ${terrain}"`, 'g'))].length;
+      t.equal(got, want, `${scenario.id}: ${want} ${terrain} hexes`);
+      if (got > 0) drawn.add(terrain);
+    }
+    t.equal([...svg.matchAll(/<polygon class="excluded"/g)].length, INVENTED.board.excluded?.length ?? 0, `${scenario.id}: the excluded half hexes`);
+    for (const h of grid.hexes) t.ok(svgTexts(svg).includes(h), `${scenario.id}: hex ${h} named`) || t.bailout?.();
+  }
+  t.same([...drawn].sort(), [...TERRAINS].sort(), 'the invented scenarios use all ten terrains');
+});
+
+t.test('features, aiming markers and blocks are drawn', async (t) => {
+  let features = 0;
+  let aims = 0;
+  for (const { states } of games) {
+    for (const s of states.filter((_, i) => i % 25 === 0)) {
+      // The overlay: the legend in the base draws one of each too.
+      const svg = renderBoardLayers({ view: view(s, null), version: 1, earlier: [], t: tr }).overlay;
+      const want = Object.values(s.features).reduce((k, l) => k + l.length, 0);
+      t.equal([...svg.matchAll(/class="feature (trench|wire|fire|smoke)"/g)].length, want, 'one mark per feature');
+      t.equal([...svg.matchAll(/<g class="aiming">/g)].length, s.aimingMarkers.length, 'one mark per aiming marker');
+      t.equal([...svg.matchAll(/<g class="block enemy"/g)].length, s.units.filter((u) => u.hex !== null).length, 'the spectator sees every block on the board');
+      features += want;
+      aims += s.aimingMarkers.length;
+    }
+  }
+  t.ok(features > 0, `${features} features drawn`);
+  t.comment(`${aims} aiming markers drawn`);
+});
+
+t.test('the four layouts: neighbouring hexes one hex apart, others farther', async (t) => {
+  for (const layout of BOARD_LAYOUTS) {
+    const board: BoardData = { columns: 8, rows: 6, layout, excluded: ['1,1'] };
+    const g = geometryOf(board);
+    const grid = new HexGrid(board);
+    const step = g.s * Math.sqrt(3);
+    let bad = 0;
+    for (const a of grid.hexes) {
+      const [ac, ar] = a.split(',').map(Number) as [number, number];
+      const pa = g.centre(ac, ar);
+      const near = new Set(grid.neighbours(a));
+      for (const b of grid.hexes) {
+        if (a === b) continue;
+        const [bc, br] = b.split(',').map(Number) as [number, number];
+        const pb = g.centre(bc, br);
+        const d = Math.hypot(pa.x - pb.x, pa.y - pb.y);
+        if (near.has(b) ? Math.abs(d - step) > 0.01 : d < step * 1.5) bad++;
+      }
+      t.ok(pa.x >= g.clip.x && pa.x <= g.clip.x + g.clip.w && pa.y >= g.clip.y && pa.y <= g.clip.y + g.clip.h, `${layout}: ${a} inside the board`) || bad++;
+    }
+    t.equal(bad, 0, `${layout}: the picture's hexes are hex.ts's`);
+  }
+});
+
+t.test('every text stays inside the picture, and the side column texts inside its box', async (t) => {
+  let texts = 0;
+  const bad: string[] = [];
+  for (const { scenario, states } of games) {
+    for (const v of [1, Math.floor(states.length / 2), states.length - 1]) {
+      for (const seat of SEATS) {
+        const { width, height, base, overlay } = renderBoardLayers({ view: view(states[v]!, seat), version: v, earlier: [], t: tr });
+        for (const [layer, markup] of [['base', base], ['overlay', overlay]] as const) {
+          for (const m of markup.matchAll(/<text x="([\d.-]+)" y="([\d.-]+)" font-size="([\d.]+)"(?: text-anchor="(\w+)")?[^>]*data-w="([\d.]+)"[^>]*>([^<]*)</g)) {
+            texts++;
+            const [x, y, size, w] = [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[5])];
+            const left = m[4] === 'middle' ? x - w / 2 : m[4] === 'end' ? x - w : x;
+            if (left < 0 || left + w > width || y - size < 0 || y > height) bad.push(`${scenario.id} ${layer}: "${m[6]}" at ${x},${y}`);
+          }
+        }
+        const side = /<g class="side">(.*?)<\/g>/.exec(overlay)![1]!;
+        for (const m of side.matchAll(/<text x="([\d.-]+)"[^>]*data-w="([\d.]+)"[^>]*>([^<]*)</g)) {
+          if (Number(m[1]) + Number(m[2]) > 790) bad.push(`${scenario.id} side column: "${m[3]}" runs out of its box`);
+        }
+      }
+    }
+  }
+  t.ok(texts > 1000, `${texts} texts checked`);
+  t.same(bad.slice(0, 10), [], 'none outside');
+});
+
+t.test('the base layer holds nothing from a view but the scenario', async (t) => {
+  for (const { scenario, states } of games) {
+    const bases = new Set<string>();
+    for (const v of [0, Math.floor(states.length / 2), states.length - 1]) {
+      for (const seat of SEATS) bases.add(renderBoardLayers({ view: view(states[v]!, seat), version: v, earlier: [], t: tr }).base);
+    }
+    t.equal(bases.size, 1, `${scenario.id}: one base for every seat and version`);
+  }
+});
+
+t.test('over the HTTP API: board.svg and board.png for each seat and the spectator', async (t) => {
+  const app = await restApp(t, { gameDataFiles: { HERALD_BLACK_AND_WHITE_DATA: INVENTED_FILE }, logLevel: 'error' });
+  const black = await signup(app, 'Picture Black');
+  const white = await signup(app, 'Picture White');
+  for (const scenario of ['s01', 's16']) {
+    const created = await black.req('POST', '/games', { gameType: 'black-and-white', scenario, seed: `bw-pictures-${scenario}`, roles: ['Thargaton'] });
+    t.equal(created.statusCode, 201, created.body.slice(0, 300));
+    const gameId = created.json().id as string;
+    t.equal((await white.req('POST', `/games/${gameId}/join`, {})).statusCode, 200);
+    await playRandom(gameId, new Map([[black.id, black], [white.id, white]]), `bw-pictures-play-${scenario}`, 80);
+    const row = (await app.store.prisma.game.findUnique({ where: { id: gameId } }))!;
+    const state = row.state as unknown as BWState;
+    for (const [who, role, query] of [
+      [black, 'Thargaton', ''],
+      [white, 'Vesania', ''],
+      [black, null, '?role=spectator'],
+    ] as const) {
+      const svg = await who.req('GET', `/games/${gameId}/board.svg${query}`);
+      t.equal(svg.statusCode, 200, svg.body.slice(0, 300));
+      t.match(svg.headers['content-type'], /^image\/svg\+xml/);
+      t.equal(svg.headers['x-game-version'], String(row.version));
+      t.ok(svg.body.startsWith('<svg') && svg.body.endsWith('</svg>') && balanced(svg.body), 'an SVG document');
+      t.same(bwPictureLeaks(svg.body, view(state, role), state, tr), [], `${role ?? 'spectator'} (${scenario}, ${state.phase}): nothing hidden`);
+      const png = await who.req('GET', `/games/${gameId}/board.png${query}`);
+      t.equal(png.statusCode, 200, png.statusCode === 200 ? 'board.png' : png.body.slice(0, 300));
+      t.equal(png.headers['content-type'], 'image/png');
+      t.equal(png.rawPayload.readUInt32BE(16), 800, 'a PNG 800 pixels wide');
+      t.comment(`${scenario} ${role ?? 'spectator'}: PNG ${(png.rawPayload.length / 1024).toFixed(0)} kB, SVG ${(svg.body.length / 1024).toFixed(0)} kB`);
+    }
+    // GraphQL boardPicture: the same picture, the PNG as base64; another language falls back to English.
+    const Q = 'query($id: ID!, $f: String, $lang: String) { boardPicture(gameId: $id, format: $f, lang: $lang) { role lang format body } }';
+    const gql = (variables: Record<string, unknown>) =>
+      app.inject({ method: 'POST', url: '/graphql', headers: { authorization: `Bearer ${white.key}` }, payload: { query: Q, variables } }).then((r) => r.json() as { data?: any; errors?: any[] });
+    const g1 = await gql({ id: gameId, lang: 'pl' });
+    t.notOk(g1.errors, JSON.stringify(g1.errors));
+    t.match(g1.data?.boardPicture, { role: 'Vesania', lang: 'pl', format: 'svg' });
+    t.match(g1.data?.boardPicture?.body, "Vesania&#39;s view (white)", 'English words where Polish has none');
+    t.same(bwPictureLeaks(g1.data?.boardPicture?.body ?? '', view(state, 'Vesania'), state, tr), [], 'GraphQL: nothing hidden');
+    const g2 = await gql({ id: gameId, f: 'png' });
+    t.same([...Buffer.from(g2.data?.boardPicture?.body ?? '', 'base64').subarray(1, 4)], [0x50, 0x4e, 0x47], 'GraphQL: a base64 PNG');
+  }
+});
