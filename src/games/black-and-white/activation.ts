@@ -16,6 +16,7 @@ import { checkPositionVictory } from './victory.ts';
 import { settleForced } from './retreat.ts';
 import { endTurn } from './turn.ts';
 import { commandTest } from './command-test.ts';
+import { reveal } from './reveal.ts';
 
 function newActivation(s: BWState, units: Unit[]): Activation {
   const hex = units[0]!.hex!;
@@ -64,7 +65,7 @@ export function chargeDestinations(s: BWState, u: Unit): string[] {
 export function beginCharge(s: BWState, u: Unit, to: string): void {
   spend(s, [u]);
   s.act = newActivation(s, [u]);
-  u.revealed = true;
+  reveal(s, u, null);
   logLine(s, 'log.charge', { unit: u, hex: to });
   // A13: a unit starting in an enemy ZOC must pass the ZOC test to charge.
   if (inEnemyZoc(s, u.hex!, u.army) && zocTest(s, [u]).length === 0) {
@@ -99,7 +100,7 @@ export function specialActions(s: BWState, u: Unit): SpecialAction[] {
 
 export function beginSpecial(s: BWState, u: Unit, what: SpecialAction): void {
   spend(s, [u]);
-  u.revealed = true;
+  reveal(s, u, null);
   logLine(s, 'log.special', { unit: u, what: { ref: 'special', id: what } });
   const hex = u.hex!;
   if (what === 'trench' || what === 'wire') {
@@ -241,10 +242,7 @@ export const activationStep: StepHandler = {
         const u = unitById(s, a.unit);
         act.groupMove = act.groupMove!.filter((id) => id !== a.unit);
         if (!s.activated.includes(u.id)) s.activated.push(u.id);
-        if (!u.revealed) {
-          u.revealed = true;
-          logLine(s, 'log.revealed', { unit: u });
-        }
+        reveal(s, u);
         if (inEnemyZoc(s, u.hex!, u.army) && !commandTest(s, [u], 'zoc')) return afterResolution(s);
         enterHex(s, [u], a.to);
         return afterResolution(s);

@@ -11,6 +11,7 @@ import { gridOf, hasFeature } from './board.ts';
 import { commandTest } from './command-test.ts';
 import { defenceValue, fortified, isCriticalFailure, isCriticalSuccess, rangedValue, revealAttacker, roll2d6, succeeds } from './combat.ts';
 import { logLine } from './msg.ts';
+import { reveal } from './reveal.ts';
 import type { BWState, Unit } from './state.ts';
 import { loseSteps } from './victory.ts';
 
@@ -80,10 +81,7 @@ export function bombard(s: BWState, u: Unit, hex: string, ammo: Ammo): void {
   const r = roll2d6(s);
   const value = rangedValue(s, u);
   for (const t of targets) {
-    if (!t.revealed) {
-      t.revealed = true;
-      logLine(s, 'log.revealed', { unit: t });
-    }
+    reveal(s, t);
     const hit = succeeds(r, value, defenceValue(s, t, u, 'artillery'));
     const crit = isCriticalSuccess(r) ? 'success' : isCriticalFailure(r) ? 'failure' : 'none';
     logLine(s, hit ? 'log.attackHit' : 'log.attackMissed', { attacker: u, target: t, kind: { ref: 'attack', id: 'artillery' }, a: r.a, b: r.b, crit: { ref: 'crit', id: crit } });

@@ -9,6 +9,7 @@ import { gridOf, hasFeature, terrainAt } from './board.ts';
 import { infantryBonus } from './command-test.ts';
 import { CHARGE_BONUS } from './kinds.ts';
 import { kindRef, logLine, msg, sub } from './msg.ts';
+import { reveal, showCard } from './reveal.ts';
 import { kindCard, type BWState, type PendingDecision, type RetreatCause, type Unit } from './state.ts';
 import { loseSteps } from './victory.ts';
 
@@ -80,21 +81,16 @@ export function defenceValue(s: BWState, defender: Unit, attacker: Unit, kind: A
 /** An attack reveals the attacker (§9.4), unless it fires unseen from a stack (§16.8.3). */
 export function revealAttacker(s: BWState, u: Unit, hiddenShooter: boolean): void {
   if (hiddenShooter) {
+    showCard(s, u);
     logLine(s, 'log.hiddenShooter', { hex: u.hex!, kind: kindRef(u.kind) });
     return;
   }
-  if (!u.revealed) {
-    u.revealed = true;
-    logLine(s, 'log.revealed', { unit: u });
-  }
+  reveal(s, u);
 }
 
 /** The defender is revealed after the roll (§16.8.1). */
 function revealDefender(s: BWState, u: Unit): void {
-  if (!u.revealed) {
-    u.revealed = true;
-    logLine(s, 'log.revealed', { unit: u });
-  }
+  reveal(s, u);
 }
 
 /** Whether a unit could counterattack `attacker` now (§16.3, A10 artillery with a Melee value, A33 smoke). */

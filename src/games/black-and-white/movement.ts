@@ -7,6 +7,7 @@ import { canEnterTerrain, gridOf, hasFeature, inEnemyZoc, kindOnlyMove, mustStop
 import { commandTest } from './command-test.ts';
 import { MAX_MOVE } from './kinds.ts';
 import { logLine } from './msg.ts';
+import { reveal } from './reveal.ts';
 import type { BWState, Unit } from './state.ts';
 import { loseSteps, noteArrival } from './victory.ts';
 
@@ -44,10 +45,7 @@ export function zocTest(s: BWState, movers: Unit[]): Unit[] {
 export function enterHex(s: BWState, movers: Unit[], to: string): { stop: boolean; wire: boolean } {
   for (const u of movers) {
     u.hex = to;
-    if (kindOnlyMove(s, u, to) && !u.revealed) {
-      u.revealed = true;
-      logLine(s, 'log.revealedByMove', { unit: u });
-    }
+    if (kindOnlyMove(s, u, to)) reveal(s, u, 'log.revealedByMove');
     removeMarkersOnMove(s, u);
     noteArrival(s, u);
   }

@@ -42,6 +42,7 @@ export function setupState(data: BlackAndWhiteData, scenario: string, seed: stri
     placed: { Thargaton: [], Vesania: [] },
     done: { Thargaton: false, Vesania: false },
     units: [],
+    cardsShown: { Thargaton: [], Vesania: [] },
     features: copyJson(sc.features ?? {}),
     aimingMarkers: [],
     player: null,

@@ -129,6 +129,8 @@ export interface BWState {
   done: Record<Army, boolean>;
 
   units: Unit[];
+  /** Kind cards lying face up (A54): kinds the opponent has been shown, even where the block stayed hidden (§16.8.3). */
+  cardsShown: Record<Army, KindId[]>;
   /** Features laid during play or printed on the scenario's map (§12). */
   features: Record<string, Feature[]>;
   aimingMarkers: AimingMarker[];

@@ -34,7 +34,11 @@ export function endTurn(s: BWState): void {
     checkTimeLimit(s);
     if (s.result) return;
   }
-  if (s.options.a54Revealed === 'hide') for (const u of s.units) if (u.hex !== null) u.revealed = false;
+  if (s.options.a54Revealed === 'hide') {
+    // The cards go face down again; players must remember what they saw.
+    for (const u of s.units) if (u.hex !== null) u.revealed = false;
+    s.cardsShown = { Thargaton: [], Vesania: [] };
+  }
   startTurn(s, other(army));
 }
 

@@ -5,6 +5,7 @@
 import { ARMIES, type Army } from './data-format.ts';
 import { terrainAt } from './board.ts';
 import { armyRef, logLine } from './msg.ts';
+import { reveal } from './reveal.ts';
 import { kindCard, other, type BWState, type Unit } from './state.ts';
 
 /** VP the opponent scores for eliminating the unit (A49). */
@@ -27,7 +28,7 @@ export function loseSteps(s: BWState, u: Unit, n = 1): void {
   const scorer = other(u.army);
   s.vp[scorer] += vp;
   // An eliminated block is shown to both (its card is no longer secret).
-  u.revealed = true;
+  reveal(s, u, null);
   logLine(s, 'log.eliminated', { unit: u, army: armyRef(scorer), vp });
   // The activation and any pending decision about it are over.
   if (s.act) s.act.units = s.act.units.filter((id) => id !== u.id);

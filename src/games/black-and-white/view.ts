@@ -56,6 +56,7 @@ export function viewFor(s: BWState, seat: Army | null, canUndo: boolean): unknow
       entry.budgetLeft = s.budget - s.bought[a].reduce((n, k) => n + kindCard(s, k).cost, 0);
       if (s.phase === 'deploy') entry.placed = s.placed[a].slice();
     }
+    entry.cardsShown = s.cardsShown[a].slice();
     entry.units = s.units.filter((u) => u.army === a).map((u) => (own(a) ? ownUnit(u) : enemyUnit(u)));
     armies[a] = entry;
   }

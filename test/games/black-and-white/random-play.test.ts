@@ -28,7 +28,7 @@ function checkView(t: { fail: (m: string) => unknown }, s: BWState, seat: Army |
   const text = JSON.stringify({ ...v, kinds: undefined, scenario: undefined });
   for (const u of s.units) {
     if (u.army === seat || u.revealed) continue;
-    if (s.units.some((x) => x.kind === u.kind && (x.revealed || x.army === seat))) continue;
+    if (s.cardsShown[u.army].includes(u.kind) || s.units.some((x) => x.kind === u.kind && (x.revealed || x.army === seat))) continue;
     if (text.includes(`"${u.kind}"`)) t.fail(`${seat} view names ${u.kind}`);
   }
 }
