@@ -122,11 +122,11 @@ export function blackAndWhiteDeadEnd(state: unknown): boolean {
 }
 
 /** Rule options drawn from the seed: each declared option takes one of its values. */
-export function optionsFromSeed(seed: string): Record<string, unknown> {
+export function optionsFromSeed(seed: string): Record<string, string | number | boolean> {
   const rng = seedRng(`options:${seed}`);
-  const out: Record<string, unknown> = {};
+  const out: Record<string, string | number | boolean> = {};
   for (const d of OPTION_DECLARATIONS) {
-    const values: unknown[] = d.type === 'boolean' ? [false, true] : d.type === 'string' ? [...(d.values ?? [])] : [d.default];
+    const values: (string | number | boolean)[] = d.type === 'boolean' ? [false, true] : d.type === 'string' ? [...(d.values ?? [])] : [d.default];
     out[d.name] = values[nextUint32(rng) % values.length];
   }
   return out;
@@ -179,3 +179,30 @@ export const blackAndWhitePlayout: PlayoutAdapter = {
   deadEnd: blackAndWhiteDeadEnd,
   fuzz,
 };
+
+/**
+ * The adapter's choice made from a seat's view instead of the state (what a
+ * bot playing over the API has): the same weights, on a state rebuilt from the
+ * view's public parts (the scenario, the board, every block's hex, the
+ * activation). For RestBotOptions.choose.
+ */
+export function chooseFromView<A>(actions: A[], random: () => number, view: unknown, role: string): A {
+  const v = view as {
+    scenario: BWState['scenario'];
+    board: BWState['board'];
+    armies: Record<string, { units: { id: string; hex: string | null }[] }>;
+    activation: { units: string[] } | null;
+  } | null;
+  const s = v?.armies
+    ? ({
+        scenario: v.scenario,
+        board: v.board,
+        units: Object.entries(v.armies).flatMap(([army, a]) => a.units.map((u) => ({ ...u, army }))),
+        act: v.activation,
+      } as unknown as BWState)
+    : undefined;
+  const w = actions.map((a) => blackAndWhiteWeight(a, 1, s, role));
+  let x = random() * w.reduce((n, y) => n + y, 0);
+  for (let i = 0; i < actions.length; i++) if ((x -= w[i]!) < 0) return actions[i]!;
+  return actions[actions.length - 1]!;
+}
