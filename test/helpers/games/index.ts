@@ -17,7 +17,7 @@ export interface FuzzGame {
   winner: string | null;
   /** The actions played, as JSON (printed by fuzz --trail to replay a failure). */
   trail: unknown;
-  /** Stopped at a dead end (PlayoutAdapter.deadEnd): not over, but no seat can win any more. */
+  /** Stopped without an end: at a dead end (PlayoutAdapter.deadEnd), or where the adapter stops random play that wanders. */
   deadEnd?: boolean;
 }
 
