@@ -10,7 +10,7 @@ import { resolveAttack } from './combat.ts';
 import { bombard, bombardTargets, featureSupply } from './artillery.ts';
 import { CHARGE_BONUS, DOUBLE_SHOT, FIRES_IN_ZOC, MAX_MOVE, rangedDistances } from './kinds.ts';
 import { allowance, chargePath, enterHex, inZoc, stepsFrom, zocTest } from './movement.ts';
-import { logLine } from './msg.ts';
+import { logLine, logOwn, msg } from './msg.ts';
 import { kindCard, unitById, type Activation, type BWState, type Unit } from './state.ts';
 import { checkPositionVictory } from './victory.ts';
 import { settleForced } from './retreat.ts';
@@ -29,7 +29,7 @@ function newActivation(s: BWState, units: Unit[]): Activation {
     noAttack: false,
     charge: false,
     attacked: false,
-    secondShotAt: null,
+    secondShot: null,
     startHex: hex,
     groupMove: null,
   };
@@ -45,7 +45,21 @@ function spend(s: BWState, units: Unit[]): void {
 export function beginActivation(s: BWState, units: Unit[]): void {
   spend(s, units);
   s.act = newActivation(s, units);
-  logLine(s, 'log.activated', { units: { list: units.map((u) => u.id) } });
+  const hex = units[0]!.hex!;
+  const others = s.units.filter((u) => u.hex === hex && u.army === units[0]!.army).length - units.length;
+  if (others > 0) {
+    // Picked out of a stack: the opponent sees that units of the hex act, not which, until they show themselves.
+    for (const u of units) s.unseen.push(u.id);
+    logOwn(s, units[0]!.army, msg('log.activated', { units: { list: units.map((u) => u.id) } }), msg('log.activatedInHex', { hex, n: units.length }));
+  } else {
+    logLine(s, 'log.activated', { units: { list: units.map((u) => u.id) } });
+  }
+  afterResolution(s);
+}
+
+/** The units show themselves (they move, attack in melee or are revealed). */
+export function seen(s: BWState, units: Unit[]): void {
+  if (s.unseen.length) s.unseen = s.unseen.filter((id) => !units.some((u) => u.id === id));
 }
 
 /** The third hexes a unit may charge to (A13): a straight path, an enemy it may attack adjacent at the end. */
@@ -170,15 +184,15 @@ function activationActions(s: BWState): Action[] {
     out.push({ type: 'end-activation' });
     return out;
   }
-  if (act.secondShotAt !== null) {
-    const shooter = units[0]!;
-    const target = s.units.find((x) => x.id === act.secondShotAt);
-    if (target && rangedTargets(s, shooter, act.moved).some((t) => t.id === target.id)) out.push({ type: 'fire', unit: shooter.id, target: target.id });
+  if (act.secondShot !== null) {
+    const { unit, target } = act.secondShot;
+    const shooter = unitById(s, unit);
+    if (shooter.hex !== null && rangedTargets(s, shooter, act.moved).some((t) => t.id === target)) out.push({ type: 'fire', unit, target });
     out.push({ type: 'end-activation' });
     return out;
   }
   const lead = units[0]!;
-  if (!act.stopped && !act.attacked && act.zoc !== 'failed' && act.moved < allowance(s, units, act.fromForest)) {
+  if (!act.stopped && !act.attacked && act.zoc !== 'failed' && act.moved < allowance(units, act.fromForest)) {
     // Artillery that has fired may not move; the Scorpion moves before it fires.
     for (const to of stepsFrom(s, units, lead.hex!)) out.push({ type: 'move', to });
   }
@@ -220,6 +234,7 @@ export const activationStep: StepHandler = {
     switch (a.type) {
       case 'move': {
         let units = actUnits(s);
+        seen(s, units);
         if (act.zoc === 'none' && inZoc(s, units)) {
           const go = zocTest(s, units);
           if (go.length === 0) {
@@ -255,10 +270,10 @@ export const activationStep: StepHandler = {
       }
       case 'fire': {
         const u = unitById(s, a.unit);
-        const second = act.secondShotAt !== null;
+        const second = act.secondShot !== null;
         act.attacked = true;
         act.stopped = true;
-        act.secondShotAt = !second && DOUBLE_SHOT.has(u.kind) && act.moved === 0 ? a.target : null;
+        act.secondShot = !second && DOUBLE_SHOT.has(u.kind) && act.moved === 0 ? { unit: u.id, target: a.target } : null;
         const hidden = s.units.filter((x) => x.hex === u.hex && x.army === u.army).length > 1 && !u.revealed;
         resolveAttack(s, u, unitById(s, a.target), 'ranged', false, hidden);
         return afterResolution(s);
@@ -278,6 +293,8 @@ export const activationStep: StepHandler = {
   undoable: (s, a) => a.type === 'move' && (s.act!.zoc !== 'none' || !inZoc(s, actUnits(s))) && !revealsKind(s, a.to),
 };
 
+/** A step that shows a kind: a kind-only move (§9.4), or fire that may eliminate (an eliminated block is shown). */
 function revealsKind(s: BWState, to: string): boolean {
+  if (hasFeature(s, to, 'fire')) return true;
   return actUnits(s).some((u) => !u.revealed && u.type !== 'infantry' && terrainAt(s, to) === 'swamp');
 }

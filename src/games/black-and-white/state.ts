@@ -52,8 +52,8 @@ export interface Activation {
   charge: boolean;
   /** An attack was made (one per activation, except double shots). */
   attacked: boolean;
-  /** Order of Virgo / Guardians of Surculus: the second shot's target (A3), while it may still be fired. */
-  secondShotAt: string | null;
+  /** Order of Virgo / Guardians of Surculus: the second shot (A3), while it may still be fired. */
+  secondShot: { unit: string; target: string } | null;
   /** Hexes the activation's units were in at its start (for A25 markers and ZOC). */
   startHex: string;
   /** Regular Infantry group move (A2): the units that may still move their one hex; null otherwise. */
@@ -142,6 +142,12 @@ export interface BWState {
   markersLeft: number;
   /** Units activated this turn (each once, §8). */
   activated: string[];
+  /**
+   * Of these, units the opponent has not seen picked out: activated in a hex
+   * that holds other friendly units and not yet moved, attacked in melee or
+   * revealed (a shot from a stack names only the hex, §16.8.3).
+   */
+  unseen: string[];
   artilleryUsed: boolean;
   act: Activation | null;
   /** Decisions waiting, first first (several units hit by one artillery shot decide in turn, A26). */

@@ -16,6 +16,7 @@ export function startTurn(s: BWState, army: Army): void {
   s.turn++;
   s.markersLeft = s.markers[army];
   s.activated = [];
+  s.unseen = [];
   s.artilleryUsed = false;
   s.act = null;
   s.undo = [];
@@ -77,7 +78,7 @@ export const turnStep: StepHandler = {
     out.push({ type: 'end-turn' });
     return out;
   },
-  apply(s, army, a) {
+  apply(s, _army, a) {
     switch (a.type) {
       case 'activate':
         return beginActivation(s, a.units.map((id) => unitById(s, id)));

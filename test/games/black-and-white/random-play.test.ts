@@ -38,12 +38,13 @@ t.test('random games run to the end or the cap with legal actions only', async (
   const seen = new Set<string>();
   const reasons = new Set<string>();
   let decisions = 0;
-  const games = 24;
+  const games = 18;
   for (let g = 0; g < games; g++) {
     const sc = DATA.scenarios[g % DATA.scenarios.length]!.id;
     const pick = seedRng(`pick${g}`);
     const options = g % 3 === 1 ? { a18ZocTest: 'each', a22CounterAfterMiss: true, a24Fortified: 'forced', a54Revealed: 'hide', a27AimingSupply: 'unlimited', a36EmptyHexAmmo: 'any' } : {};
     let s = game.setup({ scenario: sc, seed: `game${g}`, options });
+    const mine: BWState[] = [];
     for (let step = 0; step < 1500 && !game.status(s).over; step++) {
       const roles = game.activeRoles(s);
       if (roles.length === 0) {
@@ -72,7 +73,25 @@ t.test('random games run to the end or the cap with legal actions only', async (
           if (!(e instanceof IllegalActionError)) throw e;
         }
       }
+      // A near miss of a legal action (another hex, another unit) is refused unless it is itself legal.
+      const variant = { ...a, ...('to' in a ? { to: '10,9' } : {}), ...('unit' in a ? { unit: 'X99' } : {}), ...('index' in a ? { index: 99 } : {}) };
+      if (JSON.stringify(variant) !== JSON.stringify(a)) {
+        try {
+          game.apply(s, role, variant as never);
+          t.fail(`${JSON.stringify(variant)} applied`);
+        } catch (e) {
+          if (!(e instanceof IllegalActionError)) throw e;
+        }
+      }
+      const before = s;
       s = game.apply(s, role, a);
+      // Undo gives back exactly the state before the last undoable action.
+      if (a.type === 'undo') {
+        const back = mine.pop()!;
+        const strip = (x: BWState) => JSON.stringify({ ...x, log: [], logFrom: 0, undo: x.undo.length });
+        if (strip(back) !== strip(s)) t.fail('undo did not restore the earlier state');
+      } else if (s.undo.length > before.undo.length) mine.push(before);
+      else if (s.undo.length === 0) mine.length = 0;
       seen.add(a.type === 'bombard' ? `bombard-${a.ammo}` : a.type === 'special' ? `special-${a.what}` : a.type);
       if (game.status(s).over) reasons.add(game.status(s).reason!);
       decisions++;
