@@ -13,6 +13,7 @@
 // black-and-white --games N` plays more.
 import t from 'tap';
 import { allGameModules, fuzzGame, playoutAdapter } from '../helpers/games/index.ts';
+import { contractPlayout } from '../helpers/games/playout.ts';
 
 const m = allGameModules()['black-and-white']!;
 
@@ -36,3 +37,13 @@ t.test('fuzz: random games through the module, views and log lines scanned', asy
   t.comment(`black-and-white fuzz: ${n} games, ${decisions} decisions, wins ${JSON.stringify(wins)}, ${dead} dead ends`);
 });
 
+
+// A seed of the bench that once crashed: a charge whose unit is eliminated by
+// fire on its path gives the other side its 10th VP, and the charge went on
+// with no activation left (TypeError). Replayed as the bench plays it.
+t.test('bench seed bench-s01-168: a charge through fire that ends the game', async (t) => {
+  const a = playoutAdapter(m.id);
+  const r = contractPlayout(m, a.weight, { scenario: 's01', seed: 'bench-s01-168', endWeight: 1, maxDecisions: 3000, deadEnd: a.deadEnd! });
+  t.equal(r.failure, null);
+  t.ok(r.trail.some((x) => (x.action as { type: string }).type === 'charge'), 'it charges');
+});
