@@ -176,6 +176,18 @@ t.test('a Black & White game through REST, GraphQL, SSE, export and import', asy
   t.ok(subResults.every((r) => !r.errors), 'no subscription error');
   t.ok(subResults.filter((r) => r.data?.gameEvents?.view).every((r) => r.data!.gameEvents.view.seat === 'Thargaton'), 'the subscriber\'s own views');
 
+  // Earlier versions of the finished game, by replay of the stored actions (jsonb: keys in its own order).
+  const entries = await app.store.prisma.action.findMany({ where: { gameId: id, kind: 'action' }, orderBy: { seq: 'asc' } });
+  let replayed = engine.setup({ scenario: 's01', seed: 'bw-api-1', options: final.options });
+  for (let k = 0; k < entries.length; k++) {
+    replayed = engine.apply(replayed, entries[k]!.role!, entries[k]!.action);
+    if (k % 40 !== 39) continue;
+    const at = (await tharg.req('GET', `/games/${id}/view?version=${entries[k]!.seq}`)).json();
+    t.same(at.view, JSON.parse(JSON.stringify(engine.view(replayed, 'Thargaton'))), `Thargaton's view at version ${entries[k]!.seq}`);
+  }
+  const log = (await ves.req('GET', `/games/${id}/log`)).json();
+  t.equal(log.entries.filter((e: { kind: string }) => e.kind === 'action').length, moves, 'the log: every action');
+
   // Export → import: the import replays the record and gives the same game.
   const exported = await watcher.req('GET', `/games/${id}/export`);
   t.equal(exported.statusCode, 200, 'exported');
