@@ -88,7 +88,7 @@ for (const m of types) {
     }
     const secs = (performance.now() - t1) / 1000;
     console.log(`${label}${sc.id}: ${games} games, ${d} decisions (${(d / games).toFixed(0)}/game), ${f} failures, ` +
-      `wins ${JSON.stringify(wins)}${dead ? `, ${dead} stopped at a dead end (no seat can win any more)` : ''}, ${secs.toFixed(1)} s`);
+      `wins ${JSON.stringify(wins)}${dead ? `, ${dead} stopped without an end (a dead end, or past the adapter's cap)` : ''}, ${secs.toFixed(1)} s`);
     totalGames += games;
     totalDecisions += d;
     failures += f;
