@@ -22,11 +22,15 @@ export interface GraphqlBotOptions {
   /** The game type (default richard-iii); its two seats are read from the gameTypes query. */
   gameType?: string;
   scenario: string;
+  /** Rule options of the new game (the scenario's declarations). */
+  options?: Record<string, string | number | boolean>;
   seed?: string;
   keys?: [string, string];
   actAs?: [string, string];
   onPayload?: PayloadHook;
   random?: () => number;
+  /** Picks the action from the legal ones and the seat's view (default `pick`; see RestBotOptions.choose). */
+  choose?: (actions: unknown[], random: () => number, view: unknown, role: string) => unknown;
   maxActions?: number;
   log?: (line: string) => void;
 }
@@ -93,7 +97,7 @@ export async function playGraphqlGame(o: GraphqlBotOptions): Promise<BotResult> 
   try {
     const created = await http[0]!.request<{ createGame: { id: string; version: number; status: string } }>(
       'mutation($input: CreateGameInput!) { createGame(input: $input) { id version status } }',
-      { input: { gameType, scenario: o.scenario, seed, roles: [roles[0]] } },
+      { input: { gameType, scenario: o.scenario, seed, roles: [roles[0]], ...(o.options ? { options: o.options } : {}) } },
     );
     hook(roles[0], created.createGame.version, 'gql:createGame', created);
     const gameId = created.createGame.id;
@@ -170,7 +174,8 @@ export async function playGraphqlGame(o: GraphqlBotOptions): Promise<BotResult> 
         if (!legal.legalActions.active || legal.legalActions.actions.length === 0) fail(`${role}: active at ${last} but ${JSON.stringify(legal)}`);
         if (shouldWait(legal.legalActions.actions, u.activeRoles)) continue;
         if (++actions > maxActions) fail(`more than ${maxActions} actions`);
-        const action = pick(legal.legalActions.actions, random);
+        // The update's view is the seat's at `last` (coalesced updates carry the newest).
+        const action = o.choose ? o.choose(legal.legalActions.actions, random, u.view, role) : pick(legal.legalActions.actions, random);
         try {
           const res = await me.request<{ submitAction: { version: number; role: string; replayed: boolean; view: unknown; game: { status: string; activeRoles: string[] } } }>(
             `mutation($gameId: ID!, $action: JSON!, $v: Int) {

@@ -30,6 +30,8 @@ export interface RestBotOptions {
   /** The game type (default richard-iii); its two seats are read from GET /game-types. */
   gameType?: string;
   scenario: string;
+  /** Rule options of the new game (the scenario's declarations). */
+  options?: Record<string, string | number | boolean>;
   seed?: string;
   /** Keys of two players (else two players sign up; needs open signup). */
   keys?: [string, string];
@@ -39,6 +41,12 @@ export interface RestBotOptions {
   onPayload?: PayloadHook;
   /** Random choice (default Math.random). */
   random?: () => number;
+  /**
+   * Picks the action among the legal ones, given the seat's view (default
+   * `pick`: uniform, undo rare). A game whose uniform random play seldom
+   * ends gives one that plays with a sense of direction.
+   */
+  choose?: (actions: Action[], random: () => number, view: unknown, role: string) => Action;
   maxActions?: number;
   log?: (line: string) => void;
 }
@@ -156,7 +164,7 @@ export async function playRestGame(o: RestBotOptions): Promise<BotResult> {
   const api = roles.map((_, i) => createClient<paths>({ baseUrl: o.baseUrl, headers: headersOf(i) }));
 
   // 2. The game: the first seat creates it, the second joins; it starts when both seats are held.
-  const created = await api[0]!.POST('/games', { body: { gameType, scenario: o.scenario, seed, roles: [roles[0]], autoStart: true } });
+  const created = await api[0]!.POST('/games', { body: { gameType, scenario: o.scenario, seed, roles: [roles[0]], autoStart: true, ...(o.options ? { options: o.options } : {}) } });
   if (!created.data) fail(`create: ${JSON.stringify(created.error)}`);
   hook(roles[0], created.data.version, 'rest:create', created.data);
   const gameId = created.data.id;
@@ -236,7 +244,7 @@ export async function playRestGame(o: RestBotOptions): Promise<BotResult> {
       following = null;
       if (shouldWait(legalActions, body.activeRoles)) continue;
       if (++actions > maxActions) fail(`more than ${maxActions} actions`);
-      const action: Action = pick(legalActions, random);
+      const action: Action = o.choose ? o.choose(legalActions, random, body.view, role) : pick(legalActions, random);
       const r: Submitted = await me.POST('/games/{gameId}/actions', {
         params: { path: { gameId } },
         body: { action, expectedVersion: last },

@@ -13,9 +13,11 @@
  * adapter, uniform). --end-weight 0.05 makes players rarely end their phases
  * early (longer games). The random player is seeded, so runs are comparable.
  */
-import { games as installed } from '../src/games/index.ts';
-import { playoutAdapter } from '../test/helpers/games/index.ts';
+import { allGameModules, playoutAdapter } from '../test/helpers/games/index.ts';
 import { timedGame } from '../test/helpers/games/playout.ts';
+
+// Every registered game type, those that need a data file on their invented one.
+const installed = allGameModules();
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -42,7 +44,7 @@ for (const m of types) {
   const adapter = playoutAdapter(m.id);
   const scenarios = m.scenarios.filter((s) => !only || s.id === only);
   if (scenarios.length === 0) continue;
-  const play = (scenario: string, seed: string) => timedGame(m, adapter.weight, { scenario, seed, endWeight, maxDecisions: adapter.maxDecisions });
+  const play = (scenario: string, seed: string) => timedGame(m, adapter.weight, { scenario, seed, endWeight, maxDecisions: adapter.maxDecisions, ...(adapter.deadEnd ? { deadEnd: adapter.deadEnd } : {}) });
   // Warm-up: let the JIT settle before timing.
   for (const sc of scenarios) for (let g = 0; g < 20; g++) play(sc.id, `warm-${g}`);
   console.log(`\n${m.id} (${m.title})`);

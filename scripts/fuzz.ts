@@ -15,8 +15,10 @@
  * adapter names (Richard III: `political`, crowded Political Turns;
  * --political N is its old spelling). Exit code 1 on any failure.
  */
-import { games as installed } from '../src/games/index.ts';
-import { fuzzGame, playoutAdapter, type FuzzGame } from '../test/helpers/games/index.ts';
+import { allGameModules, fuzzGame, playoutAdapter, type FuzzGame } from '../test/helpers/games/index.ts';
+
+// Every registered game type, those that need a data file on their invented one.
+const installed = allGameModules();
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -67,7 +69,7 @@ for (const m of types) {
   }
   const label = types.length > 1 ? `${m.id} ` : '';
   for (const sc of scenarios) {
-    let d = 0, f = 0;
+    let d = 0, f = 0, dead = 0;
     const wins: Record<string, number> = {};
     const t1 = performance.now();
     for (let g = 0; g < games; g++) {
@@ -77,6 +79,8 @@ for (const m of types) {
       if (r.failure) {
         f++;
         report(r);
+      } else if (r.deadEnd) {
+        dead++;
       } else {
         const w = r.winner ?? 'draw';
         wins[w] = (wins[w] ?? 0) + 1;
@@ -84,7 +88,7 @@ for (const m of types) {
     }
     const secs = (performance.now() - t1) / 1000;
     console.log(`${label}${sc.id}: ${games} games, ${d} decisions (${(d / games).toFixed(0)}/game), ${f} failures, ` +
-      `wins ${JSON.stringify(wins)}, ${secs.toFixed(1)} s`);
+      `wins ${JSON.stringify(wins)}${dead ? `, ${dead} stopped without an end (a dead end, or past the adapter's cap)` : ''}, ${secs.toFixed(1)} s`);
     totalGames += games;
     totalDecisions += d;
     failures += f;

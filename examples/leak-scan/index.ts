@@ -8,11 +8,12 @@
 // seed does not appear before the game is over, and no object has a key
 // `seed` (before the end) or one the game's rules name as engine internals.
 // What each seat may know of the game itself is the game's leak rules, one
-// file per game type (./richard-iii.ts), listed in LEAK_RULES; a game type
+// file per game type (./richard-iii.ts, ./black-and-white.ts), listed in LEAK_RULES; a game type
 // without rules gets the generic checks alone.
 import { games } from '../../src/games/index.ts';
 import type { GameModule } from '../../src/engine/types.ts';
 import { richardIIILeakRules } from './richard-iii.ts';
+import { blackAndWhiteLeakRules } from './black-and-white.ts';
 
 export interface LogEntry {
   seq: number;
@@ -61,6 +62,7 @@ export interface LeakRules {
 /** Leak rules by game type. */
 export const LEAK_RULES: Readonly<Record<string, LeakRules>> = {
   'richard-iii': richardIIILeakRules,
+  'black-and-white': blackAndWhiteLeakRules,
 };
 
 const NO_RULES: LeakRules = { internalKeys: [], checker: () => () => [] };

@@ -1,4 +1,5 @@
 /** Every game Herald hosts, by id. */
+import { fileURLToPath } from 'node:url';
 import type { GameModule } from '../engine/types.ts';
 import { richardIII } from './richard-iii/index.ts';
 import { createBlackAndWhite } from './black-and-white/index.ts';
@@ -34,6 +35,11 @@ export interface GameTypeNeedingData<D = unknown> {
   create(data: D): GameModule;
   /** The file says its numbers are made up (shown wherever the game type is listed). */
   invented(data: D): boolean;
+  /**
+   * The data file of made-up numbers shipped with the game, if any (absolute path): what the tests,
+   * the fuzz and the benchmarks play on (test/helpers/games inventedDataFiles).
+   */
+  inventedFile?: string;
 }
 
 /** Erases the data type once the entry is type-checked against it. */
@@ -48,5 +54,6 @@ export const gamesNeedingData: readonly GameTypeNeedingData[] = [
     validate: validateBlackAndWhiteData,
     create: createBlackAndWhite,
     invented: (d) => d.invented,
+    inventedFile: fileURLToPath(new URL('./black-and-white/data/invented-data.json', import.meta.url)),
   }),
 ];

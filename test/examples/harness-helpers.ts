@@ -35,7 +35,7 @@ export async function scanStored(app: FastifyInstance, gameId: string, received:
   );
 }
 
-import { playRestGame } from '../../examples/rest-bot.ts';
+import { playRestGame, type RestBotOptions } from '../../examples/rest-bot.ts';
 import { games as gameModules } from '../../src/games/index.ts';
 import type { GameModule } from '../../src/engine/types.ts';
 import type { R3State } from '../../src/games/richard-iii/state.ts';
@@ -112,7 +112,21 @@ export interface ManyResult {
 export async function playMany(
   app: FastifyInstance,
   baseUrl: string,
-  o: { n: number; concurrency: number; gameType?: string; games?: Readonly<Record<string, GameModule>>; scenarios?: string[]; seedPrefix?: string; keys?: [string, string]; onGame?: (r: ManyResult) => void; shouldStop?: () => boolean },
+  o: {
+    n: number;
+    concurrency: number;
+    gameType?: string;
+    games?: Readonly<Record<string, GameModule>>;
+    scenarios?: string[];
+    seedPrefix?: string;
+    keys?: [string, string];
+    onGame?: (r: ManyResult) => void;
+    shouldStop?: () => boolean;
+    /** The bots' choice of action (RestBotOptions.choose; default uniform). */
+    choose?: RestBotOptions['choose'];
+    /** Rule options of each game, by its number. */
+    options?: (i: number) => Record<string, string | number | boolean>;
+  },
 ): Promise<ManyResult> {
   const total: ManyResult = { games: 0, payloads: 0, pictures: 0, findings: [], actions: 0 };
   let next = 0;
@@ -126,7 +140,10 @@ export async function playMany(
       const seed = `${o.seedPrefix ?? 'many'}-${i}`;
       // A silent stream fails the game within STALL_TIMEOUT_MS, not at the file's timeout.
       const r = await whileProgressing(`game ${seed}`, (progress) =>
-        playRestGame({ baseUrl, gameType, scenario: scenarios[i % scenarios.length]!, seed, keys: o.keys, onPayload: (...p) => (progress(), c.hook(...p)), random: seeded(i + 1) }),
+        playRestGame({
+          baseUrl, gameType, scenario: scenarios[i % scenarios.length]!, seed, keys: o.keys, onPayload: (...p) => (progress(), c.hook(...p)), random: seeded(i + 1),
+          ...(o.choose ? { choose: o.choose } : {}), ...(o.options ? { options: o.options(i) } : {}),
+        }),
       );
       const s = await scanStored(app, r.gameId, c.received, modules);
       if (r.status !== 'finished') throw new Error(`game ${r.gameId} ended ${r.status}`);

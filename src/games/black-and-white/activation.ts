@@ -92,6 +92,8 @@ export function beginCharge(s: BWState, u: Unit, to: string): void {
     enterHex(s, [u], h);
     if (u.hex === null) break;
   }
+  // A unit eliminated by fire on its path may win the game for the other side: nothing left to do.
+  if (s.act === null) return;
   s.act.moved = 3;
   s.act.stopped = true;
   s.act.charge = true;

@@ -4,8 +4,11 @@
 // here. A game type without one is played by DEFAULT_ADAPTER: uniform random
 // play, checked against the contract alone (./playout.ts contractPlayout).
 import type { GameModule } from '../../../src/engine/types.ts';
+import { games as installed, gamesNeedingData } from '../../../src/games/index.ts';
+import { installGames } from '../../../src/service/installed-games.ts';
 import { contractPlayout, type ActionWeight } from './playout.ts';
 import { richardIIIPlayout } from './richard-iii.ts';
+import { blackAndWhitePlayout } from './black-and-white.ts';
 
 /** One fuzzed game: decisions made, a readable failure (seeds, step, last actions) or null, the winner. */
 export interface FuzzGame {
@@ -14,6 +17,8 @@ export interface FuzzGame {
   winner: string | null;
   /** The actions played, as JSON (printed by fuzz --trail to replay a failure). */
   trail: unknown;
+  /** Stopped without an end: at a dead end (PlayoutAdapter.deadEnd), or where the adapter stops random play that wanders. */
+  deadEnd?: boolean;
 }
 
 export interface FuzzOptions {
@@ -34,6 +39,12 @@ export interface PlayoutAdapter {
   maxDecisions: number;
   /** The end weights the fuzz alternates, game g using endWeights[g mod length]. */
   fuzzEndWeights: readonly number[];
+  /**
+   * A position from which no seat can win any more, so that random play would
+   * go on for ever (Black & White: a Domination game with too few units left
+   * to hold the forts): the bench and the fuzz stop the game there and count it.
+   */
+  deadEnd?(state: unknown): boolean;
   /** One random game with the game's own invariants checked after every action (default: the contract's checks). */
   fuzz?(m: GameModule, o: FuzzOptions): FuzzGame;
   /** Further fuzz sets, by name (`fuzz --extra name=N`): games from positions random play seldom reaches. */
@@ -48,6 +59,7 @@ export const DEFAULT_ADAPTER: PlayoutAdapter = { weight: UNIFORM, maxDecisions: 
 /** The adapters by game type. */
 export const PLAYOUT_ADAPTERS: Readonly<Record<string, PlayoutAdapter>> = {
   'richard-iii': richardIIIPlayout,
+  'black-and-white': blackAndWhitePlayout,
 };
 
 export function playoutAdapter(gameType: string): PlayoutAdapter {
@@ -58,12 +70,40 @@ export function playoutAdapter(gameType: string): PlayoutAdapter {
 export function fuzzGame(m: GameModule, o: FuzzOptions): FuzzGame {
   const a = playoutAdapter(m.id);
   if (a.fuzz) return a.fuzz(m, o);
-  const r = contractPlayout(m, a.weight, { ...o, maxDecisions: a.maxDecisions });
+  const r = contractPlayout(m, a.weight, { ...o, maxDecisions: a.maxDecisions, ...(a.deadEnd ? { deadEnd: a.deadEnd } : {}) });
   const tail = r.trail.slice(-12).map((t) => `  ${t.role} ${JSON.stringify(t.action)}`);
   return {
     decisions: r.decisions,
     failure: r.failure && [`${m.id} scenario=${o.scenario} seed=${JSON.stringify(o.seed)} endWeight=${o.endWeight}`, `  ${r.failure}`, '  last actions:', ...tail].join('\n'),
     winner: r.winner,
     trail: r.trail,
+    ...(r.deadEnd ? { deadEnd: true } : {}),
   };
+}
+
+/**
+ * The data files of made-up numbers the game types that need one ship
+ * (src/games/index.ts `inventedFile`), by setting: Config.gameDataFiles for a
+ * test app that hosts every game type, from a clean clone.
+ */
+export function inventedDataFiles(): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const g of gamesNeedingData) if (g.inventedFile) files[g.setting] = g.inventedFile;
+  return files;
+}
+
+let everyGame: Record<string, GameModule> | undefined;
+
+/**
+ * Every registered game type's module: those that need nothing, and those
+ * that need a data file built on their invented one (read and checked as the
+ * server does). What the fuzz, the bench and the tests of every game type play.
+ */
+export function allGameModules(): Readonly<Record<string, GameModule>> {
+  everyGame ??= installGames(installed, gamesNeedingData, inventedDataFiles(), {
+    warn: (_o, msg) => {
+      throw new Error(`a game's invented data file does not load: ${msg}`);
+    },
+  }).modules;
+  return everyGame;
 }

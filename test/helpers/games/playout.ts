@@ -6,16 +6,21 @@
 import { nextUint32, randomInt, seedRng, type RngState } from '../../../src/engine/rng.ts';
 import type { GameModule } from '../../../src/engine/types.ts';
 
-/** How random play weighs a game's actions; see PlayoutAdapter (./index.ts). */
-export type ActionWeight = (action: unknown, endWeight: number) => number;
+/**
+ * How random play weighs a game's actions; see PlayoutAdapter (./index.ts).
+ * `state` and `role`: the position and the seat choosing, for a game whose
+ * random play needs a sense of direction to end (Black & White's moves).
+ */
+export type ActionWeight = (action: unknown, endWeight: number, state?: unknown, role?: string) => number;
 
 /** A weighted random choice (one nextUint32 per choice of two or more, so seeded games are replayable). */
-export function pickAction<A>(rng: RngState, list: readonly A[], weight: ActionWeight, endWeight: number): A {
+export function pickAction<A>(rng: RngState, list: readonly A[], weight: ActionWeight, endWeight: number, state?: unknown, role?: string): A {
   if (list.length === 1) return list[0]!;
+  const w = list.map((a) => weight(a, endWeight, state, role));
   let total = 0;
-  for (const a of list) total += weight(a, endWeight);
+  for (const x of w) total += x;
   let x = (nextUint32(rng) / 0x100000000) * total;
-  for (const a of list) if ((x -= weight(a, endWeight)) < 0) return a;
+  for (let i = 0; i < list.length; i++) if ((x -= w[i]!) < 0) return list[i]!;
   return list[list.length - 1]!;
 }
 
@@ -36,17 +41,17 @@ export interface TimedGame {
  * legalActions → a weighted pick → apply until no seat is active (the
  * contract's end of a game), at most `maxDecisions`. No checks.
  */
-export function timedGame(m: GameModule, weight: ActionWeight, o: { scenario: string; seed: string; endWeight: number; maxDecisions: number }): TimedGame {
+export function timedGame(m: GameModule, weight: ActionWeight, o: { scenario: string; seed: string; endWeight: number; maxDecisions: number; deadEnd?: (state: unknown) => boolean }): TimedGame {
   const rng = seedRng(`play:${o.seed}`);
   let s = m.setup({ scenario: o.scenario, seed: o.seed });
   let n = 0;
   let ns = 0n;
-  for (let roles = m.activeRoles(s); roles.length > 0 && n < o.maxDecisions; roles = m.activeRoles(s)) {
+  for (let roles = m.activeRoles(s); roles.length > 0 && n < o.maxDecisions && !o.deadEnd?.(s); roles = m.activeRoles(s)) {
     const role = pickRole(rng, roles);
     const t0 = process.hrtime.bigint();
     const list = m.legalActions(s, role);
     const t1 = process.hrtime.bigint();
-    const a = pickAction(rng, list, weight, o.endWeight);
+    const a = pickAction(rng, list, weight, o.endWeight, s, role);
     const t2 = process.hrtime.bigint();
     s = m.apply(s, role, a);
     ns += t1 - t0 + (process.hrtime.bigint() - t2);
@@ -62,6 +67,8 @@ export interface ContractRun {
   winner: string | null;
   /** The actions played, replayable from the seed. */
   trail: { role: string; action: unknown }[];
+  /** Stopped at a dead end (o.deadEnd): no seat can win any more, so random play would go on for ever. */
+  deadEnd?: boolean;
 }
 
 /**
@@ -72,7 +79,11 @@ export interface ContractRun {
  * the seed gives the same final state. What every game is held to, whatever
  * its own rules (a game's adapter adds those).
  */
-export function contractPlayout(m: GameModule, weight: ActionWeight, o: { scenario: string; seed: string; endWeight: number; maxDecisions: number; options?: Record<string, unknown> }): ContractRun {
+export function contractPlayout(
+  m: GameModule,
+  weight: ActionWeight,
+  o: { scenario: string; seed: string; endWeight: number; maxDecisions: number; options?: Record<string, unknown>; deadEnd?: (state: unknown) => boolean },
+): ContractRun {
   const rng = seedRng(`play:${o.seed}`);
   const trail: ContractRun['trail'] = [];
   const fail = (step: number, message: string, s: unknown): ContractRun => ({ decisions: step, failure: `step ${step}: ${message}`, winner: s === undefined ? null : safeWinner(m, s), trail });
@@ -83,6 +94,7 @@ export function contractPlayout(m: GameModule, weight: ActionWeight, o: { scenar
     return fail(0, `setup threw: ${(e as Error).stack}`, undefined);
   }
   let step = 0;
+  let deadEnd = false;
   try {
     for (;;) {
       const roles = m.activeRoles(s);
@@ -95,9 +107,13 @@ export function contractPlayout(m: GameModule, weight: ActionWeight, o: { scenar
         if (roles.includes(role) ? n === 0 : n > 0) return fail(step, `${role} ${roles.includes(role) ? 'active with no legal action' : `inactive with ${n} legal actions`}`, s);
       }
       if (roles.length === 0) break;
+      if (o.deadEnd?.(s)) {
+        deadEnd = true;
+        break;
+      }
       if (step >= o.maxDecisions) return fail(step, `no end after ${o.maxDecisions} decisions`, s);
       const role = pickRole(rng, roles);
-      const action = pickAction(rng, m.legalActions(s, role), weight, o.endWeight);
+      const action = pickAction(rng, m.legalActions(s, role), weight, o.endWeight, s, role);
       trail.push({ role, action });
       const before = JSON.stringify(s);
       const next = m.apply(s, role, action);
@@ -111,7 +127,7 @@ export function contractPlayout(m: GameModule, weight: ActionWeight, o: { scenar
   } catch (e) {
     return fail(step, `threw: ${(e as Error).stack}`, s);
   }
-  return { decisions: step, failure: null, winner: m.status(s).winner, trail };
+  return { decisions: step, failure: null, winner: m.status(s).winner, trail, ...(deadEnd ? { deadEnd } : {}) };
 }
 
 function safeWinner(m: GameModule, s: unknown): string | null {

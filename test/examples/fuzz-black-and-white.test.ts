@@ -1,0 +1,49 @@
+// Black & White's random-play fuzz in CI, on the invented data file
+// (src/games/black-and-white/data/invented-data.json): BW_FUZZ_GAMES (default
+// 300) complete games, the scenarios in turn, the rule options drawn from each
+// seed, played through the module alone with the playout adapter
+// (test/helpers/games/black-and-white.ts): the GameModule contract checked
+// after every action, then every seat's view and log lines at every version
+// scanned with Black & White's leak rules (examples/leak-scan/
+// black-and-white.ts), which is what the service sends a seat. A game that
+// reaches a position no seat can win from any more (a dead end), or that
+// random play has not ended in 3,000 decisions, stops there and is counted.
+// The same games through the service cost ~25 times as much: a few of them
+// are in leak-scan-black-and-white.test.ts. `npm run fuzz -- --type
+// black-and-white --games N` plays more.
+import t from 'tap';
+import { allGameModules, fuzzGame, playoutAdapter } from '../helpers/games/index.ts';
+import { contractPlayout } from '../helpers/games/playout.ts';
+
+const m = allGameModules()['black-and-white']!;
+
+t.test('fuzz: random games through the module, views and log lines scanned', async (t) => {
+  const n = Number(process.env.BW_FUZZ_GAMES ?? 300);
+  const adapter = playoutAdapter(m.id);
+  const failures: string[] = [];
+  let decisions = 0, dead = 0;
+  const wins: Record<string, number> = {};
+  for (let g = 0; g < n; g++) {
+    const sc = m.scenarios[g % m.scenarios.length]!;
+    const r = fuzzGame(m, { scenario: sc.id, seed: `ci-bw-${g}`, endWeight: adapter.fuzzEndWeights[g % adapter.fuzzEndWeights.length]! });
+    decisions += r.decisions;
+    if (r.failure) failures.push(r.failure);
+    else if (r.deadEnd) dead++;
+    else wins[r.winner ?? 'none'] = (wins[r.winner ?? 'none'] ?? 0) + 1;
+  }
+  t.same(failures.slice(0, 5), [], `no failure in ${n} games`);
+  t.ok(dead <= n / 10, `${dead} of ${n} games stopped at a dead end or the cap`);
+  if (n >= 20) t.ok((wins.Thargaton ?? 0) > 0 && (wins.Vesania ?? 0) > 0, `both armies win some: ${JSON.stringify(wins)}`);
+  t.comment(`black-and-white fuzz: ${n} games, ${decisions} decisions, wins ${JSON.stringify(wins)}, ${dead} dead ends`);
+});
+
+
+// A seed of the bench that once crashed: a charge whose unit is eliminated by
+// fire on its path gives the other side its 10th VP, and the charge went on
+// with no activation left (TypeError). Replayed as the bench plays it.
+t.test('bench seed bench-s01-168: a charge through fire that ends the game', async (t) => {
+  const a = playoutAdapter(m.id);
+  const r = contractPlayout(m, a.weight, { scenario: 's01', seed: 'bench-s01-168', endWeight: 1, maxDecisions: 3000, deadEnd: a.deadEnd! });
+  t.equal(r.failure, null);
+  t.ok(r.trail.some((x) => (x.action as { type: string }).type === 'charge'), 'it charges');
+});

@@ -1,0 +1,216 @@
+// Black & White's playout adapter (./index.ts PlayoutAdapter). Uniform random
+// play seldom ends a game: units wander a 9×7 board, players end turns early,
+// and fights are rare. So random play here attacks whenever it can, prefers
+// moves that come nearer an enemy or the scenario's objective (forts, arrow
+// hexes), ends turns and activations seldom and undoes rarely. Some positions
+// cannot end at all (a Domination game where no army has units enough left
+// to hold the forts; a Skirmish where neither side can reach 10 VP any more):
+// `deadEnd` names them, and the bench and the fuzz stop there (the fuzz
+// counts them, with the games random play has not ended in MAX_DECISIONS).
+//
+// The fuzz: the contract's checks (./playout.ts contractPlayout) with the rule
+// options drawn from the seed, then the leak scan of every seat's and the
+// spectator's view and log lines at every version, with Black & White's leak
+// rules (examples/leak-scan/black-and-white.ts): random play through the
+// module's views, what the service sends a seat.
+import type { GameModule } from '../../../src/engine/types.ts';
+import { nextUint32, seedRng } from '../../../src/engine/rng.ts';
+import { gridOf, terrainAt } from '../../../src/games/black-and-white/board.ts';
+import type { Army } from '../../../src/games/black-and-white/data-format.ts';
+import type { Action } from '../../../src/games/black-and-white/flow.ts';
+import { OPTION_DECLARATIONS } from '../../../src/games/black-and-white/options.ts';
+import type { BWState } from '../../../src/games/black-and-white/state.ts';
+import { vpOf } from '../../../src/games/black-and-white/victory.ts';
+import { scanGame, type LogEntry, type Received } from '../../../examples/leak-scan/index.ts';
+import { contractPlayout, type ActionWeight } from './playout.ts';
+import type { FuzzGame, FuzzOptions, PlayoutAdapter } from './index.ts';
+
+const ATTACK = new Set(['melee', 'fire', 'bombard']);
+
+/** The army's objective hexes: forts to take, arrow hexes to reach. */
+function objectives(s: BWState, army: Army): string[] {
+  const sc = s.scenario;
+  if (sc.family === 'domination' || (sc.family === 'defence' && sc.attacker === army)) return Object.keys(sc.terrain).filter((h) => terrainAt(s, h) === 'fort');
+  if (sc.family === 'behind-enemy-lines' && sc.attacker === army) return sc.arrows ?? [];
+  return [];
+}
+
+/** The hexes an army wants to be near: enemy units, and the objective hexes none of its units holds. */
+function goals(s: BWState, army: Army): string[] {
+  const out = s.units.filter((u) => u.army !== army && u.hex !== null).map((u) => u.hex!);
+  for (const h of objectives(s, army)) if (!s.units.some((u) => u.army === army && u.hex === h)) out.push(h);
+  return out;
+}
+
+function nearest(s: BWState, from: string, to: readonly string[]): number {
+  const g = gridOf(s);
+  let best = Infinity;
+  for (const h of to) best = Math.min(best, g.distance(from, h));
+  return best;
+}
+
+/** Moves nearer a goal weigh 6, sideways 1, away 0.3. */
+function moveWeight(s: BWState, army: Army, unit: string | undefined, to: string): number {
+  const from = unit === undefined ? undefined : s.units.find((u) => u.id === unit)?.hex;
+  if (!from) return 1;
+  // A unit holding an objective stays.
+  if (objectives(s, army).includes(from)) return 0.05;
+  const targets = goals(s, army);
+  if (targets.length === 0) return 1;
+  const d0 = nearest(s, from, targets);
+  const d1 = nearest(s, to, targets);
+  return d1 < d0 ? 6 : d1 === d0 ? 1 : 0.3;
+}
+
+export const blackAndWhiteWeight: ActionWeight = (action, endWeight, state, role) => {
+  const a = action as Action;
+  const s = state as BWState | undefined;
+  switch (a.type) {
+    case 'undo':
+      return 0.02;
+    case 'melee':
+    case 'fire':
+    case 'bombard':
+      return 50;
+    case 'charge':
+      return 10;
+    case 'lift':
+    case 'return':
+      return 0.1;
+    case 'done':
+      return 0.2 * endWeight;
+    case 'end-turn':
+      return 0.3 * endWeight;
+    case 'end-activation':
+      return 0.5 * endWeight;
+    case 'move':
+      return s && role ? moveWeight(s, role as Army, s.act?.units[0], a.to) : 1;
+    case 'move-unit':
+      return s && role ? moveWeight(s, role as Army, a.unit, a.to) : 1;
+    default:
+      return ATTACK.has(a.type) ? 50 : 1;
+  }
+};
+
+/**
+ * No seat can win any more: every family's objective is out of reach for
+ * both armies. Defence always ends (the attacker's turn limit).
+ */
+export function blackAndWhiteDeadEnd(state: unknown): boolean {
+  const s = state as BWState;
+  if (s.result || s.phase !== 'play') return false;
+  const sc = s.scenario;
+  const onBoard = (a: Army) => s.units.filter((u) => u.army === a && u.hex !== null);
+  // VP come from eliminating enemy units: an army without units on the board scores no more.
+  const vpWithin = (a: Army, target: number) =>
+    s.vp[a] >= target || (onBoard(a).length > 0 && s.vp[a] + onBoard(a === 'Thargaton' ? 'Vesania' : 'Thargaton').reduce((n, u) => n + vpOf(s, u), 0) >= target);
+  const armies: Army[] = ['Thargaton', 'Vesania'];
+  switch (sc.family) {
+    case 'defence':
+      return false;
+    case 'domination':
+      return armies.every((a) => onBoard(a).length < (sc.fortsToWin ?? 2));
+    case 'behind-enemy-lines': {
+      const att = sc.attacker!;
+      const def = att === 'Thargaton' ? 'Vesania' : 'Thargaton';
+      const need = sc.unitsToBreakThrough ?? 3;
+      const left = onBoard(att);
+      const reach = s.options.a51Breakthrough === 'cumulative' ? s.brokeThrough.length + left.filter((u) => !s.brokeThrough.includes(u.id)).length : left.length;
+      return reach < need && !vpWithin(def, 15);
+    }
+    default:
+      return armies.every((a) => !vpWithin(a, 10));
+  }
+}
+
+/** Rule options drawn from the seed: each declared option takes one of its values. */
+export function optionsFromSeed(seed: string): Record<string, string | number | boolean> {
+  const rng = seedRng(`options:${seed}`);
+  const out: Record<string, string | number | boolean> = {};
+  for (const d of OPTION_DECLARATIONS) {
+    const values: (string | number | boolean)[] = d.type === 'boolean' ? [false, true] : d.type === 'string' ? [...(d.values ?? [])] : [d.default];
+    out[d.name] = values[nextUint32(rng) % values.length];
+  }
+  return out;
+}
+
+/**
+ * Every seat's and the spectator's view, and the log lines each reads, at
+ * every version of a played game, scanned with Black & White's leak rules
+ * (what the service would send them). Returns the findings as lines.
+ */
+export function scanViews(m: GameModule, o: { scenario: string; seed: string; options: Record<string, unknown> }, trail: readonly { role: string; action: unknown }[]): { findings: string[]; payloads: number } {
+  const entries: LogEntry[] = [{ seq: 1, kind: 'start', role: null, action: null }, ...trail.map((t, i) => ({ seq: i + 2, kind: 'action', role: t.role, action: t.action }))];
+  const received: Received[] = [];
+  let s = m.setup(o);
+  const push = (v: number, state: unknown) => {
+    const lines = m.logChange(state).entries;
+    for (const role of m.roles) {
+      received.push({ role, version: v, source: 'view', payload: m.view(state, role) });
+      if (lines.length) received.push({ role, version: v, source: 'log', payload: lines.map((e) => m.logLine(e, role)) });
+    }
+  };
+  push(1, s);
+  trail.forEach((t, i) => {
+    s = m.apply(s, t.role, t.action);
+    push(i + 2, s);
+  });
+  const r = scanGame({ gameType: m.id, scenario: o.scenario, seed: o.seed, options: o.options, entries }, received, { [m.id]: m });
+  return { findings: r.findings.map((f) => `${f.role} at version ${f.version} (${f.source}): ${f.problem}`), payloads: r.scanned };
+}
+
+/**
+ * Past this, a random game counts as stopped, not failed: random play can
+ * wander for ever where a player would not (every action is still checked).
+ */
+const MAX_DECISIONS = 3_000;
+
+function fuzz(m: GameModule, o: FuzzOptions): FuzzGame {
+  const options = optionsFromSeed(o.seed);
+  const r = contractPlayout(m, blackAndWhiteWeight, { ...o, options, maxDecisions: MAX_DECISIONS, deadEnd: blackAndWhiteDeadEnd });
+  const capped = r.failure?.startsWith(`step ${MAX_DECISIONS}: no end after`) ?? false;
+  if (capped) r.failure = null;
+  const head = `black-and-white scenario=${o.scenario} seed=${JSON.stringify(o.seed)} endWeight=${o.endWeight} options=${JSON.stringify(options)}`;
+  const tail = r.trail.slice(-12).map((t) => `  ${t.role} ${JSON.stringify(t.action)}`);
+  let failure = r.failure && [head, `  ${r.failure}`, '  last actions:', ...tail].join('\n');
+  if (!failure) {
+    const scan = scanViews(m, { scenario: o.scenario, seed: o.seed, options }, r.trail);
+    if (scan.findings.length) failure = [head, '  leaks:', ...scan.findings.slice(0, 10).map((f) => `  ${f}`)].join('\n');
+  }
+  return { decisions: r.decisions, failure, winner: r.winner, trail: r.trail, ...(r.deadEnd || capped ? { deadEnd: true } : {}) };
+}
+
+export const blackAndWhitePlayout: PlayoutAdapter = {
+  weight: blackAndWhiteWeight,
+  maxDecisions: MAX_DECISIONS,
+  fuzzEndWeights: [1, 0.2],
+  deadEnd: blackAndWhiteDeadEnd,
+  fuzz,
+};
+
+/**
+ * The adapter's choice made from a seat's view instead of the state (what a
+ * bot playing over the API has): the same weights, on a state rebuilt from the
+ * view's public parts (the scenario, the board, every block's hex, the
+ * activation). For RestBotOptions.choose.
+ */
+export function chooseFromView<A>(actions: A[], random: () => number, view: unknown, role: string): A {
+  const v = view as {
+    scenario: BWState['scenario'];
+    board: BWState['board'];
+    armies: Record<string, { units: { id: string; hex: string | null }[] }>;
+    activation: { units: string[] } | null;
+  } | null;
+  const s = v?.armies
+    ? ({
+        scenario: v.scenario,
+        board: v.board,
+        units: Object.entries(v.armies).flatMap(([army, a]) => a.units.map((u) => ({ ...u, army }))),
+        act: v.activation,
+      } as unknown as BWState)
+    : undefined;
+  const w = actions.map((a) => blackAndWhiteWeight(a, 1, s, role));
+  let x = random() * w.reduce((n, y) => n + y, 0);
+  for (let i = 0; i < actions.length; i++) if ((x -= w[i]!) < 0) return actions[i]!;
+  return actions[actions.length - 1]!;
+}
