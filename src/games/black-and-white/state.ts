@@ -173,27 +173,8 @@ export function copyJson<T>(v: T): T {
   return structuredClone(v);
 }
 
-/**
- * Equal as JSON values, whatever the order of object keys: an action read
- * back from the store (Postgres jsonb orders keys its own way) must still
- * match its legal twin when the log is replayed (pictures, records).
- */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((x, i) => sameJson(x, bb[i]));
-  }
-  const oa = a as Record<string, unknown>;
-  const ob = b as Record<string, unknown>;
-  const ka = Object.keys(oa).filter((k) => oa[k] !== undefined);
-  const kb = Object.keys(ob).filter((k) => ob[k] !== undefined);
-  if (ka.length !== kb.length) return false;
-  for (const k of ka) if (!Object.hasOwn(ob, k) || !sameJson(oa[k], ob[k])) return false;
-  return true;
-}
+/** Equal as JSON values, whatever the order of object keys (a stored action replays): engine/json.ts. */
+export { sameJson } from '../../engine/json.ts';
 
 /** A copy apply may change; the undo stack's snapshots are immutable and shared. */
 export function cloneState(s: BWState): BWState {

@@ -189,20 +189,7 @@ export function copyJson<T>(v: T): T {
   return out as T;
 }
 
-/** Order-insensitive structural equality of two JSON values. */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((x, i) => sameJson(x, bb[i]));
-  }
-  const ka = Object.keys(a), kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (const k of ka) if (!sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
-  return true;
-}
+export { sameJson } from '../../engine/json.ts';
 
 /**
  * A copy of the state that apply() may mutate freely. Arrays of primitives are
