@@ -2,7 +2,7 @@
  * Service throughput on real Postgres and Redis, Herald against a floor:
  *
  *   npm run bench:service [-- --server herald|floor|both|pooled|pooler --rounds 3 --games 8 --seconds 20
- *                            --watch 1 --webhooks 0 --profile --pgbench-seconds 10]
+ *                            --watch 1 --webhooks 0 --profile --pgbench-seconds 10 --base DIR]
  *
  * Each run starts a server as its own process on a fresh database
  * herald_bench_<random> (migrated, dropped at the end) and the machine's Redis,
@@ -27,6 +27,10 @@
  * DATABASE_DIRECT_URL; PGBOUNCER names the binary, default
  * /usr/sbin/pgbouncer), whose CPU is reported apart; `pooler` alternates
  * Herald direct and Herald through PgBouncer, for what the pooler costs.
+ * `--base DIR` with `both` adds Herald from another checkout (DIR: e.g. a
+ * worktree of main with its node_modules and generated Prisma client) as a
+ * third server, alternated herald, base, floor: a change and its base, each
+ * against the floor under the same load.
  *
  * Per run: persisted actions/s (rows committed in the window, counted in the
  * database), POST /games/{id}/actions latency as the client sees it,
@@ -88,7 +92,7 @@ function argText(name: string, fallback: string): string {
 }
 
 /** `pooled`: Herald with its DATABASE_URL through a PgBouncer in transaction mode (DATABASE_POOLER=transaction). */
-type ServerKind = 'herald' | 'floor' | 'pooled';
+type ServerKind = 'herald' | 'floor' | 'pooled' | 'base';
 const K = arg('games', 8);
 const WEBHOOKS = arg('webhooks', 0) > 0;
 const JOBS = arg('jobs', 1) > 0;
@@ -106,8 +110,12 @@ if (!['herald', 'floor', 'both', 'pooled', 'pooler'].includes(SERVER)) throw new
 const PGBOUNCER = process.env.PGBOUNCER ?? '/usr/sbin/pgbouncer';
 if (PAIRED && ROUNDS < 3) console.log(`note: ${ROUNDS} round(s) of each; take at least 3 (the default) before reading the medians`);
 if (WEBHOOKS && SERVER !== 'herald' && SERVER !== 'pooled') throw new Error('--webhooks 1 needs --server herald (the floor has no webhook registration)');
+// --base DIR (with --server both): Herald from another checkout (DIR, e.g. a worktree of main, its
+// node_modules and generated Prisma client in place) as a third server, alternated herald, base,
+// floor: the ratios of both to the floor under the same load on the machine.
+const BASE_DIR = argText('base', '');
 const SCHEDULE: ServerKind[] = PAIRED
-  ? Array.from({ length: 2 * ROUNDS }, (_, i) => (i % 2 === 0 ? 'herald' : SERVER === 'both' ? 'floor' : 'pooled'))
+  ? Array.from({ length: ROUNDS }, () => (SERVER === 'both' ? (BASE_DIR ? ['herald', 'base', 'floor'] : ['herald', 'floor']) : ['herald', 'pooled']) as ServerKind[]).flat()
   : Array.from({ length: ROUNDS }, () => SERVER as ServerKind);
 
 function spread(name: string, values: number[]): string {
@@ -412,6 +420,7 @@ async function startServer(kind: ServerKind): Promise<Started> {
   const entry = kind === 'floor' ? 'scripts/bench-floor-server.ts' : 'src/main.ts';
   const pooler = kind === 'pooled' ? await startPgBouncer(dbName) : null;
   const server = spawn(process.execPath, [...serverArgs, '--import', 'tsx', entry], {
+    ...(kind === 'base' ? { cwd: BASE_DIR } : {}),
     env: serverEnv(dbName, port, {
       HERALD_WEBHOOK_ALLOW_PRIVATE: '1',
       HERALD_JOBS: JOBS ? 'true' : 'false',
@@ -784,7 +793,8 @@ if (SPECTATORS.length > 0) {
 
 const profiles: { kind: ServerKind; b: ReturnType<typeof breakdown>; us: number }[] = [];
 const results: RunResult[] = [];
-for (const [i, kind] of SCHEDULE.entries()) results.push(await run(kind, Math.floor(i / (PAIRED ? 2 : 1)) + 1));
+const perRound = SCHEDULE.length / ROUNDS;
+for (const [i, kind] of SCHEDULE.entries()) results.push(await run(kind, Math.floor(i / perRound) + 1));
 
 // ─── Medians, ranges, ratios ─────────────────────────────────────────────────
 
@@ -805,20 +815,22 @@ const FIGURES: [keyof RunResult, string, number][] = [
 ];
 const kinds = [...new Set(results.map((r) => r.server))];
 console.log(`\nsummary: median [min – max] of ${results.length} runs (${SCHEDULE.join(', ')}), ${K} games, ${SECONDS} s each${PROFILE ? ', profiled (CPU includes the profiler)' : ''}`);
-console.log(`| figure | ${kinds.join(' | ')}${kinds.length === 2 ? ` | ${kinds[0]} / ${kinds[1]} |` : ' |'}`);
-console.log(`|---|${kinds.map(() => '---|').join('')}${kinds.length === 2 ? '---|' : ''}`);
+// Each server against the last one (the floor, or the pooled Herald).
+const against = kinds.length > 1 ? kinds[kinds.length - 1]! : null;
+const compared = against === null ? [] : kinds.slice(0, -1);
+console.log(`| figure | ${kinds.join(' | ')} |${compared.map((k) => ` ${k} / ${against} |`).join('')}`);
+console.log(`|---|${kinds.map(() => '---|').join('')}${compared.map(() => '---|').join('')}`);
 for (const [key, label, digits] of FIGURES) {
   const cells = kinds.map((k) => {
     const xs = results.filter((r) => r.server === k).map((r) => r[key] as number);
     if (xs.every((x) => Number.isNaN(x))) return '–'; // not measured for this server (PgBouncer without one)
     return `${median(xs).toFixed(digits)} [${Math.min(...xs).toFixed(digits)} – ${Math.max(...xs).toFixed(digits)}]`;
   });
-  let ratio = '';
-  if (kinds.length === 2) {
-    const m = (k: string) => median(results.filter((r) => r.server === k).map((r) => r[key] as number));
-    const r = m(kinds[0]!) / m(kinds[1]!);
-    ratio = Number.isFinite(r) ? ` ${r.toFixed(2)}× |` : ' – |';
-  }
+  const m = (k: string) => median(results.filter((r) => r.server === k).map((r) => r[key] as number));
+  const ratio = compared.map((k) => {
+    const r = m(k) / m(against!);
+    return Number.isFinite(r) ? ` ${r.toFixed(2)}× |` : ' – |';
+  }).join('');
   console.log(`| ${label} | ${cells.join(' | ')} |${ratio}`);
 }
 if (profiles.length > 0) {
