@@ -1,8 +1,8 @@
 /**
  * Service throughput on real Postgres and Redis, Herald against a floor:
  *
- *   npm run bench:service [-- --server herald|floor|both --rounds 3 --games 8 --seconds 20
- *                            --watch 1 --webhooks 0 --profile --pgbench-seconds 10
+ *   npm run bench:service [-- --server herald|floor|both|pooled|pooler --rounds 3 --games 8 --seconds 20
+ *                            --watch 1 --webhooks 0 --profile --pgbench-seconds 10 --base DIR
  *                            --type richard-iii --scenario <id>]
  *
  * --type: the game type played (default richard-iii; any two-seat type of
@@ -27,6 +27,15 @@
  * (issue 18: Herald's server CPU per action should be within 1.25× of it).
  * `both` alternates Herald, floor, Herald, floor… (--rounds each, default 3)
  * so that the load other processes put on the machine falls on both alike.
+ * `pooled` is Herald with its DATABASE_URL through a PgBouncer in transaction
+ * mode started for the run (DATABASE_POOLER=transaction, migrations through
+ * DATABASE_DIRECT_URL; PGBOUNCER names the binary, default
+ * /usr/sbin/pgbouncer), whose CPU is reported apart; `pooler` alternates
+ * Herald direct and Herald through PgBouncer, for what the pooler costs.
+ * `--base DIR` with `both` adds Herald from another checkout (DIR: e.g. a
+ * worktree of main with its node_modules and generated Prisma client) as a
+ * third server, alternated herald, base, floor: a change and its base, each
+ * against the floor under the same load.
  *
  * Per run: persisted actions/s (rows committed in the window, counted in the
  * database), POST /games/{id}/actions latency as the client sees it,
@@ -70,7 +79,8 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import pg from 'pg';
 import { Pool } from 'undici';
 import WebSocket from 'ws';
@@ -87,7 +97,8 @@ function argText(name: string, fallback: string): string {
   return i >= 0 ? String(process.argv[i + 1]) : fallback;
 }
 
-type ServerKind = 'herald' | 'floor';
+/** `pooled`: Herald with its DATABASE_URL through a PgBouncer in transaction mode (DATABASE_POOLER=transaction). */
+type ServerKind = 'herald' | 'floor' | 'pooled' | 'base';
 const GAME_TYPE = argText('type', 'richard-iii');
 const GAME = installedGames[GAME_TYPE];
 if (!GAME) throw new Error(`--type: unknown game type ${GAME_TYPE}; expected one of ${Object.keys(installedGames).join(', ')}`);
@@ -106,12 +117,19 @@ const PROFILE = process.argv.includes('--profile');
 const SERVER = argText('server', 'herald');
 // --spectators 1,10,100,1000: instead of the load, one game at a time followed by N watchers of a seat and N of the spectator view.
 const SPECTATORS = argText('spectators', '').split(',').filter(Boolean).map(Number);
-const ROUNDS = Math.max(1, arg('rounds', SERVER === 'both' ? 3 : 1));
-if (!['herald', 'floor', 'both'].includes(SERVER)) throw new Error('--server must be herald, floor or both');
-if (SERVER === 'both' && ROUNDS < 3) console.log(`note: ${ROUNDS} round(s) of each; take at least 3 (the default) before reading the medians`);
-if (WEBHOOKS && SERVER !== 'herald') throw new Error('--webhooks 1 needs --server herald (the floor has no webhook registration)');
-const SCHEDULE: ServerKind[] = SERVER === 'both'
-  ? Array.from({ length: 2 * ROUNDS }, (_, i) => (i % 2 === 0 ? 'herald' : 'floor'))
+// `both`: Herald and the floor alternated; `pooler`: Herald direct and Herald through PgBouncer alternated.
+const PAIRED = SERVER === 'both' || SERVER === 'pooler';
+const ROUNDS = Math.max(1, arg('rounds', PAIRED ? 3 : 1));
+if (!['herald', 'floor', 'both', 'pooled', 'pooler'].includes(SERVER)) throw new Error('--server must be herald, floor, both, pooled or pooler');
+const PGBOUNCER = process.env.PGBOUNCER ?? '/usr/sbin/pgbouncer';
+if (PAIRED && ROUNDS < 3) console.log(`note: ${ROUNDS} round(s) of each; take at least 3 (the default) before reading the medians`);
+if (WEBHOOKS && SERVER !== 'herald' && SERVER !== 'pooled') throw new Error('--webhooks 1 needs --server herald (the floor has no webhook registration)');
+// --base DIR (with --server both): Herald from another checkout (DIR, e.g. a worktree of main, its
+// node_modules and generated Prisma client in place) as a third server, alternated herald, base,
+// floor: the ratios of both to the floor under the same load on the machine.
+const BASE_DIR = argText('base', '');
+const SCHEDULE: ServerKind[] = PAIRED
+  ? Array.from({ length: ROUNDS }, () => (SERVER === 'both' ? (BASE_DIR ? ['herald', 'base', 'floor'] : ['herald', 'floor']) : ['herald', 'pooled']) as ServerKind[]).flat()
   : Array.from({ length: ROUNDS }, () => SERVER as ServerKind);
 
 function spread(name: string, values: number[]): string {
@@ -379,6 +397,9 @@ interface RunResult {
   elapsed: number;
   serverUs: number;
   pgUs: number;
+  /** PgBouncer's CPU per action (NaN without one), and Postgres's with it. */
+  poolerUs: number;
+  pgAndPoolerUs: number;
   clientUs: number;
   rate: number;
   p50: number;
@@ -393,6 +414,8 @@ interface Started {
   port: number;
   inspectPort: number;
   pid: number;
+  /** The PgBouncer's process (`pooled` runs), else null. */
+  poolerPid: number | null;
   client: Client;
   call: Client['call'];
   stop(): Promise<void>;
@@ -408,9 +431,16 @@ async function startServer(kind: ServerKind): Promise<Started> {
     ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
     ...(PROFILE ? [`--inspect=127.0.0.1:${inspectPort}`] : []),
   ];
-  const entry = kind === 'herald' ? 'src/main.ts' : 'scripts/bench-floor-server.ts';
+  const entry = kind === 'floor' ? 'scripts/bench-floor-server.ts' : 'src/main.ts';
+  const pooler = kind === 'pooled' ? await startPgBouncer(dbName) : null;
   const server = spawn(process.execPath, [...serverArgs, '--import', 'tsx', entry], {
-    env: serverEnv(dbName, port, { HERALD_WEBHOOK_ALLOW_PRIVATE: '1', HERALD_JOBS: JOBS ? 'true' : 'false' }),
+    ...(kind === 'base' ? { cwd: BASE_DIR } : {}),
+    env: serverEnv(dbName, port, {
+      HERALD_WEBHOOK_ALLOW_PRIVATE: '1',
+      HERALD_JOBS: JOBS ? 'true' : 'false',
+      // Migrations (and what needs a session) go straight to Postgres; the rest through the pooler.
+      ...(pooler ? { DATABASE_URL: pooler.url, DATABASE_DIRECT_URL: dbUrl(dbName), DATABASE_POOLER: 'transaction' } : {}),
+    }),
     stdio: ['ignore', 'inherit', PROFILE ? 'pipe' : 'inherit'],
   });
   // With --inspect, node tells on stderr that the debugger listens: not passed on.
@@ -425,6 +455,7 @@ async function startServer(kind: ServerKind): Promise<Started> {
     await client.pool.destroy().catch(() => {});
     server.kill('SIGTERM');
     await Promise.race([serverExited, new Promise((r) => setTimeout(r, 10_000))]);
+    await pooler?.stop();
     await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
   };
   try {
@@ -439,11 +470,55 @@ async function startServer(kind: ServerKind): Promise<Started> {
     await stop();
     throw err;
   }
-  return { dbName, port, inspectPort, pid: server.pid!, client, call, stop };
+  return { dbName, port, inspectPort, pid: server.pid!, poolerPid: pooler?.pid ?? null, client, call, stop };
+}
+
+/**
+ * A PgBouncer in transaction mode in front of database `dbName` (as test/store/pgbouncer.test.ts
+ * starts one): as many server connections as Herald's pool has clients, so the pooler adds its
+ * own hop and work, not waiting.
+ */
+async function startPgBouncer(dbName: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-bench-pgbouncer-'));
+  chmodSync(dir, 0o777); // PgBouncer runs as postgres when started by root
+  const port = await freePort();
+  const pgAt = new URL(ADMIN_URL);
+  writeFileSync(path.join(dir, 'users.txt'), '"postgres" ""\n');
+  writeFileSync(
+    path.join(dir, 'pgbouncer.ini'),
+    `[databases]\n${dbName} = host=${pgAt.hostname} port=${pgAt.port || 5432} dbname=${dbName} pool_size=10\n` +
+      `[pgbouncer]\nlisten_addr = 127.0.0.1\nlisten_port = ${port}\nunix_socket_dir =\nauth_type = trust\n` +
+      `auth_file = ${path.join(dir, 'users.txt')}\npool_mode = transaction\nmax_client_conn = 200\nignore_startup_parameters = extra_float_digits\n`,
+  );
+  const asRoot = process.getuid?.() === 0;
+  // Its log (every login) is not passed on.
+  const bouncer = spawn(PGBOUNCER, [...(asRoot ? ['-u', 'postgres'] : []), path.join(dir, 'pgbouncer.ini')], { stdio: 'ignore' });
+  const exited = new Promise<void>((resolve) => bouncer.once('exit', () => resolve()));
+  const url = `postgresql://postgres@127.0.0.1:${port}/${dbName}`;
+  const stop = async () => {
+    bouncer.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  for (let i = 0; ; i++) {
+    const ok = await admin_(url).then(() => true, () => false);
+    if (ok) break;
+    if (i > 100) {
+      await stop();
+      throw new Error(`PgBouncer (${PGBOUNCER}) did not answer on port ${port}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { url, pid: bouncer.pid!, stop };
+}
+
+/** One query through `url` (is the pooler up?). */
+async function admin_(url: string): Promise<void> {
+  await admin('SELECT 1', url);
 }
 
 async function run(kind: ServerKind, round: number): Promise<RunResult> {
-  const { dbName, port, inspectPort, pid: serverPid, call, stop: stopServer } = await startServer(kind);
+  const { dbName, port, inspectPort, pid: serverPid, poolerPid, call, stop: stopServer } = await startServer(kind);
   let receiver: http.Server | null = null;
   try {
     // The webhook receiver: counts deliveries, measures commit → receiver from the payload's
@@ -536,7 +611,7 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
       await inspector.send('Profiler.setSamplingInterval', { interval: 200 });
     }
     const pg0 = await backendCpu(dbName);
-    const cpu0 = { server: cpuSeconds(serverPid), bench: process.cpuUsage() };
+    const cpu0 = { server: cpuSeconds(serverPid), bench: process.cpuUsage(), pooler: poolerPid === null ? NaN : cpuSeconds(poolerPid) };
     if (inspector) await inspector.send('Profiler.start');
     // The client's own profile (in this process), for the same window.
     const self = PROFILE ? new Session() : null;
@@ -563,6 +638,7 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
         return (u.user + u.system) / 1e6;
       })(),
       pg: cpuSince(pg0, await backendCpu(dbName)),
+      pooler: poolerPid === null ? NaN : cpuSeconds(poolerPid) - cpu0.pooler,
     };
     inspector?.close();
     await Promise.all(watchers);
@@ -573,7 +649,7 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
     console.log(`  ${spread('POST /games/{id}/actions latency', latencies)}`);
     if (WATCH) console.log(`  ${spread('commit → SSE subscriber', eventLatencies)}`);
     const per = (s: number) => `${((s / persisted) * 1e6).toFixed(0)} µs/action`;
-    console.log(`  CPU: server ${cpu.server.toFixed(1)} s (${per(cpu.server)}), postgres ${cpu.pg.toFixed(1)} s (${per(cpu.pg)}), client ${cpu.bench.toFixed(1)} s (${per(cpu.bench)})`);
+    console.log(`  CPU: server ${cpu.server.toFixed(1)} s (${per(cpu.server)}), postgres ${cpu.pg.toFixed(1)} s (${per(cpu.pg)}), client ${cpu.bench.toFixed(1)} s (${per(cpu.bench)})${poolerPid === null ? '' : `, PgBouncer ${cpu.pooler.toFixed(1)} s (${per(cpu.pooler)})`}`);
     if (WEBHOOKS) console.log(`  webhooks: ${delivered} deliveries received (${(delivered / persisted).toFixed(2)} per action)`);
     if (WEBHOOKS) console.log(`  ${spread('commit → webhook receiver', hookLatencies)}`);
     const statements = commits1.statements - commits0.statements;
@@ -600,6 +676,8 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
       elapsed,
       serverUs: (cpu.server / persisted) * 1e6,
       pgUs: (cpu.pg / persisted) * 1e6,
+      poolerUs: (cpu.pooler / persisted) * 1e6,
+      pgAndPoolerUs: ((cpu.pg + (poolerPid === null ? 0 : cpu.pooler)) / persisted) * 1e6,
       clientUs: (cpu.bench / persisted) * 1e6,
       rate: persisted / elapsed,
       p50: percentile(sorted, 50),
@@ -729,7 +807,8 @@ if (SPECTATORS.length > 0) {
 
 const profiles: { kind: ServerKind; b: ReturnType<typeof breakdown>; us: number }[] = [];
 const results: RunResult[] = [];
-for (const [i, kind] of SCHEDULE.entries()) results.push(await run(kind, Math.floor(i / (SERVER === 'both' ? 2 : 1)) + 1));
+const perRound = SCHEDULE.length / ROUNDS;
+for (const [i, kind] of SCHEDULE.entries()) results.push(await run(kind, Math.floor(i / perRound) + 1));
 
 // ─── Medians, ranges, ratios ─────────────────────────────────────────────────
 
@@ -740,6 +819,7 @@ const median = (xs: number[]) => {
 const FIGURES: [keyof RunResult, string, number][] = [
   ['serverUs', 'server CPU µs/action', 0],
   ['pgUs', 'Postgres CPU µs/action', 0],
+  ...(SCHEDULE.includes('pooled') ? ([['poolerUs', 'PgBouncer CPU µs/action', 0], ['pgAndPoolerUs', 'Postgres + PgBouncer CPU µs/action', 0]] as [keyof RunResult, string, number][]) : []),
   ['clientUs', 'client CPU µs/action', 0],
   ['rate', 'persisted actions/s', 0],
   ['p50', 'POST latency p50 ms', 2],
@@ -749,18 +829,22 @@ const FIGURES: [keyof RunResult, string, number][] = [
 ];
 const kinds = [...new Set(results.map((r) => r.server))];
 console.log(`\nsummary: median [min – max] of ${results.length} runs (${SCHEDULE.join(', ')}), ${K} games, ${SECONDS} s each${PROFILE ? ', profiled (CPU includes the profiler)' : ''}`);
-console.log(`| figure | ${kinds.join(' | ')}${kinds.length === 2 ? ' | herald / floor |' : ' |'}`);
-console.log(`|---|${kinds.map(() => '---|').join('')}${kinds.length === 2 ? '---|' : ''}`);
+// Each server against the last one (the floor, or the pooled Herald).
+const against = kinds.length > 1 ? kinds[kinds.length - 1]! : null;
+const compared = against === null ? [] : kinds.slice(0, -1);
+console.log(`| figure | ${kinds.join(' | ')} |${compared.map((k) => ` ${k} / ${against} |`).join('')}`);
+console.log(`|---|${kinds.map(() => '---|').join('')}${compared.map(() => '---|').join('')}`);
 for (const [key, label, digits] of FIGURES) {
   const cells = kinds.map((k) => {
     const xs = results.filter((r) => r.server === k).map((r) => r[key] as number);
+    if (xs.every((x) => Number.isNaN(x))) return '–'; // not measured for this server (PgBouncer without one)
     return `${median(xs).toFixed(digits)} [${Math.min(...xs).toFixed(digits)} – ${Math.max(...xs).toFixed(digits)}]`;
   });
-  let ratio = '';
-  if (kinds.length === 2) {
-    const m = (k: string) => median(results.filter((r) => r.server === k).map((r) => r[key] as number));
-    ratio = ` ${(m('herald') / m('floor')).toFixed(2)}× |`;
-  }
+  const m = (k: string) => median(results.filter((r) => r.server === k).map((r) => r[key] as number));
+  const ratio = compared.map((k) => {
+    const r = m(k) / m(against!);
+    return Number.isFinite(r) ? ` ${r.toFixed(2)}× |` : ' – |';
+  }).join('');
   console.log(`| ${label} | ${cells.join(' | ')} |${ratio}`);
 }
 if (profiles.length > 0) {

@@ -7,7 +7,7 @@ import { createMemoryBus, createRedisBus, type Bus } from '../bus/index.ts';
 import { openStore, type Store } from '../store/store.ts';
 import { projectRoot } from '../paths.ts';
 import errors, { frameworkErrors } from './plugins/errors.ts';
-import graceful from './plugins/graceful.ts';
+import graceful, { closingAwareResponse, type ClosingFlag } from './plugins/graceful.ts';
 import services from './plugins/services.ts';
 import health from './plugins/health.ts';
 import openapi from './plugins/openapi.ts';
@@ -71,8 +71,11 @@ export function createBus(config: Pick<Config, 'redisUrl' | 'busPrefix'>, app: F
  * Rejects with a StartupError when the database cannot be used.
  */
 export async function buildApp(config: Config, given: AppServices = {}): Promise<FastifyInstance> {
+  const closing: ClosingFlag = { closing: false };
   const app = Fastify({
     logger: { level: config.logLevel },
+    // Responses sent while the app closes say `Connection: close` (plugins/graceful.ts).
+    http: { ServerResponse: closingAwareResponse(closing) },
     // Give in-flight requests time to finish on close; refuse new ones with 503.
     return503OnClosing: true,
     // Errors before routing (a badly percent-encoded URL) are problem documents as well.
@@ -87,7 +90,7 @@ export async function buildApp(config: Config, given: AppServices = {}): Promise
   try {
     store ??= await openStore(config, app.log);
     bus ??= createBus(config, app);
-    await app.register(graceful);
+    await app.register(graceful, { flag: closing });
     await app.register(errors);
     await app.register(services, { store, bus, owned: { store: !given.store, bus: !given.bus } });
     // Before everything they measure or limit (rate limits run before authentication).

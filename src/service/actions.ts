@@ -18,6 +18,7 @@ import { settleEnded } from './settle.ts';
 import { hashJson, isPlainObject, sameJson } from './json.ts';
 import { clockChange, fireTimeout, flaggedAt } from './clocks.ts';
 import { actionById } from './choices.ts';
+import { rememberView } from './game-cache.ts';
 
 const MAX_IDEMPOTENCY_KEY = 200;
 const MAX_ACTION_BYTES = 10_000;
@@ -215,6 +216,8 @@ export async function submitAction(ctx: Ctx, callerIn: Caller, gameId: string, i
       throw err;
     }
     ctx.cache.put(after);
+    // The acting seat's stream reads this row next: its view is the one just built for the answer.
+    rememberView(after, role, response.view);
     for (const o of ctx.observers) {
       try {
         o.actionCommitted?.(performance.now() - t0, game.gameType);

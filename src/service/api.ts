@@ -515,6 +515,8 @@ export interface ServiceObserver {
 export interface GameServiceApi {
   /** Raw `Authorization: Bearer` key (+ optional X-Act-As) → Caller; unauthorized / forbidden otherwise. */
   authenticate(rawKey: string, actAs?: string): Promise<Caller>;
+  /** authenticate() answered from this instance's key cache without waiting; undefined: ask authenticate(). */
+  cachedCaller(rawKey: string, actAs?: string): Caller | undefined;
   /** The operator token (constant-time compare); false when no token is configured. */
   isAdminToken(raw: string): boolean;
 

@@ -63,3 +63,26 @@ export class GameCache {
     return this.rows.size;
   }
 }
+
+// A seat's view is a pure function of the game's state and the seat, and a cached row never
+// changes: so a view built for a row (the action's own answer, or one stream's read) serves every
+// later read of that very row object for that seat. Kept beside the row, gone with it.
+const views = new WeakMap<GameRow, Map<string | null, unknown>>();
+
+/** The view of `row` for `role`, built by `build` once per row object and role. */
+export function viewOfRow<V>(row: GameRow, role: string | null, build: () => V): V {
+  let byRole = views.get(row);
+  if (byRole === undefined) {
+    byRole = new Map();
+    views.set(row, byRole);
+  }
+  if (byRole.has(role)) return byRole.get(role) as V;
+  const view = build();
+  byRole.set(role, view);
+  return view;
+}
+
+/** Notes a view already built for `row` and `role` (the action's answer), for later reads of that row. */
+export function rememberView(row: GameRow, role: string | null, view: unknown): void {
+  viewOfRow(row, role, () => view);
+}

@@ -10,6 +10,7 @@ import { actingRole, heldRoles, isOver, isUuid, loadGame, moduleOf, orderSeats, 
 import { ServiceError } from './errors.ts';
 import { eventOf } from './events.ts';
 import { clockSummary } from './clocks.ts';
+import { viewOfRow } from './game-cache.ts';
 import { isPlainObject } from './json.ts';
 import { foldLog, type LogChange } from '../engine/types.ts';
 import { DEFAULT_LANGUAGE, type Language } from '../i18n/index.ts';
@@ -64,7 +65,8 @@ export async function getView(ctx: Ctx, caller: Caller | null, gameId: string, o
     status,
     role,
     activeRoles,
-    view: state === null ? null : (m.view(state, role) as Json),
+    // The current version's view is kept with the (immutable) cached row: built once per seat, however many read it.
+    view: state === null ? null : version === game.version ? viewOfRow(game, role, () => m.view(state, role) as Json) : (m.view(state, role) as Json),
     // The clock is public (every seat and spectator sees both seats' time); only the current version has one.
     clock: version === game.version ? clockSummary(game, ctx.now()) : null,
   };

@@ -27,5 +27,15 @@ export function newSeed(): string {
 
 /** Constant-time comparison of two secrets of any length. */
 export function sameSecret(a: string, b: string): boolean {
-  return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
+  return sameDigest(a, secretDigest(b));
+}
+
+/** The digest sameDigest() compares with: a secret compared often has it computed once. */
+export function secretDigest(secret: string): Buffer {
+  return createHash('sha256').update(secret).digest();
+}
+
+/** sameSecret(a, b) given b's secretDigest(): constant-time. */
+export function sameDigest(a: string, digest: Buffer): boolean {
+  return timingSafeEqual(secretDigest(a), digest);
 }

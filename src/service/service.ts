@@ -108,6 +108,7 @@ export class GameService implements GameServiceApi {
   }
 
   authenticate = (rawKey: string, actAs?: string) => accounts.authenticate(this.ctx, rawKey, actAs);
+  cachedCaller = (rawKey: string, actAs?: string) => accounts.cachedCaller(this.ctx, rawKey, actAs);
   isAdminToken = (raw: string) => accounts.isAdminToken(this.ctx, raw);
   createPlayer: GameServiceApi['createPlayer'] = (caller, input) => accounts.createPlayer(this.ctx, caller, input);
   getPlayer = (caller: Caller) => accounts.getPlayer(this.ctx, caller);

@@ -5,7 +5,7 @@
 import t from 'tap';
 import { createMemoryBus } from '../../src/bus/index.ts';
 import { createGameService, type Caller, type GameServiceApi } from '../../src/service/api.ts';
-import { GameCache } from '../../src/service/game-cache.ts';
+import { GameCache, rememberView, viewOfRow } from '../../src/service/game-cache.ts';
 import type { GameRow } from '../../src/store/games.ts';
 import { openTestStore } from '../helpers/services.ts';
 
@@ -121,4 +121,24 @@ t.test('a refusal decided on a stale entry is checked on a fresh read first', as
   // A's cached row is older; with it the role may look inactive or the action illegal. Without a pinned version the request must still commit.
   const r = await A.submitAction(who, g.id, { action: legal.actions[0]! });
   t.equal(r.version, s.version + 1, 'committed on the current version');
+});
+
+t.test('views kept with a cached row: built once per row object and seat, never shared across seats or rows', async (t) => {
+  const row = { id: 'g', version: 3, state: { n: 1 } } as unknown as GameRow;
+  let built = 0;
+  const build = (role: string | null) => () => ({ role, n: ++built });
+  const york = viewOfRow(row, 'York', build('York'));
+  t.equal(viewOfRow(row, 'York', build('York')), york, 'the same seat of the same row: the view built before');
+  t.equal(built, 1);
+  const lancaster = viewOfRow(row, 'Lancaster', build('Lancaster'));
+  t.not(lancaster, york, 'another seat: its own view');
+  t.same(lancaster, { role: 'Lancaster', n: 2 });
+  t.same(viewOfRow(row, null, build(null)), { role: null, n: 3 }, 'the spectator: its own');
+  const next = { ...row, version: 4, state: { n: 2 } } as unknown as GameRow;
+  t.same(viewOfRow(next, 'York', build('York')), { role: 'York', n: 4 }, 'a new row (the next version): built again');
+  const answered = { role: 'York', answered: true };
+  const after = { ...next, version: 5 } as unknown as GameRow;
+  rememberView(after, 'York', answered);
+  t.equal(viewOfRow(after, 'York', build('York')), answered, "the action's own answer serves the next read of its row");
+  t.equal(built, 4, 'and nothing was built for it');
 });

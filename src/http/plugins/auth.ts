@@ -35,21 +35,44 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
+/** The caller the headers name: null (no Authorization), a Caller, or a promise when the key must be looked up. */
+function callerOf(app: FastifyInstance, request: FastifyRequest): Caller | null | Promise<Caller> {
+  const authorization = header(request, 'authorization');
+  if (authorization === undefined) return null;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (!m) throw new ServiceError('unauthorized', 'Authorization must be "Bearer <key>".');
+  const raw = m[1]!;
+  const actAs = header(request, 'x-act-as')?.trim();
+  if (app.gameService.isAdminToken(raw)) {
+    if (actAs) throw new ServiceError('invalid_request', 'X-Act-As is for application keys, not the operator token.');
+    return ADMIN_CALLER;
+  }
+  return app.gameService.cachedCaller(raw, actAs) ?? app.gameService.authenticate(raw, actAs);
+}
+
 async function auth(app: FastifyInstance): Promise<void> {
   app.decorateRequest('caller', null);
-  app.addHook('onRequest', async (request) => {
-    const authorization = header(request, 'authorization');
-    if (authorization === undefined) return;
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    if (!m) throw new ServiceError('unauthorized', 'Authorization must be "Bearer <key>".');
-    const raw = m[1]!;
-    const actAs = header(request, 'x-act-as')?.trim();
-    if (app.gameService.isAdminToken(raw)) {
-      if (actAs) throw new ServiceError('invalid_request', 'X-Act-As is for application keys, not the operator token.');
-      request.caller = ADMIN_CALLER;
-      return;
+  // A callback hook, not an async one: it runs on every request, and most keys are answered from the
+  // key cache without waiting, so no promise is made for them. done() outside the try: the hooks after
+  // this one run inside it, and their errors are theirs.
+  app.addHook('onRequest', (request, _reply, done) => {
+    let found: Caller | null | Promise<Caller>;
+    try {
+      found = callerOf(app, request);
+    } catch (err) {
+      return done(err as Error);
     }
-    request.caller = await app.gameService.authenticate(raw, actAs);
+    if (!(found instanceof Promise)) {
+      request.caller = found;
+      return done();
+    }
+    found.then(
+      (caller) => {
+        request.caller = caller;
+        done();
+      },
+      (err: Error) => done(err),
+    );
   });
 }
 

@@ -22,6 +22,8 @@ function refuse(bad: Unstorable): never {
 }
 
 function checkHeaders(request: FastifyRequest): void {
+  // One walk over all of them for the clean case (nearly every request); the header is named only when one is bad.
+  if (findUnstorable(request.headers, 'headers') === null) return;
   for (const [name, value] of Object.entries(request.headers)) {
     const bad = findUnstorable(value, `header ${name}`);
     if (bad) refuse(bad);
