@@ -1,0 +1,258 @@
+/**
+ * Orders at the timing points of combat (§16, §18.2), each opened as a
+ * window only when an order is on offer there: after an attack is declared
+ * (Motivation, For the Queen! A45, Take Aim), after its roll (Finish Them,
+ * Vlad's re-roll of a critical failure, Anastasia's re-roll of a failed
+ * ranged attack A48), when the enemy goes into a counterattack (Dodge A40,
+ * Defence), when its counterattack would eliminate the unit (Until Death
+ * A46), before the defender's counterattack choice (Withdrawal A44), after
+ * an enemy retreats from the unit's melee (Pursuit A43), and after an
+ * aiming roll misses (Alexandrus's re-roll).
+ */
+import { rollD6 } from '../../engine/rng.ts';
+import type { Army } from './data-format.ts';
+import type { Action } from './flow.ts';
+import { canEnterTerrain, gridOf, hasFeature, roomFor } from './board.ts';
+import { attackOutcome, attackResult, canCounter, fortified, resolveAttack, resolveCounter, roll2d6, rollAttack, type CounterMods } from './combat.ts';
+import { aimResult, aimRolled } from './artillery.ts';
+import { enterHex } from './movement.ts';
+import { armyRef, logLine, msg, sub } from './msg.ts';
+import { unitById, type BWState, type PendingDecision, type Unit } from './state.ts';
+import { loseSteps } from './victory.ts';
+import { afterResolution } from './activation.ts';
+import { retreatHexes } from './retreat.ts';
+import { commanderOf, issue, mayIssue } from './orders.ts';
+import type { AttackSpec, OrderId, OrderWindow, Roll } from './orders-state.ts';
+
+const order = (o: OrderId): Action => ({ type: 'order', order: o });
+const live = (s: BWState, id: string): Unit | null => {
+  const u = s.units.find((x) => x.id === id);
+  return u && u.hex !== null ? u : null;
+};
+
+function open(s: BWState, w: OrderWindow): boolean {
+  if (offers(s, w).length === 0) return false;
+  s.orders.window = w;
+  return true;
+}
+
+/** Where the attacker could withdraw to (A44: A23's rules, measured from the defender). */
+const withdrawalHexes = (s: BWState, attacker: Unit, defender: Unit): string[] => retreatHexes(s, attacker, { cause: 'melee', fromHex: defender.hex! });
+
+/** The orders on offer in a window. */
+function offers(s: BWState, w: OrderWindow): Action[] {
+  const army = s.player;
+  if (!army || !commanderOf(s, army)) return [];
+  const may = (o: OrderId): boolean => mayIssue(s, army, o);
+  const out: Action[] = [];
+  switch (w.at) {
+    case 'declared': {
+      const a = unitById(s, w.attack.attacker);
+      const t = unitById(s, w.attack.target);
+      if (a.army !== army) return [];
+      if (w.attack.kind === 'melee' && may('motivation')) out.push(order('motivation'));
+      if (w.attack.kind === 'ranged' && may('take-aim')) out.push(order('take-aim'));
+      if (may('for-the-queen') && gridOf(s).distance(a.hex!, t.hex!) === 1) out.push(order('for-the-queen'));
+      break;
+    }
+    case 'rolled': {
+      const a = unitById(s, w.attack.attacker);
+      if (a.army !== army) return [];
+      const { hit, crit } = attackOutcome(s, w.attack, w.roll);
+      if (crit === 'success' && may('finish-them')) out.push(order('finish-them'));
+      if (crit === 'failure' && may('reroll')) out.push(order('reroll'));
+      const artillery = a.type === 'artillery' && s.options.a48ReRoll === 'not-artillery';
+      if (w.attack.kind === 'ranged' && !hit && !artillery && may('ranged-reroll')) out.push(order('ranged-reroll'));
+      break;
+    }
+    case 'counter-declared': {
+      const mine = unitById(s, w.attacker);
+      if (mine.army !== army) return [];
+      const c = commanderOf(s, army);
+      const dodgeType = c === 'baron-maximilian' ? 'cavalry' : 'infantry';
+      if (may('dodge') && mine.type === dodgeType) out.push(order('dodge'));
+      if (may('defence')) out.push(order('defence'));
+      break;
+    }
+    case 'counter-hit': {
+      const mine = unitById(s, w.attacker);
+      const enemy = unitById(s, w.defender);
+      if (mine.army === army && may('until-death') && canCounter(s, mine, enemy)) out.push(order('until-death'));
+      break;
+    }
+    case 'before-counter': {
+      const mine = live(s, w.attacker);
+      const enemy = live(s, w.defender);
+      if (mine && enemy && mine.army === army && may('withdrawal') && withdrawalHexes(s, mine, enemy).length > 0) out.push(order('withdrawal'));
+      break;
+    }
+    case 'retreated': {
+      const mine = live(s, w.unit);
+      const enemy = live(s, w.target);
+      if (!mine || !enemy || mine.army !== army || !may('pursuit')) break;
+      if (canEnterTerrain(s, mine, w.vacated) && roomFor(s, w.vacated, [mine])) out.push(order('pursuit'));
+      break;
+    }
+    case 'aim-missed':
+      if (unitById(s, w.unit).army === army && may('aiming-reroll')) out.push(order('aiming-reroll'));
+      break;
+  }
+  return out;
+}
+
+/** The window's orders (the step adds going on without one). */
+export function windowOrders(s: BWState): Action[] {
+  return s.orders.window ? offers(s, s.orders.window) : [];
+}
+
+// --- Hooks the combat code calls; each returns whether a window opened (the flow waits for it) ---
+
+/** §16.2 step 1: an attack declared. Counts Battle Frenzy's melee attacks (A31). */
+export function attackDeclared(s: BWState, spec: AttackSpec): boolean {
+  spec.declared = true;
+  const act = s.act;
+  if (!act || !commanderOf(s, s.player!)) return false;
+  if (spec.kind === 'melee' && act.units.includes(spec.attacker)) act.orders = { ...act.orders, melees: (act.orders?.melees ?? 0) + 1 };
+  return open(s, { at: 'declared', attack: spec });
+}
+
+export function attackRolled(s: BWState, spec: AttackSpec, roll: Roll): boolean {
+  return !!s.act && open(s, { at: 'rolled', attack: spec, roll });
+}
+
+/** A counterattack decision waits (pending[0]): Withdrawal may come first. */
+export function beforeCounter(s: BWState): void {
+  const p = s.pending[0];
+  if (p?.step === 'counter' && s.act) open(s, { at: 'before-counter', defender: p.unit, attacker: p.from });
+}
+
+export function counterDeclared(s: BWState, defender: Unit, attacker: Unit): boolean {
+  return !!s.act && open(s, { at: 'counter-declared', defender: defender.id, attacker: attacker.id });
+}
+
+/** The counterattack hit; Until Death only when the loss would eliminate the unit (A46). */
+export function counterHit(s: BWState, defender: Unit, attacker: Unit): boolean {
+  return !!s.act && attacker.strength <= 1 && open(s, { at: 'counter-hit', defender: defender.id, attacker: attacker.id });
+}
+
+export function afterMeleeRetreat(s: BWState, p: PendingDecision, vacated: string): void {
+  if (s.act?.units.includes(p.from)) open(s, { at: 'retreated', unit: p.from, target: p.unit, vacated });
+}
+
+export function aimMissed(s: BWState, u: Unit, hex: string, ammo: 'normal' | 'incendiary' | 'smoke', die: number, markers: number): boolean {
+  return !!s.act && open(s, { at: 'aim-missed', unit: u.id, hex, ammo, die, markers });
+}
+
+// --- The window's actions ---
+
+/** A45: instead of the attack, the unit is sacrificed and the adjacent enemy takes 1 damage; no counterattack. */
+function forTheQueen(s: BWState, spec: AttackSpec): void {
+  const a = unitById(s, spec.attacker);
+  const t = unitById(s, spec.target);
+  const fromHex = a.hex!;
+  logLine(s, 'log.forTheQueen', { unit: a, target: t });
+  const fort = fortified(s, t);
+  loseSteps(s, t);
+  if (t.hex !== null) {
+    s.pending.push({ army: t.army, unit: t.id, step: 'after-hit', cause: 'melee', from: a.id, fromHex, fortified: fort, mayCounter: false });
+  }
+  loseSteps(s, a, a.strength);
+}
+
+/** A hidden shooter's unit is named by its hex (§16.8.3). */
+const shownOf = (s: BWState, spec: AttackSpec) => (spec.hidden ? sub(msg('unit.inHex', { hex: unitById(s, spec.attacker).hex! })) : undefined);
+
+function logReroll(s: BWState, army: Army, r: Roll): void {
+  logLine(s, 'log.rerolled', { army: armyRef(army), a: r.a, b: r.b });
+}
+
+export function applyWindow(s: BWState, army: Army, a: Action): void {
+  const w = s.orders.window!;
+  s.orders.window = null;
+  const o = a.type === 'order' ? (a.order as OrderId) : null;
+  switch (w.at) {
+    case 'declared': {
+      const spec = w.attack;
+      const attacker = unitById(s, spec.attacker);
+      if (o && issue(s, army, o, [attacker], shownOf(s, spec))) {
+        if (o === 'for-the-queen') {
+          forTheQueen(s, spec);
+          break;
+        }
+        spec.bonus += 1; // Motivation, Take Aim
+      }
+      rollAttack(s, spec);
+      break;
+    }
+    case 'rolled': {
+      const spec = w.attack;
+      let r = w.roll;
+      if (o === 'finish-them') {
+        if (issue(s, army, o, [unitById(s, spec.attacker)], shownOf(s, spec))) spec.damage = 2;
+      } else if (o) {
+        // Vlad's and Anastasia's special orders: the second roll must be accepted.
+        issue(s, army, o, []);
+        r = roll2d6(s);
+        logReroll(s, army, r);
+      }
+      attackResult(s, spec, r);
+      break;
+    }
+    case 'counter-declared': {
+      const mine = unitById(s, w.attacker);
+      const mods: CounterMods = {};
+      if (o && issue(s, army, o, [mine])) {
+        if (o === 'dodge') mods.noDamage = true;
+        else mods.defence = 1;
+      }
+      resolveCounter(s, unitById(s, w.defender), mine, mods);
+      break;
+    }
+    case 'counter-hit': {
+      const mine = unitById(s, w.attacker);
+      const enemy = unitById(s, w.defender);
+      if (o && issue(s, army, o, [mine])) {
+        // A46: one melee attack on the counterattacking unit, itself not counterattacked, then the unit goes.
+        logLine(s, 'log.untilDeath', { unit: mine });
+        resolveAttack(s, mine, enemy, 'melee', false, false, { noCounter: true, declared: true });
+      }
+      loseSteps(s, mine);
+      break;
+    }
+    case 'before-counter': {
+      const mine = unitById(s, w.attacker);
+      const enemy = unitById(s, w.defender);
+      if (o && issue(s, army, o, [mine])) {
+        // A44: the counterattack decision goes; the unit retreats under A23 measured from the defender.
+        s.pending = s.pending.filter((p) => !(p.step === 'counter' && p.unit === enemy.id));
+        logLine(s, 'log.withdrawal', { unit: mine });
+        s.pending.unshift({ army: mine.army, unit: mine.id, step: 'must-retreat', cause: 'melee', from: enemy.id, fromHex: enemy.hex!, fortified: false, mayCounter: false });
+      }
+      break;
+    }
+    case 'retreated': {
+      const mine = unitById(s, w.unit);
+      const enemy = unitById(s, w.target);
+      if (o && issue(s, army, o, [mine])) {
+        // A43: into the vacated hex without a ZOC test, then a melee attack on the retreated unit if it is adjacent.
+        logLine(s, 'log.pursuit', { unit: mine, hex: w.vacated });
+        enterHex(s, [mine], w.vacated);
+        if (mine.hex !== null && enemy.hex !== null && canCounter(s, mine, enemy) && !hasFeature(s, enemy.hex, 'smoke')) {
+          resolveAttack(s, mine, enemy, 'melee', false, false, { declared: true });
+        }
+      }
+      break;
+    }
+    case 'aim-missed': {
+      const u = unitById(s, w.unit);
+      if (o) {
+        issue(s, army, o, []);
+        aimRolled(s, u, w.hex, w.ammo, rollD6(s.rng), w.markers, false);
+      } else {
+        aimResult(s, u, w.hex, w.ammo, false);
+      }
+      break;
+    }
+  }
+  afterResolution(s);
+}
