@@ -30,7 +30,7 @@ function newActivation(s: BWState, units: Unit[]): Activation {
     noAttack: false,
     charge: false,
     attacked: false,
-    secondShotAt: null,
+    secondShot: null,
     startHex: hex,
     groupMove: null,
   };
@@ -174,10 +174,10 @@ export function activationActions(s: BWState): Action[] {
     out.push({ type: 'end-activation' });
     return out;
   }
-  if (act.secondShotAt !== null) {
-    const shooter = units[0]!;
-    const target = s.units.find((x) => x.id === act.secondShotAt);
-    if (target && rangedTargets(s, shooter, act.moved).some((t) => t.id === target.id)) out.push({ type: 'fire', unit: shooter.id, target: target.id });
+  if (act.secondShot !== null) {
+    const { unit, target } = act.secondShot;
+    const shooter = unitById(s, unit);
+    if (shooter.hex !== null && rangedTargets(s, shooter, act.moved).some((t) => t.id === target)) out.push({ type: 'fire', unit, target });
     out.push({ type: 'end-activation' });
     return out;
   }
@@ -260,10 +260,10 @@ export const activationStep: StepHandler = {
       }
       case 'fire': {
         const u = unitById(s, a.unit);
-        const second = act.secondShotAt !== null;
+        const second = act.secondShot !== null;
         act.attacked = true;
         act.stopped = true;
-        act.secondShotAt = !second && DOUBLE_SHOT.has(u.kind) && act.moved === 0 && !act.orders?.second ? a.target : null;
+        act.secondShot = !second && DOUBLE_SHOT.has(u.kind) && act.moved === 0 && !act.orders?.second ? { unit: u.id, target: a.target } : null;
         const hidden = s.units.filter((x) => x.hex === u.hex && x.army === u.army).length > 1 && !u.revealed;
         resolveAttack(s, u, unitById(s, a.target), 'ranged', false, hidden);
         return afterResolution(s);

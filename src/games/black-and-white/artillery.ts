@@ -92,6 +92,7 @@ export function aimResult(s: BWState, u: Unit, hex: string, ammo: Ammo, aimed: b
   const r = roll2d6(s);
   const value = rangedValue(s, u);
   for (const t of targets) {
+    if (s.result) return;
     reveal(s, t);
     const hit = succeeds(r, value, defenceValue(s, t, u, 'artillery'));
     const crit = isCriticalSuccess(r) ? 'success' : isCriticalFailure(r) ? 'failure' : 'none';

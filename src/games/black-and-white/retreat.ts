@@ -91,6 +91,11 @@ export const decisionStep: StepHandler = {
         s.pending.shift();
         break;
       case 'stand': {
+        if (p.fortified && !p.mayCounter) {
+          // A24: a fortified unit hit at range without a critical is never forced out; no test decides anything.
+          s.pending.shift();
+          break;
+        }
         const pass = commandTest(s, [u], 'stand');
         const attacker = unitById(s, p.from);
         if (pass) {
@@ -115,8 +120,8 @@ export const decisionStep: StepHandler = {
     }
     afterResolution(s);
   },
-  // Retreating or not reveals nothing and rolls nothing; the decider may take it back.
-  undoable: (_s, a) => a.type === 'retreat' || a.type === 'stay' || a.type === 'no-counterattack',
+  // Retreating or not reveals nothing and rolls nothing (it may be undone while the decider still acts).
+  undoable: (s, a) => a.type === 'retreat' || a.type === 'stay' || a.type === 'no-counterattack' || (a.type === 'stand' && s.pending[0]!.fortified && !s.pending[0]!.mayCounter),
 };
 
 /** Queues a decision; if it is a forced retreat with nowhere to go, settles it at once. */

@@ -53,8 +53,8 @@ export interface Activation {
   charge: boolean;
   /** An attack was made (one per activation, except double shots). */
   attacked: boolean;
-  /** Order of Virgo / Guardians of Surculus: the second shot's target (A3), while it may still be fired. */
-  secondShotAt: string | null;
+  /** Order of Virgo / Guardians of Surculus: the second shot (A3), while it may still be fired. */
+  secondShot: { unit: string; target: string } | null;
   /** Hexes the activation's units were in at its start (for A25 markers and ZOC). */
   startHex: string;
   /** Regular Infantry group move (A2): the units that may still move their one hex; null otherwise. */

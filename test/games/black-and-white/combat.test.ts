@@ -173,3 +173,37 @@ t.test('§16.9 modifiers: A1 army bonuses, Lions against cavalry (A5), Brotherho
   ], 'Thargaton', { a1StackBonus: 'others' });
   t.equal(defenceValue(o, unit(o, 'T01'), unit(o, 'V01'), 'melee'), 3 + 1, 'A1 "others": a pair gives +1');
 });
+
+t.test('§16.1 through the engine: a 7 hits a fort, a double misses the weakest', async (t) => {
+  const s0 = position('defence', [
+    { army: 'Thargaton', kind: 'sharpshooters', hex: '5,5' }, // Melee 1
+    { army: 'Vesania', kind: 'lions-of-vesania', hex: '5,6' }, // fort: Defence 4 + 2
+  ]);
+  let s = play(s0, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+  s = withDice(s, [1, 6]);
+  s = play(s, ['Thargaton', { type: 'melee', unit: 'T01', target: 'V01' }]);
+  t.equal(unit(s, 'V01').strength, 2, 'critical success');
+  t.same(game.activeRoles(s), ['Vesania'], 'after a critical the fort gives no shelter: the usual choice');
+  const weak = position('open', [
+    { army: 'Thargaton', kind: 'heavy-cavalry', hex: '5,3' },
+    { army: 'Vesania', kind: 'order-of-capricorn', hex: '5,4' },
+  ]);
+  let w = play(weak, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+  w = withDice(w, [1, 1]);
+  w = play(w, ['Thargaton', { type: 'melee', unit: 'T01', target: 'V01' }]);
+  t.equal(unit(w, 'V01').strength, 2, 'critical failure');
+});
+
+t.test('A24: a fortified unit hit at range without a critical stands without a test', async (t) => {
+  let s = position('skirmish', [
+    { army: 'Thargaton', kind: 'sharpshooters', hex: '5,3' },
+    { army: 'Vesania', kind: 'order-of-aquarius', hex: '5,5' }, // bunker: Defence 4
+  ]);
+  s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+  s = withDice(s, [6, 3]); // 3 + 3 = 6 > 4, not a 7
+  s = play(s, ['Thargaton', { type: 'fire', unit: 'T01', target: 'V01' }]);
+  const before = s.rng.slice();
+  s = play(s, ['Vesania', { type: 'stand' }]);
+  t.same(s.rng, before, 'no dice rolled');
+  t.equal(unit(s, 'V01').hex, '5,5');
+});

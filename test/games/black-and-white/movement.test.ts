@@ -207,3 +207,25 @@ t.test('undo: a plain move can be undone; not once a ZOC test was rolled', async
   t.notOk(game.legalActions(s, 'Thargaton').some((a) => a.type === 'undo'), 'no undo across a roll');
   t.notOk(game.legalActions(s, 'Vesania').some((a) => a.type === 'undo'));
 });
+
+t.test('§12.3/A32: every entry into a burning hex costs a step, passing through included', async (t) => {
+  let s = position('open', [
+    { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,1' },
+    { army: 'Vesania', kind: 'sirens-of-vesania', hex: '9,8' },
+  ], 'Thargaton', {}, { '5,2': ['fire'] });
+  s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'move', to: '5,2' }], ['Thargaton', { type: 'move', to: '5,3' }]);
+  t.equal(unit(s, 'T01').strength, 2);
+});
+
+t.test('A13: a stream may only be the last hex of an infantry charge', async (t) => {
+  const units = (stream: string) => {
+    const s = position('open', [
+      { army: 'Vesania', kind: 'brotherhood-of-the-sword', hex: '5,1' },
+      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,5' },
+    ], 'Vesania');
+    s.scenario = { ...s.scenario, terrain: { [stream]: 'stream' } };
+    return game.legalActions(s, 'Vesania').filter((a) => a.type === 'charge').length;
+  };
+  t.equal(units('5,4'), 1, 'stream as the third hex');
+  t.equal(units('5,3'), 0, 'stream as the second hex');
+});

@@ -38,7 +38,7 @@ t.test('random games run to the end or the cap with legal actions only', async (
   const seen = new Set<string>();
   const reasons = new Set<string>();
   let decisions = 0;
-  const games = 24;
+  const games = 18;
   for (let g = 0; g < games; g++) {
     const sc = DATA.scenarios[g % DATA.scenarios.length]!.id;
     const pick = seedRng(`pick${g}`);
@@ -68,6 +68,16 @@ t.test('random games run to the end or the cap with legal actions only', async (
         try {
           game.apply(s, other, a);
           t.fail(`${other} applied ${JSON.stringify(a)} out of turn`);
+        } catch (e) {
+          if (!(e instanceof IllegalActionError)) throw e;
+        }
+      }
+      // A near miss of a legal action (another hex, another unit) is refused unless it is itself legal.
+      const variant = { ...a, ...('to' in a ? { to: '10,9' } : {}), ...('unit' in a ? { unit: 'X99' } : {}), ...('index' in a ? { index: 99 } : {}) };
+      if (JSON.stringify(variant) !== JSON.stringify(a)) {
+        try {
+          game.apply(s, role, variant as never);
+          t.fail(`${JSON.stringify(variant)} applied`);
         } catch (e) {
           if (!(e instanceof IllegalActionError)) throw e;
         }

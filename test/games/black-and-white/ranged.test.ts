@@ -46,6 +46,18 @@ t.test('A3: Order of Virgo that has not moved fires twice at the same target', a
   s = withDice(s, [2, 2]);
   s = play(s, ['Vesania', { type: 'fire', unit: 'V01', target: 'T01' }]);
   t.same(game.legalActions(s, 'Vesania'), [{ type: 'fire', unit: 'V01', target: 'T01' }, { type: 'end-activation' }], 'a second shot, same target only');
+  s = withDice(s, [2, 2]);
+  s = play(s, ['Vesania', { type: 'fire', unit: 'V01', target: 'T01' }]);
+  t.equal(s.act, null, 'no third shot: the activation ended');
+  // Hit, the target retreats out of range: the second shot is not made.
+  let r = position('open', [
+    { army: 'Vesania', kind: 'order-of-virgo', hex: '5,6' },
+    { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,4' },
+  ], 'Vesania');
+  r = play(r, ['Vesania', { type: 'activate', units: ['V01'] }]);
+  r = withDice(r, [3, 4]);
+  r = play(r, ['Vesania', { type: 'fire', unit: 'V01', target: 'T01' }], ['Thargaton', { type: 'retreat', to: '5,3' }]);
+  t.equal(r.act, null, 'out of range: the activation ended without a second shot');
 });
 
 t.test('§16.8.3: a shot from a stack names the hex and the kind, not the block', async (t) => {
