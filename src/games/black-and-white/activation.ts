@@ -10,7 +10,7 @@ import { resolveAttack } from './combat.ts';
 import { bombard, bombardTargets, featureSupply } from './artillery.ts';
 import { CHARGE_BONUS, DOUBLE_SHOT, FIRES_IN_ZOC, MAX_MOVE, rangedDistances } from './kinds.ts';
 import { allowance, chargePath, enterHex, inZoc, stepsFrom, zocTest } from './movement.ts';
-import { logLine } from './msg.ts';
+import { logLine, logOwn, msg } from './msg.ts';
 import { kindCard, unitById, type Activation, type BWState, type Unit } from './state.ts';
 import { checkPositionVictory } from './victory.ts';
 import { settleForced } from './retreat.ts';
@@ -46,7 +46,20 @@ function spend(s: BWState, units: Unit[]): void {
 export function beginActivation(s: BWState, units: Unit[]): void {
   spend(s, units);
   s.act = newActivation(s, units);
-  logLine(s, 'log.activated', { units: { list: units.map((u) => u.id) } });
+  const hex = units[0]!.hex!;
+  const others = s.units.filter((u) => u.hex === hex && u.army === units[0]!.army).length - units.length;
+  if (others > 0) {
+    // Picked out of a stack: the opponent sees that units of the hex act, not which, until they show themselves.
+    for (const u of units) s.unseen.push(u.id);
+    logOwn(s, units[0]!.army, msg('log.activated', { units: { list: units.map((u) => u.id) } }), msg('log.activatedInHex', { hex, n: units.length }));
+  } else {
+    logLine(s, 'log.activated', { units: { list: units.map((u) => u.id) } });
+  }
+}
+
+/** The units show themselves (they move, attack in melee or are revealed). */
+export function seen(s: BWState, units: Unit[]): void {
+  if (s.unseen.length) s.unseen = s.unseen.filter((id) => !units.some((u) => u.id === id));
 }
 
 /** The third hexes a unit may charge to (A13): a straight path, an enemy it may attack adjacent at the end. */
@@ -225,6 +238,7 @@ export const activationStep: StepHandler = {
     switch (a.type) {
       case 'move': {
         let units = actUnits(s);
+        seen(s, units);
         if (act.zoc === 'none' && inZoc(s, units)) {
           const go = zocTest(s, units);
           if (go.length === 0) {

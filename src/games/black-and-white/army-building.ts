@@ -81,7 +81,14 @@ export const deploy: StepHandler = {
         if (stackingOk([...types, typeOf(s, bought[i]!)])) out.push({ type: 'place', index: i, hex });
       }
     }
-    for (let i = 0; i < bought.length; i++) if (placed[i] !== null) out.push({ type: 'lift', index: i });
+    // Placed units of one kind on one hex are alike too.
+    const lifted = new Set<string>();
+    for (let i = 0; i < bought.length; i++) {
+      const key = `${bought[i]}@${placed[i]}`;
+      if (placed[i] === null || lifted.has(key)) continue;
+      lifted.add(key);
+      out.push({ type: 'lift', index: i });
+    }
     if (placed.every((h) => h !== null)) out.push({ type: 'done' });
     return out;
   },

@@ -14,6 +14,7 @@ export function showCard(s: BWState, u: Unit): void {
 /** Reveals the block's kind to the opponent; `key` is the log line that says so (none when the caller logs it). */
 export function reveal(s: BWState, u: Unit, key: string | null = 'log.revealed'): void {
   showCard(s, u);
+  if (s.unseen.includes(u.id)) s.unseen = s.unseen.filter((id) => id !== u.id);
   if (u.revealed) return;
   u.revealed = true;
   if (key) logLine(s, key, { unit: u });

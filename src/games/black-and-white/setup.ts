@@ -51,6 +51,7 @@ export function setupState(data: BlackAndWhiteData, scenario: string, seed: stri
     markers: markersOf(sc),
     markersLeft: 0,
     activated: [],
+    unseen: [],
     artilleryUsed: false,
     act: null,
     pending: [],

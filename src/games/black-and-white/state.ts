@@ -145,6 +145,12 @@ export interface BWState {
   markersLeft: number;
   /** Units activated this turn (each once, §8). */
   activated: string[];
+  /**
+   * Of these, units the opponent has not seen picked out: activated in a hex
+   * that holds other friendly units and not yet moved, attacked in melee or
+   * revealed (a shot from a stack names only the hex, §16.8.3).
+   */
+  unseen: string[];
   artilleryUsed: boolean;
   act: Activation | null;
   /** Decisions waiting, first first (several units hit by one artillery shot decide in turn, A26). */

@@ -17,6 +17,7 @@ export function startTurn(s: BWState, army: Army): void {
   s.turn++;
   s.markersLeft = s.markers[army];
   s.activated = [];
+  s.unseen = [];
   s.artilleryUsed = false;
   s.act = null;
   s.undo = [];

@@ -61,9 +61,13 @@ export function viewFor(s: BWState, seat: Army | null, canUndo: boolean): unknow
     entry.units = s.units.filter((u) => u.army === a).map((u) => (own(a) ? ownUnit(u) : enemyUnit(u)));
     armies[a] = entry;
   }
+  // The opponent does not see which units of a stack act until they show themselves (s.unseen).
+  const hidden = (id: string): boolean => s.player !== seat && s.unseen.includes(id);
   const act = s.act
     ? {
-        units: s.act.units.slice(),
+        units: s.act.units.filter((id) => !hidden(id)),
+        startHex: s.act.startHex,
+        count: s.act.units.length,
         moved: s.act.moved,
         stopped: s.act.stopped,
         zoc: s.act.zoc,
@@ -90,7 +94,7 @@ export function viewFor(s: BWState, seat: Army | null, canUndo: boolean): unknow
     turn: s.turn,
     player: s.player,
     markersLeft: s.markersLeft,
-    activated: s.activated.slice(),
+    activated: s.activated.filter((id) => !hidden(id)),
     artilleryUsed: s.artilleryUsed,
     attackerTurns: s.attackerTurns,
     brokeThrough: s.brokeThrough.slice(),

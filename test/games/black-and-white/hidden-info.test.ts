@@ -70,3 +70,24 @@ t.test('log lines: each seat reads its own kinds, the other only the types until
   s = play(s, ['Thargaton', { type: 'special', unit: 'T02', what: 'trench' }]);
   t.match(game.logChange(s).entries.map((e) => game.logLine(e, 'Vesania')).join(' '), /T02 \(Sappers\)/, 'a special action reveals');
 });
+
+t.test('§16.8.3: a unit picked out of a stack is not shown until it moves, attacks in melee or is revealed', async (t) => {
+  const stack: Placing[] = [
+    { army: 'Thargaton', kind: 'sharpshooters', hex: '5,2' },
+    { army: 'Thargaton', kind: 'regular-infantry', hex: '5,2' },
+    { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
+  ];
+  let s = position('open', stack);
+  s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+  const seen = (x: BWState) => game.view(x, 'Vesania') as { activated: string[]; activation: { units: string[]; count: number; startHex: string } | null };
+  t.same(seen(s).activated, []);
+  t.same(seen(s).activation, { units: [], startHex: '5,2', count: 1, moved: 0, stopped: false, zoc: 'none', charge: false, attacked: false, groupMove: null });
+  t.match(game.logLine(game.logChange(s).entries[0], 'Vesania'), /1 unit\(s\) in 5,2/);
+  t.match(game.logLine(game.logChange(s).entries[0], 'Thargaton'), /T01/);
+  t.same((game.view(s, 'Thargaton') as { activated: string[] }).activated, ['T01'], 'the owner sees it');
+  const shot = play(withDice(s, [2, 2]), ['Thargaton', { type: 'fire', unit: 'T01', target: 'V01' }]);
+  t.same(seen(shot).activated, [], 'a shot from the stack keeps the block hidden');
+  t.notMatch(game.logChange(shot).entries.map((e) => game.logLine(e, 'Vesania')).join(' '), /T01/);
+  const moved = play(s, ['Thargaton', { type: 'move', to: '5,1' }]);
+  t.same(seen(moved).activated, ['T01'], 'a move shows it');
+});

@@ -26,8 +26,12 @@ t.test('every action and log line is worded in English; no line names a kind its
       const roles = game.activeRoles(s);
       const role = roles[randomInt(pick, roles.length)]!;
       const legal = game.legalActions(s, role);
+      const labels = new Set<string>();
       for (const a of legal) {
         for (const m of [game.describeAction!(s, role, a), ...game.actionGroups!(s, role, a)]) distinct.set(JSON.stringify(m), m);
+        const label = formatter.format('en', game.describeAction!(s, role, a));
+        if (labels.has(label)) problems.push(`two actions read "${label}"`);
+        labels.add(label);
       }
       const pool = legal.filter((a) => a.type !== 'end-turn' && a.type !== 'end-activation');
       const a = (pool.length && randomInt(pick, 8) ? pool : legal)[randomInt(pick, (pool.length && randomInt(pick, 8) ? pool : legal).length)] ?? legal[0]!;
