@@ -15,7 +15,7 @@ import { allowance, enterHex, stepsFrom } from './movement.ts';
 import { logLine } from './msg.ts';
 import { kindCard, other, unitById, type Activation, type BWState, type Unit } from './state.ts';
 import { activatable, endTurn } from './turn.ts';
-import { afterResolution, beginActivation, meleeTargets } from './activation.ts';
+import { afterResolution, beginActivation, meleeTargets, seen } from './activation.ts';
 import { commanderOf, enemyMustFail, issue, learn, mayIssue, paralysed } from './orders.ts';
 import type { OrderId } from './orders-state.ts';
 import { checkPositionVictory } from './victory.ts';
@@ -145,7 +145,10 @@ export function applyTurnOrder(s: BWState, army: Army, a: Action): void {
     case 'idle-move': {
       // A16: before its activation; the ZOC test as for any move; then the activation begins.
       if (issue(s, army, 'idle-move', [u]) && (!inEnemyZoc(s, u.hex!, army) || commandTest(s, [u], 'zoc'))) enterHex(s, [u], a.to!);
-      if (u.hex !== null) beginActivation(s, [u]);
+      if (u.hex !== null) {
+        beginActivation(s, [u]);
+        seen(s, [u]);
+      }
       return;
     }
     case 'recovery': {
@@ -165,6 +168,7 @@ export function applyTurnOrder(s: BWState, army: Army, a: Action): void {
       // A41: another marker; a plain activation of the one unit.
       issue(s, army, 'second-activation', [u]);
       beginActivation(s, [u]);
+      seen(s, [u]);
       s.act!.orders = { second: true };
       return;
     }

@@ -17,6 +17,7 @@ import type { BWState, Unit } from './state.ts';
 import { COMMANDER_ORDERS, type OrderId } from './orders-state.ts';
 import { applyActivationOrder, applyTurnOrder, activationOrders, turnOrders } from './orders-activation.ts';
 import { applyWindow, windowOrders } from './orders-combat.ts';
+import { seen } from './activation.ts';
 
 /** Orders no. 1 (special orders): no test, not counted toward the one-order limit (§18.1). */
 export const SPECIAL_ORDERS: ReadonlySet<OrderId> = new Set(['discipline', 'aiming-reroll', 'reroll', 'second-activation', 'look', 'ranged-reroll']);
@@ -58,6 +59,8 @@ function showCommander(s: BWState, army: Army): void {
  */
 export function issue(s: BWState, army: Army, order: OrderId, units: Unit[], shown?: MessageParam): boolean {
   showCommander(s, army);
+  // The player points at the block that receives the order: picked out of a stack, it is seen now.
+  if (!shown) seen(s, units);
   const who: MessageParam = shown ?? { list: units.map((u) => u.id) };
   logLine(s, units.length ? 'log.order' : 'log.orderNoUnit', { army: armyRef(army), order: orderRef(order), units: who });
   const ok = SPECIAL_ORDERS.has(order) || commandTest(s, units, 'order', shown);
