@@ -17,6 +17,7 @@ import { settleForced } from './retreat.ts';
 import { endTurn } from './turn.ts';
 import { commandTest } from './command-test.ts';
 import { activationOrders, secondMelee } from './orders-activation.ts';
+import { meleeSettled } from './orders-combat.ts';
 import { reveal } from './reveal.ts';
 
 function newActivation(s: BWState, units: Unit[]): Activation {
@@ -225,6 +226,7 @@ export function endActivation(s: BWState): void {
 export function afterResolution(s: BWState): void {
   settleForced(s);
   if (s.result || s.pending.length > 0 || !s.act || s.orders.window) return;
+  if (meleeSettled(s)) return;
   const left = activationActions(s);
   // An order still on offer (§18) keeps the activation open.
   if (left.length === 1 && left[0]!.type === 'end-activation' && activationOrders(s, s.player!).length === 0) endActivation(s);

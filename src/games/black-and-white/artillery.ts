@@ -9,12 +9,12 @@ import { ARMIES } from './data-format.ts';
 import type { Ammo } from './flow.ts';
 import { gridOf, hasFeature } from './board.ts';
 import { commandTest } from './command-test.ts';
-import { defenceValue, fortified, isCriticalFailure, isCriticalSuccess, rangedValue, revealAttacker, roll2d6, succeeds } from './combat.ts';
+import { defenceValue, fortified, isCriticalFailure, isCriticalSuccess, rangedValue, revealAttacker, roll2d6, succeeds, type Roll } from './combat.ts';
 import { logLine } from './msg.ts';
 import { reveal } from './reveal.ts';
 import type { BWState, Unit } from './state.ts';
 import { loseSteps } from './victory.ts';
-import { aimMissed } from './orders-combat.ts';
+import { aimMissed, damageMissed } from './orders-combat.ts';
 
 /** Special markers not in the armies' hands (A27 'spare'): how many aiming markers may still be laid. */
 export function aimingSupply(s: BWState): number {
@@ -90,6 +90,13 @@ export function aimResult(s: BWState, u: Unit, hex: string, ammo: Ammo, aimed: b
   }
   // A26: one roll against each unit's own Defence.
   const r = roll2d6(s);
+  if (damageMissed(s, u, hex, r)) return;
+  artilleryDamage(s, u, hex, r);
+}
+
+/** The damage roll against every enemy unit of the hex (A26); Anastasia's re-roll may come first (A48). */
+export function artilleryDamage(s: BWState, u: Unit, hex: string, r: Roll): void {
+  const targets = s.units.filter((x) => x.hex === hex && x.army !== u.army);
   const value = rangedValue(s, u);
   for (const t of targets) {
     if (s.result) return;

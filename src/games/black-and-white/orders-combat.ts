@@ -13,8 +13,9 @@ import { rollD6 } from '../../engine/rng.ts';
 import type { Army } from './data-format.ts';
 import type { Action } from './flow.ts';
 import { canEnterTerrain, gridOf, hasFeature, roomFor } from './board.ts';
-import { attackOutcome, attackResult, canCounter, fortified, resolveAttack, resolveCounter, roll2d6, rollAttack, type CounterMods } from './combat.ts';
-import { aimResult, aimRolled } from './artillery.ts';
+import { attackOutcome, attackResult, canCounter, defenceValue, fortified, rangedValue, resolveAttack, resolveCounter, roll2d6, rollAttack, succeeds, type CounterMods } from './combat.ts';
+import { reveal } from './reveal.ts';
+import { aimResult, aimRolled, artilleryDamage } from './artillery.ts';
 import { enterHex } from './movement.ts';
 import { armyRef, logLine, msg, sub } from './msg.ts';
 import { unitById, type BWState, type PendingDecision, type Unit } from './state.ts';
@@ -93,6 +94,17 @@ function offers(s: BWState, w: OrderWindow): Action[] {
       if (canEnterTerrain(s, mine, w.vacated) && roomFor(s, w.vacated, [mine])) out.push(order('pursuit'));
       break;
     }
+    case 'damage-missed': {
+      const u = unitById(s, w.unit);
+      if (u.army === army && s.options.a48ReRoll === 'any' && may('ranged-reroll')) out.push(order('ranged-reroll'));
+      break;
+    }
+    case 'melee-settled': {
+      const mine = live(s, w.attacker);
+      const enemy = live(s, w.defender);
+      if (mine && enemy && mine.army === army && may('withdrawal') && withdrawalHexes(s, mine, enemy).length > 0) out.push(order('withdrawal'));
+      break;
+    }
     case 'aim-missed':
       if (unitById(s, w.unit).army === army && may('aiming-reroll')) out.push(order('aiming-reroll'));
       break;
@@ -112,7 +124,9 @@ export function attackDeclared(s: BWState, spec: AttackSpec): boolean {
   spec.declared = true;
   const act = s.act;
   if (!act || !commanderOf(s, s.player!)) return false;
-  if (spec.kind === 'melee' && act.units.includes(spec.attacker)) act.orders = { ...act.orders, melees: (act.orders?.melees ?? 0) + 1 };
+  if (spec.kind === 'melee' && act.units.includes(spec.attacker)) {
+    act.orders = { ...act.orders, melees: (act.orders?.melees ?? 0) + 1, melee: { attacker: spec.attacker, defender: spec.target } };
+  }
   return open(s, { at: 'declared', attack: spec });
 }
 
@@ -120,10 +134,36 @@ export function attackRolled(s: BWState, spec: AttackSpec, roll: Roll): boolean 
   return !!s.act && open(s, { at: 'rolled', attack: spec, roll });
 }
 
-/** A counterattack decision waits (pending[0]): Withdrawal may come first. */
+/** A counterattack decision waits (pending[0]): Withdrawal may come first (and not again once it is over). */
 export function beforeCounter(s: BWState): void {
   const p = s.pending[0];
-  if (p?.step === 'counter' && s.act) open(s, { at: 'before-counter', defender: p.unit, attacker: p.from });
+  if (p?.step !== 'counter' || !s.act) return;
+  if (s.act.orders?.melee) s.act.orders.melee = null;
+  open(s, { at: 'before-counter', defender: p.unit, attacker: p.from });
+}
+
+/**
+ * Called when nothing waits in an activation: a melee attack that has
+ * settled with no counterattack to come (a miss, a retreat, a fortified
+ * defender) may still be followed by Withdrawal (A44). Returns whether a
+ * window opened.
+ */
+export function meleeSettled(s: BWState): boolean {
+  const m = s.act?.orders?.melee;
+  if (!m) return false;
+  s.act!.orders!.melee = null;
+  return open(s, { at: 'melee-settled', attacker: m.attacker, defender: m.defender });
+}
+
+/** Artillery fire missed every unit of the hex (A48: Anastasia's re-roll covers artillery damage rolls). */
+export function damageMissed(s: BWState, u: Unit, hex: string, r: Roll): boolean {
+  if (!s.act || !commanderOf(s, u.army)) return false;
+  const targets = s.units.filter((x) => x.hex === hex && x.army !== u.army);
+  if (targets.some((t) => succeeds(r, rangedValue(s, u), defenceValue(s, t, u, 'artillery')))) return false;
+  if (!open(s, { at: 'damage-missed', unit: u.id, hex, roll: r })) return false;
+  // The defenders are revealed after the roll (§16.8.1), as without the window.
+  for (const t of targets) reveal(s, t);
+  return true;
 }
 
 export function counterDeclared(s: BWState, defender: Unit, attacker: Unit): boolean {
@@ -240,6 +280,25 @@ export function applyWindow(s: BWState, army: Army, a: Action): void {
         if (mine.hex !== null && enemy.hex !== null && canCounter(s, mine, enemy) && !hasFeature(s, enemy.hex, 'smoke')) {
           resolveAttack(s, mine, enemy, 'melee', false, false, { declared: true });
         }
+      }
+      break;
+    }
+    case 'damage-missed': {
+      let r = w.roll;
+      if (o) {
+        issue(s, army, o, []);
+        r = roll2d6(s);
+        logReroll(s, army, r);
+      }
+      artilleryDamage(s, unitById(s, w.unit), w.hex, r);
+      break;
+    }
+    case 'melee-settled': {
+      const mine = unitById(s, w.attacker);
+      const enemy = unitById(s, w.defender);
+      if (o && issue(s, army, o, [mine])) {
+        logLine(s, 'log.withdrawal', { unit: mine });
+        s.pending.unshift({ army: mine.army, unit: mine.id, step: 'must-retreat', cause: 'melee', from: enemy.id, fromHex: enemy.hex!, fortified: false, mayCounter: false });
       }
       break;
     }

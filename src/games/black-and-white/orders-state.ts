@@ -78,6 +78,10 @@ export type OrderWindow =
   | { at: 'before-counter'; defender: string; attacker: string }
   /** An enemy retreated from the unit's melee attack (Pursuit, A43). */
   | { at: 'retreated'; unit: string; target: string; vacated: string }
+  /** Artillery fire's damage roll missed every unit of the hex (Anastasia's re-roll, A48). */
+  | { at: 'damage-missed'; unit: string; hex: string; roll: Roll }
+  /** The unit's melee attack is over and no counterattack comes (Withdrawal, A44). */
+  | { at: 'melee-settled'; attacker: string; defender: string }
   /** An aiming roll missed (Alexandrus's re-roll). */
   | { at: 'aim-missed'; unit: string; hex: string; ammo: 'normal' | 'incendiary' | 'smoke'; die: number; markers: number };
 
@@ -101,6 +105,8 @@ export interface ActivationOrders {
   frenzy?: boolean;
   /** Melee attacks made in this activation. */
   melees?: number;
+  /** The melee attack under way (attacker, defender), until it settles: Withdrawal may follow it (A44). */
+  melee?: { attacker: string; defender: string } | null;
   /** Dominic's second activation of the unit (A41): no special abilities. */
   second?: boolean;
 }

@@ -230,3 +230,32 @@ t.test('without commanders (the default) no order window ever opens', async (t) 
   t.equal(s.orders.window, null);
   t.equal(unit(s, 'V01').strength, 2);
 });
+
+t.test('Withdrawal (A44) also after a melee attack that settled with no counterattack to come (a miss)', async (t) => {
+  let s = cavalryDuel('Vesania', { Vesania: 'inquisitor-dominic' });
+  s = play(s, ['Vesania', { type: 'activate', units: ['V01'] }]);
+  s = play(withDice(s, [3, 3]), ['Vesania', { type: 'melee', unit: 'V01', target: 'T01' }]);
+  t.same(orderNames(s, 'Vesania'), ['withdrawal']);
+  const passed = play(withDice(s, [1, 1]), ['Vesania', { type: 'order', order: 'withdrawal' }]);
+  t.same(passed.pending.map((p) => [p.army, p.unit, p.step]), [['Vesania', 'V01', 'must-retreat']]);
+  const declined = play(s, ['Vesania', { type: 'go-on' }]);
+  t.equal(declined.act, null, 'going on: the activation ends');
+});
+
+t.test("A48: Anastasia's special order re-rolls artillery fire's missed damage roll; not with a48ReRoll 'not-artillery'", async (t) => {
+  const units = [
+    { army: 'Vesania' as const, kind: 'order-of-capricorn' as const, hex: '5,8' },
+    { army: 'Thargaton' as const, kind: 'regular-cavalry' as const, hex: '5,5' },
+  ];
+  let s = withCommanders(units, 'Vesania', { Vesania: 'sister-anastasia' });
+  s = play(s, ['Vesania', { type: 'activate', units: ['V01'] }]);
+  s = play(withDice(s, [5, 3, 3]), ['Vesania', { type: 'bombard', unit: 'V01', hex: '5,5', ammo: 'normal' }]);
+  t.same(orderNames(s, 'Vesania'), ['ranged-reroll'], 'aimed, then the damage roll missed');
+  t.ok(unit(s, 'T01').revealed, 'the target is revealed after the roll');
+  t.equal(unit(play(withDice(s, [5, 4]), ['Vesania', { type: 'order', order: 'ranged-reroll' }]), 'T01').strength, 2);
+  t.equal(unit(play(s, ['Vesania', { type: 'go-on' }]), 'T01').strength, 3);
+  let off = withCommanders(units, 'Vesania', { Vesania: 'sister-anastasia' }, { a48ReRoll: 'not-artillery' });
+  off = play(off, ['Vesania', { type: 'activate', units: ['V01'] }]);
+  off = play(withDice(off, [5, 3, 3]), ['Vesania', { type: 'bombard', unit: 'V01', hex: '5,5', ammo: 'normal' }]);
+  t.equal(off.orders.window, null, 'no window');
+});
