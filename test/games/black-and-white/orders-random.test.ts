@@ -91,6 +91,9 @@ t.test('random games with commanders: legal actions only, no leak', async (t) =>
       const weighted = legal.filter((a) => a.type !== 'end-turn' && a.type !== 'end-activation' && a.type !== 'undo');
       const pool = orders.length && randomInt(pick, 3) > 0 ? orders : weighted.length && randomInt(pick, 10) > 0 ? weighted : legal;
       const a = pool[randomInt(pick, pool.length)]!;
+      // No two choices read alike.
+      const texts = legal.map((x) => formatter.format('en', game.describeAction!(s, role, x)));
+      if (new Set(texts).size !== texts.length) problems.push(`two of ${role}'s actions read alike: ${texts.join(' | ')}`);
       for (const m of [game.describeAction!(s, role, a), ...game.actionGroups!(s, role, a)]) distinct.set(JSON.stringify(m), m);
       const other = ARMIES.find((x) => x !== role)!;
       if (!roles.includes(other)) {
