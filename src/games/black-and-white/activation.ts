@@ -299,6 +299,8 @@ export const activationStep: StepHandler = {
   undoable: (s, a) => a.type === 'move' && (s.act!.zoc !== 'none' || !inZoc(s, actUnits(s))) && !revealsKind(s, a.to),
 };
 
+/** A step that shows a kind: a kind-only move (§9.4), or fire that may eliminate (an eliminated block is shown). */
 function revealsKind(s: BWState, to: string): boolean {
+  if (hasFeature(s, to, 'fire')) return true;
   return actUnits(s).some((u) => !u.revealed && u.type !== 'infantry' && terrainAt(s, to) === 'swamp');
 }

@@ -16,6 +16,9 @@ export function pushUndo(s: BWState, before: BWState, by: Army): void {
 /** The state before the last undoable action; as a change, it cuts the log back to that state's length. */
 export function restoreSnapshot(s: BWState): BWState {
   const snap = s.undo[s.undo.length - 1]!;
-  const { scenario, board, kinds, aiming, markerCaps } = s;
-  return { ...snap.state, scenario, board, kinds, aiming, markerCaps, log: [], logFrom: snap.logLength, undo: s.undo.slice(0, -1) };
+  // In the state's own key order, so that the restored state serialises like the one the snapshot was taken of.
+  const out: Record<string, unknown> = {};
+  const saved = snap.state as Record<string, unknown>;
+  for (const k of Object.keys(s)) out[k] = k in saved ? saved[k] : (s as unknown as Record<string, unknown>)[k];
+  return { ...(out as unknown as BWState), log: [], logFrom: snap.logLength, undo: s.undo.slice(0, -1) };
 }

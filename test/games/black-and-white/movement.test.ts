@@ -229,3 +229,37 @@ t.test('A13: a stream may only be the last hex of an infantry charge', async (t)
   t.equal(units('5,4'), 1, 'stream as the third hex');
   t.equal(units('5,3'), 0, 'stream as the second hex');
 });
+
+t.test('§9.2 example: an infantry unit that can charge may move 1 and melee, move 2 and stop, or charge', async (t) => {
+  const s = position('open', [
+    { army: 'Vesania', kind: 'brotherhood-of-the-sword', hex: '5,1' },
+    { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,5' },
+  ], 'Vesania');
+  t.ok(game.legalActions(s, 'Vesania').some((a) => a.type === 'charge' && a.to === '5,4'), 'charge');
+  let one = play(s, ['Vesania', { type: 'activate', units: ['V01'] }], ['Vesania', { type: 'move', to: '5,2' }], ['Vesania', { type: 'move', to: '5,3' }]);
+  t.notOk(game.legalActions(one, 'Vesania').some((a) => a.type === 'melee'), 'after 2 hexes: no attack');
+  t.equal(one.act, null, 'and the activation is over');
+  const near = position('open', [
+    { army: 'Vesania', kind: 'brotherhood-of-the-sword', hex: '5,3' },
+    { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,5' },
+  ], 'Vesania');
+  one = play(near, ['Vesania', { type: 'activate', units: ['V01'] }], ['Vesania', { type: 'move', to: '5,4' }]);
+  t.ok(game.legalActions(one, 'Vesania').some((a) => a.type === 'melee'), 'after 1 hex: melee');
+});
+
+t.test('§9.3 detachment: moves as one, then one of its units may attack if it did not use all its movement', async (t) => {
+  let s = position('open', [
+    { army: 'Thargaton', kind: 'regular-infantry', hex: '5,2' },
+    { army: 'Thargaton', kind: 'line-infantry', hex: '5,2' },
+    { army: 'Thargaton', kind: 'sappers', hex: '5,2' },
+    { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
+  ]);
+  const dets = game.legalActions(s, 'Thargaton').filter((a) => a.type === 'activate' && a.units.length > 1);
+  t.equal(dets.length, 4, 'three pairs and the whole stack');
+  s = play(s, ['Thargaton', { type: 'activate', units: ['T01', 'T02'] }]);
+  s = play(s, ['Thargaton', { type: 'move', to: '4,2' }]);
+  t.same([s.units[0]!.hex, s.units[1]!.hex, s.units[2]!.hex], ['4,2', '4,2', '5,2'], 'the two move together, the third stays');
+  t.notOk(game.legalActions(s, 'Thargaton').some((a) => a.type === 'special'), 'no special action in an activation');
+  s = play(s, ['Thargaton', { type: 'move', to: '4,3' }]);
+  t.notOk(game.legalActions(s, 'Thargaton').some((a) => a.type === 'melee' || a.type === 'fire'), 'moved 2: no attack');
+});

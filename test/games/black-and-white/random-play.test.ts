@@ -44,6 +44,7 @@ t.test('random games run to the end or the cap with legal actions only', async (
     const pick = seedRng(`pick${g}`);
     const options = g % 3 === 1 ? { a18ZocTest: 'each', a22CounterAfterMiss: true, a24Fortified: 'forced', a54Revealed: 'hide', a27AimingSupply: 'unlimited', a36EmptyHexAmmo: 'any' } : {};
     let s = game.setup({ scenario: sc, seed: `game${g}`, options });
+    const mine: BWState[] = [];
     for (let step = 0; step < 1500 && !game.status(s).over; step++) {
       const roles = game.activeRoles(s);
       if (roles.length === 0) {
@@ -82,7 +83,15 @@ t.test('random games run to the end or the cap with legal actions only', async (
           if (!(e instanceof IllegalActionError)) throw e;
         }
       }
+      const before = s;
       s = game.apply(s, role, a);
+      // Undo gives back exactly the state before the last undoable action.
+      if (a.type === 'undo') {
+        const back = mine.pop()!;
+        const strip = (x: BWState) => JSON.stringify({ ...x, log: [], logFrom: 0, undo: x.undo.length });
+        if (strip(back) !== strip(s)) t.fail('undo did not restore the earlier state');
+      } else if (s.undo.length > before.undo.length) mine.push(before);
+      else if (s.undo.length === 0) mine.length = 0;
       seen.add(a.type === 'bombard' ? `bombard-${a.ammo}` : a.type === 'special' ? `special-${a.what}` : a.type);
       if (game.status(s).over) reasons.add(game.status(s).reason!);
       decisions++;
