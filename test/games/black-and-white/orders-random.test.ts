@@ -66,6 +66,7 @@ t.test('random games with commanders: legal actions only, no leak', async (t) =>
     const options: Record<string, unknown> = { commanders: true, ...(g % 3 === 2 ? { a37Commander: 'first-order', a54Revealed: 'hide', a22CounterAfterMiss: true, a47FearFortified: 'no', a48ReRoll: 'not-artillery' } : {}) };
     let s = game.setup({ scenario: sc, seed: `orders${g}`, options });
     const known: Record<Army, Set<string>> = { Thargaton: new Set(), Vesania: new Set() };
+    const mine: BWState[] = [];
     for (let step = 0; step < 1500 && !game.status(s).over; step++) {
       const roles = game.activeRoles(s);
       if (roles.length === 0) {
@@ -104,8 +105,16 @@ t.test('random games with commanders: legal actions only, no leak', async (t) =>
           if (!(e instanceof IllegalActionError)) throw e;
         }
       }
+      const before = s;
       s = game.apply(s, role, a);
       steps++;
+      // Undo gives back exactly the state before the last undoable action.
+      if (a.type === 'undo') {
+        const back = mine.pop()!;
+        const strip = (x: BWState) => JSON.stringify({ ...x, log: [], logFrom: 0, undo: x.undo.length });
+        if (strip(back) !== strip(s)) t.fail('undo did not restore the earlier state');
+      } else if (s.undo.length > before.undo.length) mine.push(before);
+      else if (s.undo.length === 0) mine.length = 0;
       seen.add(a.type === 'order' ? `order:${a.order}` : a.type);
       if (step % 5 === 0 || a.type === 'order') for (const seat of [...ARMIES, null]) checkView(t, s, seat);
       for (const seat of ARMIES) for (const k of knownKinds(s, seat)) known[seat].add(k);
