@@ -1,7 +1,8 @@
 /**
  * Combat (§16): the attack roll and its criticals (§16.1), attack and Defence
- * values with every modifier of §16.9 but the commanders' (cumulative, A35),
- * melee (§16.2), counterattack (§16.3, A22, A28) and ranged attacks (§16.5).
+ * values with every modifier of §16.9 (cumulative, A35; the commanders' come
+ * with their orders, orders-combat.ts), melee (§16.2), counterattack (§16.3,
+ * A22, A28) and ranged attacks (§16.5).
  * What the defender then decides is in retreat.ts.
  */
 import { rollD6 } from '../../engine/rng.ts';

@@ -260,3 +260,53 @@ t.test("Baron's special order: +1 Discipline for the units activated this turn, 
   s = play(s, ['Thargaton', { type: 'end-activation' }], ['Thargaton', { type: 'end-turn' }]);
   t.equal(discipline(s, unit(s, 'T01')), 7, "not in the opponent's turn");
 });
+
+t.test('A19: a detachment receiving an order tests with its lowest Discipline', async (t) => {
+  let s = withCommanders(
+    [
+      { army: 'Thargaton', kind: 'regular-infantry', hex: '5,1' },
+      { army: 'Thargaton', kind: 'sharpshooters', hex: '5,1' },
+    ],
+    'Thargaton',
+    { Thargaton: 'lord-alexandrus' },
+  );
+  s = play(s, ['Thargaton', { type: 'activate', units: ['T01', 'T02'] }], ['Thargaton', { type: 'move', to: '5,2' }]);
+  // Regular Infantry 7 + 2 (A1, two infantry) = 9; Sharpshooters 8 + 2 = 10.
+  t.same(play(withDice(s, [5, 5]), ['Thargaton', { type: 'order', order: 'forced-march' }]).orders.issued[0]?.ok, false, '10 fails on the lowest, 9');
+  t.same(play(withDice(s, [4, 5]), ['Thargaton', { type: 'order', order: 'forced-march' }]).orders.issued[0]?.ok, true);
+});
+
+t.test("A54 'hide': what a seat looked at is forgotten at the end of the turn, like revealed kinds", async (t) => {
+  let s = withCommanders(
+    [
+      { army: 'Thargaton', kind: 'regular-infantry', hex: '5,2' },
+      { army: 'Vesania', kind: 'lions-of-vesania', hex: '5,4' },
+    ],
+    'Thargaton',
+    { Thargaton: 'vlad-kristofferson' },
+    { a54Revealed: 'hide' },
+  );
+  s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+  s = play(withDice(s, [1, 1]), ['Thargaton', { type: 'order', order: 'reconnaissance', unit: 'T01', target: 'V01' }]);
+  t.same((game.view(s, 'Thargaton') as { orders: { learned: object } }).orders.learned, { V01: 'lions-of-vesania' });
+  s = play(s, ['Thargaton', { type: 'end-activation' }], ['Thargaton', { type: 'end-turn' }]);
+  t.same((game.view(s, 'Thargaton') as { orders: { learned: object } }).orders.learned, {});
+});
+
+t.test('§16.8.3: an order to a hidden shooter names its hex, not its block', async (t) => {
+  let s = withCommanders(
+    [
+      { army: 'Vesania', kind: 'order-of-virgo', hex: '5,6' },
+      { army: 'Vesania', kind: 'order-of-virgo', hex: '5,6' },
+      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,4' },
+    ],
+    'Vesania',
+    { Vesania: 'sister-anastasia' },
+  );
+  s = play(s, ['Vesania', { type: 'activate', units: ['V02'] }], ['Vesania', { type: 'fire', unit: 'V02', target: 'T01' }]);
+  s = play(withDice(s, [1, 1, 2, 1]), ['Vesania', { type: 'order', order: 'take-aim' }]);
+  t.same(s.orders.issued, [{ army: 'Vesania', order: 'take-aim', unit: null, ok: true }]);
+  for (const e of s.log) t.notOk(JSON.stringify(game.logMessage!(e, 'Thargaton')).includes('V02'), `Thargaton's line ${e.pub.key} does not name V02`);
+  const v = game.view(s, 'Thargaton') as { activated: string[]; orders: { issued: { unit: string | null }[] } };
+  t.notOk(v.orders.issued.some((o) => o.unit === 'V02') || v.activated.includes('V02'), "Thargaton's view does not name it");
+});
