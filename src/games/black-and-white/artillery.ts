@@ -14,7 +14,7 @@ import { logLine } from './msg.ts';
 import { reveal } from './reveal.ts';
 import type { BWState, Unit } from './state.ts';
 import { loseSteps } from './victory.ts';
-import { aimMissed, damageMissed } from './orders-combat.ts';
+import { aimMissed, damageRolled } from './orders-combat.ts';
 
 /** Special markers not in the armies' hands (A27 'spare'): how many aiming markers may still be laid. */
 export function aimingSupply(s: BWState): number {
@@ -90,12 +90,12 @@ export function aimResult(s: BWState, u: Unit, hex: string, ammo: Ammo, aimed: b
   }
   // A26: one roll against each unit's own Defence.
   const r = roll2d6(s);
-  if (damageMissed(s, u, hex, r)) return;
+  if (damageRolled(s, u, hex, r)) return;
   artilleryDamage(s, u, hex, r);
 }
 
-/** The damage roll against every enemy unit of the hex (A26); Anastasia's re-roll may come first (A48). */
-export function artilleryDamage(s: BWState, u: Unit, hex: string, r: Roll): void {
+/** The damage roll against every enemy unit of the hex (A26); orders may come first (orders-combat.ts); Finish Them makes a hit cost `damage` steps. */
+export function artilleryDamage(s: BWState, u: Unit, hex: string, r: Roll, damage = 1): void {
   const targets = s.units.filter((x) => x.hex === hex && x.army !== u.army);
   const value = rangedValue(s, u);
   for (const t of targets) {
@@ -107,7 +107,7 @@ export function artilleryDamage(s: BWState, u: Unit, hex: string, r: Roll): void
     if (!hit) continue;
     const fort = fortified(s, t);
     const critical = crit === 'success';
-    loseSteps(s, t);
+    loseSteps(s, t, damage);
     if (t.hex === null) continue;
     const forced = fort && critical && s.options.a24Fortified === 'forced';
     s.pending.push({

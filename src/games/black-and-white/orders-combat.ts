@@ -3,17 +3,18 @@
  * window only when an order is on offer there: after an attack is declared
  * (Motivation, For the Queen! A45, Take Aim), after its roll (Finish Them,
  * Vlad's re-roll of a critical failure, Anastasia's re-roll of a failed
- * ranged attack A48), when the enemy goes into a counterattack (Dodge A40,
- * Defence), when its counterattack would eliminate the unit (Until Death
- * A46), before the defender's counterattack choice (Withdrawal A44), after
- * an enemy retreats from the unit's melee (Pursuit A43), and after an
- * aiming roll misses (Alexandrus's re-roll).
+ * ranged attack A48; the same after artillery fire's damage roll), when the
+ * enemy goes into a counterattack (Dodge A40, Defence), when its
+ * counterattack would eliminate the unit (Until Death A46), before the
+ * defender's counterattack choice or after a melee attack that settled
+ * without one (Withdrawal A44), after an enemy retreats from the unit's melee
+ * (Pursuit A43), and after an aiming roll misses (Alexandrus's re-roll).
  */
 import { rollD6 } from '../../engine/rng.ts';
 import type { Army } from './data-format.ts';
 import type { Action } from './flow.ts';
 import { canEnterTerrain, gridOf, hasFeature, roomFor } from './board.ts';
-import { attackOutcome, attackResult, canCounter, defenceValue, fortified, rangedValue, resolveAttack, resolveCounter, roll2d6, rollAttack, succeeds, type CounterMods } from './combat.ts';
+import { attackOutcome, attackResult, canCounter, defenceValue, fortified, isCriticalFailure, isCriticalSuccess, rangedValue, resolveAttack, resolveCounter, roll2d6, rollAttack, succeeds, type CounterMods } from './combat.ts';
 import { reveal } from './reveal.ts';
 import { aimResult, aimRolled, artilleryDamage } from './artillery.ts';
 import { enterHex } from './movement.ts';
@@ -94,9 +95,13 @@ function offers(s: BWState, w: OrderWindow): Action[] {
       if (canEnterTerrain(s, mine, w.vacated) && roomFor(s, w.vacated, [mine])) out.push(order('pursuit'));
       break;
     }
-    case 'damage-missed': {
+    case 'damage-rolled': {
       const u = unitById(s, w.unit);
-      if (u.army === army && s.options.a48ReRoll === 'any' && may('ranged-reroll')) out.push(order('ranged-reroll'));
+      if (u.army !== army) return [];
+      const hits = s.units.filter((x) => x.hex === w.hex && x.army !== army).filter((t) => succeeds(w.roll, rangedValue(s, u), defenceValue(s, t, u, 'artillery')));
+      if (isCriticalSuccess(w.roll) && may('finish-them')) out.push(order('finish-them'));
+      if (isCriticalFailure(w.roll) && may('reroll')) out.push(order('reroll'));
+      if (hits.length === 0 && s.options.a48ReRoll === 'any' && may('ranged-reroll')) out.push(order('ranged-reroll'));
       break;
     }
     case 'melee-settled': {
@@ -155,12 +160,11 @@ export function meleeSettled(s: BWState): boolean {
   return open(s, { at: 'melee-settled', attacker: m.attacker, defender: m.defender });
 }
 
-/** Artillery fire missed every unit of the hex (A48: Anastasia's re-roll covers artillery damage rolls). */
-export function damageMissed(s: BWState, u: Unit, hex: string, r: Roll): boolean {
+/** Artillery fire's damage roll, before its result (an attack roll like a ranged attack's, §16.6; A48). */
+export function damageRolled(s: BWState, u: Unit, hex: string, r: Roll): boolean {
   if (!s.act || !commanderOf(s, u.army)) return false;
   const targets = s.units.filter((x) => x.hex === hex && x.army !== u.army);
-  if (targets.some((t) => succeeds(r, rangedValue(s, u), defenceValue(s, t, u, 'artillery')))) return false;
-  if (!open(s, { at: 'damage-missed', unit: u.id, hex, roll: r })) return false;
+  if (!open(s, { at: 'damage-rolled', unit: u.id, hex, roll: r })) return false;
   // The defenders are revealed after the roll (§16.8.1), as without the window.
   for (const t of targets) reveal(s, t);
   return true;
@@ -283,14 +287,18 @@ export function applyWindow(s: BWState, army: Army, a: Action): void {
       }
       break;
     }
-    case 'damage-missed': {
+    case 'damage-rolled': {
+      const u = unitById(s, w.unit);
       let r = w.roll;
-      if (o) {
+      let damage = 1;
+      if (o === 'finish-them') {
+        if (issue(s, army, o, [u])) damage = 2;
+      } else if (o) {
         issue(s, army, o, []);
         r = roll2d6(s);
         logReroll(s, army, r);
       }
-      artilleryDamage(s, unitById(s, w.unit), w.hex, r);
+      artilleryDamage(s, u, w.hex, r, damage);
       break;
     }
     case 'melee-settled': {

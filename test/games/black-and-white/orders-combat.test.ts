@@ -259,3 +259,19 @@ t.test("A48: Anastasia's special order re-rolls artillery fire's missed damage r
   off = play(withDice(off, [5, 3, 3]), ['Vesania', { type: 'bombard', unit: 'V01', hex: '5,5', ammo: 'normal' }]);
   t.equal(off.orders.window, null, 'no window');
 });
+
+t.test("artillery fire's damage roll is an attack roll too: Finish Them after a critical success costs every unit hit 2 steps", async (t) => {
+  let s = withCommanders(
+    [
+      { army: 'Thargaton', kind: 'regular-artillery', hex: '5,1' },
+      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
+    ],
+    'Thargaton',
+    { Thargaton: 'baron-maximilian' },
+  );
+  s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+  s = play(withDice(s, [5, 3, 4]), ['Thargaton', { type: 'bombard', unit: 'T01', hex: '5,4', ammo: 'normal' }]);
+  t.same(orderNames(s, 'Thargaton'), ['finish-them']);
+  t.equal(unit(play(withDice(s, [1, 1]), ['Thargaton', { type: 'order', order: 'finish-them' }]), 'V01').strength, 1);
+  t.equal(unit(play(s, ['Thargaton', { type: 'go-on' }]), 'V01').strength, 2);
+});
