@@ -18,6 +18,7 @@ import { endTurn } from './turn.ts';
 import { commandTest } from './command-test.ts';
 import { activationOrders, secondMelee } from './orders-activation.ts';
 import { meleeSettled } from './orders-combat.ts';
+import type { ActivationOrders } from './orders-state.ts';
 import { reveal } from './reveal.ts';
 
 function newActivation(s: BWState, units: Unit[]): Activation {
@@ -44,9 +45,11 @@ function spend(s: BWState, units: Unit[]): void {
   if (units.some((u) => u.type === 'artillery')) s.artilleryUsed = true;
 }
 
-export function beginActivation(s: BWState, units: Unit[]): void {
+/** `orders`: what an order gave the activation from its start (Dominic's second activation). */
+export function beginActivation(s: BWState, units: Unit[], orders?: ActivationOrders): void {
   spend(s, units);
   s.act = newActivation(s, units);
+  if (orders) s.act.orders = orders;
   const hex = units[0]!.hex!;
   const others = s.units.filter((u) => u.hex === hex && u.army === units[0]!.army).length - units.length;
   if (others > 0) {
@@ -56,6 +59,7 @@ export function beginActivation(s: BWState, units: Unit[]): void {
   } else {
     logLine(s, 'log.activated', { units: { list: units.map((u) => u.id) } });
   }
+  afterResolution(s);
 }
 
 /** The units show themselves (they move, attack in melee or are revealed). */
@@ -196,7 +200,7 @@ export function activationActions(s: BWState): Action[] {
     return out;
   }
   const lead = units[0]!;
-  if (!act.stopped && !act.attacked && act.zoc !== 'failed' && act.moved < allowance(s, units, act.fromForest) + (act.orders?.extraMove ?? 0)) {
+  if (!act.stopped && !act.attacked && act.zoc !== 'failed' && act.moved < allowance(units, act.fromForest) + (act.orders?.extraMove ?? 0)) {
     // Artillery that has fired may not move; the Scorpion moves before it fires.
     for (const to of stepsFrom(s, units, lead.hex!)) out.push({ type: 'move', to });
   }

@@ -19,7 +19,7 @@ export function stepsFrom(s: BWState, movers: Unit[], from: string): string[] {
 }
 
 /** How many hexes the activation's units may enter in all (§10.2; A11 forest start). */
-export function allowance(s: BWState, movers: Unit[], fromForest: boolean): number {
+export function allowance(movers: Unit[], fromForest: boolean): number {
   if (fromForest) return 1;
   return MAX_MOVE[movers[0]!.type];
 }

@@ -72,7 +72,7 @@ const actUnits = (s: BWState): Unit[] => s.act!.units.map((id) => unitById(s, id
 /** The activation's beginning (nothing done yet) or its end (nothing left to move or attack with), for Paralysis and Fear. */
 function atBeginningOrEnd(s: BWState, act: Activation, units: Unit[]): boolean {
   if (act.moved === 0 && !act.attacked && !act.groupMove) return true;
-  return act.attacked || act.stopped || act.zoc === 'failed' || act.moved >= allowance(s, units, act.fromForest) + (act.orders?.extraMove ?? 0);
+  return act.attacked || act.stopped || act.zoc === 'failed' || act.moved >= allowance(units, act.fromForest) + (act.orders?.extraMove ?? 0);
 }
 
 /** Orders offered within an activation (no decision or window waiting). */
@@ -167,9 +167,8 @@ export function applyTurnOrder(s: BWState, army: Army, a: Action): void {
     case 'second-activation': {
       // A41: another marker; a plain activation of the one unit.
       issue(s, army, 'second-activation', [u]);
-      beginActivation(s, [u]);
+      beginActivation(s, [u], { second: true });
       seen(s, [u]);
-      s.act!.orders = { second: true };
       return;
     }
   }

@@ -80,7 +80,7 @@ export const turnStep: StepHandler = {
     out.push({ type: 'end-turn' });
     return out;
   },
-  apply(s, army, a) {
+  apply(s, _army, a) {
     switch (a.type) {
       case 'activate':
         return beginActivation(s, a.units.map((id) => unitById(s, id)));

@@ -6,7 +6,7 @@
  * copied in at setup (which never changes during a game).
  */
 import type { Army } from './data-format.ts';
-import { logLength, type BWState, type UndoSnapshot } from './state.ts';
+import { logLength, type BWState } from './state.ts';
 
 export function pushUndo(s: BWState, before: BWState, by: Army): void {
   const { undo: _u, log: _l, scenario: _s, board: _b, kinds: _k, aiming: _a, markerCaps: _m, ...rest } = before;

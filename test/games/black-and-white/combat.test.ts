@@ -158,7 +158,7 @@ t.test('§16.9 modifiers: A1 army bonuses, Lions against cavalry (A5), Brotherho
     { army: 'Thargaton', kind: 'heavy-cavalry', hex: '7,4' },
     { army: 'Vesania', kind: 'brotherhood-of-the-sword', hex: '6,5' }, // hills
   ]);
-  const [t1, t2, t3, v1, v2, t4, v3] = ['T01', 'T02', 'T03', 'V01', 'V02', 'T04', 'V03'].map((id) => unit(s, id));
+  const [t1, , t3, v1, v2, t4, v3] = ['T01', 'T02', 'T03', 'V01', 'V02', 'T04', 'V03'].map((id) => unit(s, id));
   t.equal(defenceValue(s, t1!, v1!, 'melee'), 3 + 3, 'three infantry: +3 Defence against melee (A1 self)');
   t.equal(defenceValue(s, t1!, v1!, 'ranged'), 3, 'no bonus at range');
   t.equal(meleeValue(s, v1!, t1!, false), 3 + 2, 'Vesanian pair: +2 Melee');
