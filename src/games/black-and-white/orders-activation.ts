@@ -165,9 +165,9 @@ export function applyTurnOrder(s: BWState, army: Army, a: Action): void {
       return;
     }
     case 'second-activation': {
-      // A41: another marker; a plain activation of the one unit.
+      // A41: another marker, the one unit; no special ability if it used one in its first activation.
       issue(s, army, 'second-activation', [u]);
-      beginActivation(s, [u], { second: true });
+      beginActivation(s, [u], s.orders.abilities.includes(u.id) ? { second: true } : undefined);
       seen(s, [u]);
       return;
     }

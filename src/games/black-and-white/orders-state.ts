@@ -107,7 +107,7 @@ export interface ActivationOrders {
   melees?: number;
   /** The melee attack under way (attacker, defender), until it settles: Withdrawal may follow it (A44). */
   melee?: { attacker: string; defender: string } | null;
-  /** Dominic's second activation of the unit (A41): no special abilities. */
+  /** Dominic's second activation of a unit that used a special ability in its first (A41): none now. */
   second?: boolean;
 }
 
@@ -125,6 +125,8 @@ export interface OrdersState {
   /** Enemy units whose kind the seat alone has looked at (Reconnaissance, Rafael's look). */
   learned: Record<Army, string[]>;
   window: OrderWindow | null;
+  /** Dominic's army: units that used a special ability this turn (charge, special action, second shot, Aquarius move and attack; A41). */
+  abilities: string[];
 }
 
 export function newOrdersState(choices: Record<Army, CommanderId[]>): OrdersState {
@@ -136,5 +138,6 @@ export function newOrdersState(choices: Record<Army, CommanderId[]>): OrdersStat
     paralysed: [],
     learned: { Thargaton: [], Vesania: [] },
     window: null,
+    abilities: [],
   };
 }

@@ -13,7 +13,8 @@ import { ARMIES, type Army, type CommanderId } from './data-format.ts';
 import type { Action, HandlerTable, StepHandler } from './flow.ts';
 import { commandTest } from './command-test.ts';
 import { armyRef, logLine, logOwn, msg, sub } from './msg.ts';
-import type { BWState, Unit } from './state.ts';
+import { unitById, type BWState, type Unit } from './state.ts';
+import { MAX_MOVE } from './kinds.ts';
 import { COMMANDER_ORDERS, type OrderId } from './orders-state.ts';
 import { applyActivationOrder, applyTurnOrder, activationOrders, turnOrders } from './orders-activation.ts';
 import { applyWindow, windowOrders } from './orders-combat.ts';
@@ -87,6 +88,7 @@ export const paralysed = (s: BWState, u: Unit): boolean => s.orders.paralysed.so
 export function ordersStartTurn(s: BWState): void {
   s.orders.issued = [];
   s.orders.window = null;
+  s.orders.abilities = [];
   s.orders.paralysed = s.orders.paralysed.filter((p) => p.turn >= s.turn);
   if (s.options.a54Revealed === 'hide') s.orders.learned = { Thargaton: [], Vesania: [] };
 }
@@ -153,14 +155,36 @@ function withExtra(base: StepHandler, extra: (s: BWState, army: Army) => Action[
   };
 }
 
+/**
+ * A41: Dominic's army notes which units use a special ability (a charge, a
+ * special action, the second shot, the Aquarius attack after a full move),
+ * so that a second activation of one of them uses none.
+ */
+function noteAbilities(base: StepHandler): StepHandler {
+  return {
+    ...base,
+    apply(s, army, a) {
+      if (commanderOf(s, army) === 'inquisitor-dominic') {
+        const act = s.act;
+        let unit: string | null = null;
+        if (a.type === 'charge' || a.type === 'special') unit = a.unit;
+        else if (a.type === 'fire' && act?.secondShot?.unit === a.unit) unit = a.unit;
+        else if (a.type === 'melee' && act && act.moved >= MAX_MOVE.infantry && unitById(s, a.unit).kind === 'order-of-aquarius') unit = a.unit;
+        if (unit && !s.orders.abilities.includes(unit)) s.orders.abilities.push(unit);
+      }
+      base.apply(s, army, a);
+    },
+  };
+}
+
 /** The flow's table with orders joined in. */
 export function withOrders(t: HandlerTable): HandlerTable {
   return {
     ...t,
     purchase: purchaseWithCommander(t.purchase),
     deploy: deployShowingCommanders(t.deploy),
-    turn: withExtra(t.turn, turnOrders, applyTurnOrder),
-    activation: withExtra(t.activation, activationOrders, applyActivationOrder),
+    turn: withExtra(noteAbilities(t.turn), turnOrders, applyTurnOrder),
+    activation: withExtra(noteAbilities(t.activation), activationOrders, applyActivationOrder),
   };
 }
 

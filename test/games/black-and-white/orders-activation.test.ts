@@ -151,16 +151,22 @@ t.test("Dominic's special order (A41): a second activation of one unit, once a t
     'Vesania',
     { Vesania: 'inquisitor-dominic' },
   );
-  s = play(s, ['Vesania', { type: 'activate', units: ['V01'] }], ['Vesania', { type: 'end-activation' }]);
+  const first = play(s, ['Vesania', { type: 'activate', units: ['V01'] }]);
+  // A41: the double shot is a special ability, usable in one of the two activations only.
+  s = play(withDice(first, [2, 2, 2, 2]), ['Vesania', { type: 'fire', unit: 'V01', target: 'T01' }], ['Vesania', { type: 'fire', unit: 'V01', target: 'T01' }]);
+  t.equal(s.act, null, 'both shots missed; the activation is over');
   t.ok(ordersOf(s, 'Vesania').some((a) => a.type === 'order' && a.order === 'second-activation' && a.unit === 'V01'));
   s = play(s, ['Vesania', { type: 'order', order: 'second-activation', unit: 'V01' }]);
   t.same(s.act?.units, ['V01']);
   t.equal(s.markersLeft, 1, 'another marker');
-  // A41: the double shot is a special ability; the second activation fires once.
-  s = play(withDice(s, [6, 6]), ['Vesania', { type: 'fire', unit: 'V01', target: 'T01' }]);
+  s = play(withDice(s, [2, 2]), ['Vesania', { type: 'fire', unit: 'V01', target: 'T01' }]);
   t.equal(s.act, null, 'no second shot in the second activation');
   t.notOk(orderNames(s, 'Vesania').includes('second-activation'), 'once a turn');
   t.ok(orderNames(s, 'Vesania').includes('recovery'), 'not counted toward the one-order limit');
+  // Its first activation used no ability: the second may.
+  let plain = play(first, ['Vesania', { type: 'end-activation' }], ['Vesania', { type: 'order', order: 'second-activation', unit: 'V01' }]);
+  plain = play(withDice(plain, [2, 2]), ['Vesania', { type: 'fire', unit: 'V01', target: 'T01' }]);
+  t.ok(game.legalActions(plain, 'Vesania').some((a) => a.type === 'fire'), 'the second shot is there');
 });
 
 t.test('Battle Frenzy (Rafael no. 2, A31): two melee attacks in one activation', async (t) => {
