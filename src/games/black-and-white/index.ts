@@ -110,6 +110,7 @@ export function createBlackAndWhite(data: BlackAndWhiteData): GameModule<BWState
       scenarios: data.scenarios,
       title: data.title,
       invented: data.invented,
+      commanders: data.commanders,
     },
     setup: ({ scenario, seed, options }) => setupState(data, scenario, seed, options),
     activeRoles: (s) => (s.result ? [] : actorsOf(s)),

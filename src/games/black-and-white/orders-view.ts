@@ -10,6 +10,18 @@
 import { ARMIES, type Army } from './data-format.ts';
 import type { BWState } from './state.ts';
 
+/** What orders gave the current activation (not the bookkeeping of its attacks). */
+function activationEffects(s: BWState): Record<string, unknown> | null {
+  const o = s.act?.orders;
+  if (!o) return null;
+  const out: Record<string, unknown> = {};
+  if (o.extraMove) out.extraMove = o.extraMove;
+  if (o.surge) out.surge = true;
+  if (o.frenzy) out.frenzy = true;
+  if (o.second) out.second = true;
+  return Object.keys(out).length ? out : null;
+}
+
 export function ordersView(s: BWState, seat: Army | null): unknown {
   if (!s.options.commanders) return null;
   const o = s.orders;
@@ -32,7 +44,7 @@ export function ordersView(s: BWState, seat: Army | null): unknown {
     issued: o.issued.map((x) => ({ ...x })),
     paralysed: o.paralysed.filter((p) => p.turn >= s.turn).map((p) => ({ ...p })),
     window: o.window ? (seat !== null && seat === s.player ? structuredClone(o.window) : { at: o.window.at }) : null,
-    activation: s.act?.orders ? { ...s.act.orders } : null,
+    activation: activationEffects(s),
     learned,
   };
 }
