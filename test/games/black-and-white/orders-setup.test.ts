@@ -67,3 +67,34 @@ t.test("A37 'first-order': the commander stays secret until its army's first ord
   t.equal(commanderSeen(s, 'Vesania', 'Thargaton'), 'baron-maximilian', 'its first order shows it');
   t.equal(commanderSeen(s, 'Thargaton', 'Vesania'), null, "Vesania's is still secret");
 });
+
+t.test("views: the order window in full to its player, only that one is open to others; an activation's order effects; orders issued this turn", async (t) => {
+  let s = withCommanders(
+    [
+      { army: 'Thargaton', kind: 'regular-infantry', hex: '5,1' },
+      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '9,8' },
+    ],
+    'Thargaton',
+    { Thargaton: 'lord-alexandrus' },
+  );
+  s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'move', to: '5,2' }]);
+  s = play(withDice(s, [1, 1]), ['Thargaton', { type: 'order', order: 'forced-march' }]);
+  type V = { orders: { activation: unknown; issued: unknown[]; window: unknown } };
+  t.same((game.view(s, 'Vesania') as V).orders.activation, { extraMove: 1 });
+  t.same((game.view(s, null) as V).orders.issued, [{ army: 'Thargaton', order: 'forced-march', unit: 'T01', ok: true }]);
+  let w = withCommanders(
+    [
+      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,3' },
+      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
+    ],
+    'Thargaton',
+    { Thargaton: 'baron-maximilian' },
+  );
+  w = play(w, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'melee', unit: 'T01', target: 'V01' }]);
+  t.match((game.view(w, 'Thargaton') as V).orders.window, { at: 'declared', attack: { attacker: 'T01', target: 'V01' } });
+  t.same((game.view(w, 'Vesania') as V).orders.window, { at: 'declared' });
+  t.same((game.view(w, null) as V).orders.window, { at: 'declared' });
+  // A new turn forgets the orders issued.
+  const next = play(withDice(w, [6, 6, 2, 2]), ['Thargaton', { type: 'order', order: 'motivation' }], ['Thargaton', { type: 'end-turn' }]);
+  t.same((game.view(next, null) as V).orders.issued, []);
+});
