@@ -32,6 +32,8 @@ export interface RuleOptions {
   commanders: boolean;
   /** A37: the commanders are public once deployment ends, or each stays secret until its first order. */
   a37Commander: 'public' | 'first-order';
+  /** A40: the Baron's Dodge is issued after the counterattack is declared, before its roll, or once it has hit. */
+  a40BaronDodge: 'before-roll' | 'after-roll';
   /** A47: Fear also moves a unit out of a fort, bunker or trench ('yes'), or not ('no'). */
   a47FearFortified: 'yes' | 'no';
   /** A48: Sister Anastasia's re-roll covers every failed ranged attack incl. the Scorpion's ('any'), or not the Scorpion's ('not-artillery'). */
@@ -120,6 +122,13 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
     values: ['public', 'first-order'],
     default: 'public',
     description: "A37: each army's commander is chosen behind the screen and is public once deployment ends, or stays secret until it issues its first order.",
+  },
+  {
+    name: 'a40BaronDodge',
+    type: 'string',
+    values: ['before-roll', 'after-roll'],
+    default: 'before-roll',
+    description: "A40: Baron Maximilian's Dodge is issued after the enemy declares its counterattack, before the roll (as Rafael's), or right after the counterattack has hit.",
   },
   {
     name: 'a47FearFortified',

@@ -41,6 +41,18 @@ function open(s: BWState, w: OrderWindow): boolean {
 /** Where the attacker could withdraw to (A44: A23's rules, measured from the defender). */
 const withdrawalHexes = (s: BWState, attacker: Unit, defender: Unit): string[] => retreatHexes(s, attacker, { cause: 'melee', fromHex: defender.hex! });
 
+/**
+ * Dodge (Baron: his cavalry, A40; Rafael: his infantry): before the
+ * counterattack's roll, or with the Baron and a40BaronDodge 'after-roll'
+ * once it has hit, as his card's garbled wording may also be read.
+ */
+function mayDodge(s: BWState, army: Army, mine: Unit, when: 'before-roll' | 'after-roll'): boolean {
+  if (!mayIssue(s, army, 'dodge')) return false;
+  const baron = commanderOf(s, army) === 'baron-maximilian';
+  if (mine.type !== (baron ? 'cavalry' : 'infantry')) return false;
+  return (baron ? s.options.a40BaronDodge : 'before-roll') === when;
+}
+
 /** The orders on offer in a window. */
 function offers(s: BWState, w: OrderWindow): Action[] {
   const army = s.player;
@@ -70,16 +82,16 @@ function offers(s: BWState, w: OrderWindow): Action[] {
     case 'counter-declared': {
       const mine = unitById(s, w.attacker);
       if (mine.army !== army) return [];
-      const c = commanderOf(s, army);
-      const dodgeType = c === 'baron-maximilian' ? 'cavalry' : 'infantry';
-      if (may('dodge') && mine.type === dodgeType) out.push(order('dodge'));
+      if (mayDodge(s, army, mine, 'before-roll')) out.push(order('dodge'));
       if (may('defence')) out.push(order('defence'));
       break;
     }
     case 'counter-hit': {
       const mine = unitById(s, w.attacker);
       const enemy = unitById(s, w.defender);
-      if (mine.army === army && may('until-death') && canCounter(s, mine, enemy)) out.push(order('until-death'));
+      if (mine.army !== army) return [];
+      if (mayDodge(s, army, mine, 'after-roll')) out.push(order('dodge'));
+      if (mine.strength <= 1 && may('until-death') && canCounter(s, mine, enemy)) out.push(order('until-death'));
       break;
     }
     case 'before-counter': {
@@ -174,9 +186,9 @@ export function counterDeclared(s: BWState, defender: Unit, attacker: Unit): boo
   return !!s.act && open(s, { at: 'counter-declared', defender: defender.id, attacker: attacker.id });
 }
 
-/** The counterattack hit; Until Death only when the loss would eliminate the unit (A46). */
+/** The counterattack hit: Until Death when the loss would eliminate the unit (A46); the Baron's Dodge with A40 'after-roll'. */
 export function counterHit(s: BWState, defender: Unit, attacker: Unit): boolean {
-  return !!s.act && attacker.strength <= 1 && open(s, { at: 'counter-hit', defender: defender.id, attacker: attacker.id });
+  return !!s.act && open(s, { at: 'counter-hit', defender: defender.id, attacker: attacker.id });
 }
 
 export function afterMeleeRetreat(s: BWState, p: PendingDecision, vacated: string): void {
@@ -255,6 +267,11 @@ export function applyWindow(s: BWState, army: Army, a: Action): void {
     case 'counter-hit': {
       const mine = unitById(s, w.attacker);
       const enemy = unitById(s, w.defender);
+      if (o === 'dodge') {
+        if (issue(s, army, o, [mine])) logLine(s, 'log.dodged', { unit: mine });
+        else loseSteps(s, mine);
+        break;
+      }
       if (o && issue(s, army, o, [mine])) {
         // A46: one melee attack on the counterattacking unit, itself not counterattacked, then the unit goes.
         logLine(s, 'log.untilDeath', { unit: mine });

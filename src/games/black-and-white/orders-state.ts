@@ -72,7 +72,7 @@ export type OrderWindow =
   | { at: 'rolled'; attack: AttackSpec; roll: Roll }
   /** The enemy goes into a counterattack, before its roll (Dodge, Defence). */
   | { at: 'counter-declared'; defender: string; attacker: string }
-  /** The counterattack hit and will eliminate the unit (Until Death, A46). */
+  /** The counterattack hit (Until Death if it will eliminate the unit, A46; the Baron's Dodge with A40 'after-roll'). */
   | { at: 'counter-hit'; defender: string; attacker: string }
   /** The defender may counterattack next (Withdrawal, A44); the counter decision waits in `pending`. */
   | { at: 'before-counter'; defender: string; attacker: string }

@@ -275,3 +275,23 @@ t.test("artillery fire's damage roll is an attack roll too: Finish Them after a 
   t.equal(unit(play(withDice(s, [1, 1]), ['Thargaton', { type: 'order', order: 'finish-them' }]), 'V01').strength, 1);
   t.equal(unit(play(s, ['Thargaton', { type: 'go-on' }]), 'V01').strength, 2);
 });
+
+t.test("A40 'after-roll': the Baron's Dodge comes once the counterattack has hit", async (t) => {
+  let s = withCommanders(
+    [
+      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,3' },
+      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
+    ],
+    'Thargaton',
+    { Thargaton: 'baron-maximilian' },
+    { a40BaronDodge: 'after-roll' },
+  );
+  s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'melee', unit: 'T01', target: 'V01' }]);
+  s = play(withDice(s, [5, 4, 2, 3, 5, 3]), ['Thargaton', { type: 'go-on' }], ['Vesania', { type: 'stand' }], ['Vesania', { type: 'counterattack' }]);
+  t.ok(s.log.some((e) => e.pub.key === 'log.counterHit'), 'no window before the roll: the counterattack was rolled and hit');
+  t.same(orderNames(s, 'Thargaton'), ['dodge']);
+  t.equal(unit(s, 'T01').strength, 3, 'the loss waits');
+  t.equal(unit(play(withDice(s, [1, 1]), ['Thargaton', { type: 'order', order: 'dodge' }]), 'T01').strength, 3, 'dodged');
+  t.equal(unit(play(withDice(s, [6, 6]), ['Thargaton', { type: 'order', order: 'dodge' }]), 'T01').strength, 2, 'failed');
+  t.equal(unit(play(s, ['Thargaton', { type: 'go-on' }]), 'T01').strength, 2);
+});
