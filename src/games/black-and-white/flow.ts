@@ -38,7 +38,7 @@ export type Action =
   | { type: 'stay' }
   // Commanders (§7.7, §18): the choice behind the screen, an order, going on without one
   | { type: 'commander'; commander: string }
-  | { type: 'order'; order: string; unit?: string; target?: string; to?: string }
+  | { type: 'order'; order: string; unit?: string; target?: string; to?: string; what?: SpecialAction }
   | { type: 'go-on' }
   | { type: 'undo' };
 

@@ -44,7 +44,8 @@ export function describeAction(s: BWState, seat: Army, a: Action): Message {
       return msg('action.commander', { commander: { ref: 'commander', id: a.commander } });
     case 'order': {
       const order = { ref: 'order', id: a.order };
-      if (a.to) return msg('action.orderMove', { order, unit: unitP(s, a.unit!, seat), hex: a.to });
+      if (a.what) return msg('action.orderSpecial', { order, unit: unitP(s, a.unit!, seat), what: { ref: 'special', id: a.what } });
+      if (a.to) return msg(a.order === 'second-activation' ? 'action.orderCharge' : 'action.orderMove', { order, unit: unitP(s, a.unit!, seat), hex: a.to });
       if (a.target) return msg('action.orderTarget', { order, unit: unitP(s, a.unit!, seat), target: unitP(s, a.target, seat) });
       if (a.unit) return msg('action.orderUnit', { order, unit: unitP(s, a.unit, seat) });
       return msg('action.order', { order });

@@ -15,7 +15,7 @@ import { allowance, enterHex, stepsFrom } from './movement.ts';
 import { logLine } from './msg.ts';
 import { kindCard, other, unitById, type Activation, type BWState, type Unit } from './state.ts';
 import { activatable, endTurn } from './turn.ts';
-import { afterResolution, beginActivation, meleeTargets, seen } from './activation.ts';
+import { afterResolution, beginActivation, beginCharge, beginSpecial, chargeDestinations, meleeTargets, seen, specialActions } from './activation.ts';
 import { commanderOf, enemyMustFail, issue, learn, mayIssue, paralysed } from './orders.ts';
 import type { OrderId } from './orders-state.ts';
 import { checkPositionVictory } from './victory.ts';
@@ -59,7 +59,12 @@ export function turnOrders(s: BWState, army: Army): Action[] {
     if (mayIssue(s, army, 'second-activation')) {
       for (const u of s.units) {
         if (u.army !== army || u.hex === null || u.type === 'artillery' || paralysed(s, u)) continue;
-        if (s.activated.filter((id) => id === u.id).length === 1) out.push(order('second-activation', { unit: u.id }));
+        if (s.activated.filter((id) => id === u.id).length !== 1) continue;
+        out.push(order('second-activation', { unit: u.id }));
+        // A41: a unit that used no special ability in its first activation may use one in its second.
+        if (s.orders.abilities.includes(u.id)) continue;
+        for (const to of chargeDestinations(s, u)) out.push(order('second-activation', { unit: u.id, to }));
+        for (const what of specialActions(s, u)) out.push(order('second-activation', { unit: u.id, what }));
       }
     }
   }
@@ -165,9 +170,11 @@ export function applyTurnOrder(s: BWState, army: Army, a: Action): void {
       return;
     }
     case 'second-activation': {
-      // A41: another marker, the one unit; no special ability if it used one in its first activation.
+      // A41: another marker, the one unit: an activation, or a charge or special action if its first used no special ability.
       issue(s, army, 'second-activation', [u]);
-      beginActivation(s, [u], s.orders.abilities.includes(u.id) ? { second: true } : undefined);
+      if (a.to) beginCharge(s, u, a.to);
+      else if (a.what) beginSpecial(s, u, a.what);
+      else beginActivation(s, [u], s.orders.abilities.includes(u.id) ? { second: true } : undefined);
       seen(s, [u]);
       return;
     }

@@ -316,3 +316,28 @@ t.test('§16.8.3: an order to a hidden shooter names its hex, not its block', as
   const v = game.view(s, 'Thargaton') as { activated: string[]; orders: { issued: { unit: string | null }[] } };
   t.notOk(v.orders.issued.some((o) => o.unit === 'V02') || v.activated.includes('V02'), "Thargaton's view does not name it");
 });
+
+t.test("A41: Dominic's second activation may be a charge if the first activation used no special ability, not after a charge", async (t) => {
+  const units = [
+    { army: 'Vesania' as const, kind: 'iron-order' as const, hex: '5,7' },
+    { army: 'Thargaton' as const, kind: 'regular-cavalry' as const, hex: '5,3' },
+  ];
+  let s = withCommanders(units, 'Vesania', { Vesania: 'inquisitor-dominic' });
+  s = play(s, ['Vesania', { type: 'activate', units: ['V01'] }], ['Vesania', { type: 'end-activation' }]);
+  t.ok(ordersOf(s, 'Vesania').some((a) => a.type === 'order' && a.order === 'second-activation' && a.to === '5,4'), 'a charge is on offer');
+  s = play(s, ['Vesania', { type: 'order', order: 'second-activation', unit: 'V01', to: '5,4' }]);
+  t.equal(unit(s, 'V01').hex, '5,4');
+  t.ok(s.act?.charge, 'the charge bonus applies to its attack');
+  t.ok(game.legalActions(s, 'Vesania').some((a) => a.type === 'melee' && a.target === 'T01'));
+  let c = withCommanders(units, 'Vesania', { Vesania: 'inquisitor-dominic' });
+  c = play(c, ['Vesania', { type: 'charge', unit: 'V01', to: '5,4' }]);
+  c = play(withDice(c, [2, 2]), ['Vesania', { type: 'melee', unit: 'V01', target: 'T01' }]);
+  t.same(orderNames(c, 'Vesania'), ['withdrawal'], 'the missed attack may be followed by Withdrawal');
+  c = play(c, ['Vesania', { type: 'go-on' }]);
+  t.equal(c.act, null);
+  t.same(
+    ordersOf(c, 'Vesania').filter((a) => a.type === 'order' && a.order === 'second-activation'),
+    [{ type: 'order', order: 'second-activation', unit: 'V01' }],
+    'after a charge, only a plain second activation',
+  );
+});
