@@ -16,6 +16,9 @@ import { checkPositionVictory } from './victory.ts';
 import { settleForced } from './retreat.ts';
 import { endTurn } from './turn.ts';
 import { commandTest } from './command-test.ts';
+import { activationOrders, secondMelee } from './orders-activation.ts';
+import { meleeSettled } from './orders-combat.ts';
+import type { ActivationOrders } from './orders-state.ts';
 import { reveal } from './reveal.ts';
 
 function newActivation(s: BWState, units: Unit[]): Activation {
@@ -42,9 +45,11 @@ function spend(s: BWState, units: Unit[]): void {
   if (units.some((u) => u.type === 'artillery')) s.artilleryUsed = true;
 }
 
-export function beginActivation(s: BWState, units: Unit[]): void {
+/** `orders`: what an order gave the activation from its start (Dominic's second activation). */
+export function beginActivation(s: BWState, units: Unit[], orders?: ActivationOrders): void {
   spend(s, units);
   s.act = newActivation(s, units);
+  if (orders) s.act.orders = orders;
   const hex = units[0]!.hex!;
   const others = s.units.filter((u) => u.hex === hex && u.army === units[0]!.army).length - units.length;
   if (others > 0) {
@@ -143,10 +148,13 @@ const actUnits = (s: BWState): Unit[] => s.act!.units.map((id) => unitById(s, id
  * Scorpion's fire; §12.2 wire, §12.4 smoke).
  */
 function mayAttack(s: BWState, act: Activation, u: Unit, kind: 'melee' | 'ranged'): boolean {
-  if (act.attacked || act.noAttack || act.groupMove) return false;
+  if ((act.attacked && !secondMelee(act, kind)) || act.noAttack || act.groupMove) return false;
   if (hasFeature(s, u.hex!, 'smoke')) return false;
   if (act.charge) return kind === 'melee';
   if (act.moved < MAX_MOVE[u.type]) return true;
+  if (kind === 'melee' && act.orders?.surge) return true;
+  // Dominic's second activation uses no special ability (A41).
+  if (act.orders?.second) return false;
   return (kind === 'melee' && u.kind === 'order-of-aquarius') || (kind === 'ranged' && u.kind === 'order-of-the-scorpion');
 }
 
@@ -172,7 +180,7 @@ export function rangedTargets(s: BWState, u: Unit, moved: number): Unit[] {
   });
 }
 
-function activationActions(s: BWState): Action[] {
+export function activationActions(s: BWState): Action[] {
   const act = s.act!;
   const units = actUnits(s);
   const out: Action[] = [];
@@ -194,7 +202,7 @@ function activationActions(s: BWState): Action[] {
     return out;
   }
   const lead = units[0]!;
-  if (!act.stopped && !act.attacked && act.zoc !== 'failed' && act.moved < allowance(units, act.fromForest)) {
+  if (!act.stopped && !act.attacked && act.zoc !== 'failed' && act.moved < allowance(units, act.fromForest) + (act.orders?.extraMove ?? 0)) {
     // Artillery that has fired may not move; the Scorpion moves before it fires.
     for (const to of stepsFrom(s, units, lead.hex!)) out.push({ type: 'move', to });
   }
@@ -223,9 +231,11 @@ export function endActivation(s: BWState): void {
  */
 export function afterResolution(s: BWState): void {
   settleForced(s);
-  if (s.result || s.pending.length > 0 || !s.act) return;
+  if (s.result || s.pending.length > 0 || !s.act || s.orders.window) return;
+  if (meleeSettled(s)) return;
   const left = activationActions(s);
-  if (left.length === 1 && left[0]!.type === 'end-activation') endActivation(s);
+  // An order still on offer (§18) keeps the activation open.
+  if (left.length === 1 && left[0]!.type === 'end-activation' && activationOrders(s, s.player!).length === 0) endActivation(s);
 }
 
 export const activationStep: StepHandler = {
@@ -275,7 +285,7 @@ export const activationStep: StepHandler = {
         const second = act.secondShot !== null;
         act.attacked = true;
         act.stopped = true;
-        act.secondShot = !second && DOUBLE_SHOT.has(u.kind) && act.moved === 0 ? { unit: u.id, target: a.target } : null;
+        act.secondShot = !second && DOUBLE_SHOT.has(u.kind) && act.moved === 0 && !act.orders?.second ? { unit: u.id, target: a.target } : null;
         const hidden = s.units.filter((x) => x.hex === u.hex && x.army === u.army).length > 1 && !u.revealed;
         resolveAttack(s, u, unitById(s, a.target), 'ranged', false, hidden);
         return afterResolution(s);

@@ -9,11 +9,12 @@ import { ARMIES } from './data-format.ts';
 import type { Ammo } from './flow.ts';
 import { gridOf, hasFeature } from './board.ts';
 import { commandTest } from './command-test.ts';
-import { defenceValue, fortified, isCriticalFailure, isCriticalSuccess, rangedValue, revealAttacker, roll2d6, succeeds } from './combat.ts';
+import { defenceValue, fortified, isCriticalFailure, isCriticalSuccess, rangedValue, revealAttacker, roll2d6, succeeds, type Roll } from './combat.ts';
 import { logLine } from './msg.ts';
 import { reveal } from './reveal.ts';
 import type { BWState, Unit } from './state.ts';
 import { loseSteps } from './victory.ts';
+import { aimMissed, damageRolled } from './orders-combat.ts';
 
 /** Special markers not in the armies' hands (A27 'spare'): how many aiming markers may still be laid. */
 export function aimingSupply(s: BWState): number {
@@ -50,11 +51,21 @@ function addFeature(s: BWState, hex: string, f: 'fire' | 'smoke'): void {
 
 export function bombard(s: BWState, u: Unit, hex: string, ammo: Ammo): void {
   revealAttacker(s, u, false);
-  const d = gridOf(s).distance(u.hex!, hex) as 2 | 3 | 4;
   const mine = s.aimingMarkers.filter((m) => m.hex === hex && m.army === u.army).length;
-  const die = rollD6(s.rng);
+  aimRolled(s, u, hex, ammo, rollD6(s.rng), mine, true);
+}
+
+/** The aiming die rolled; a miss may be re-rolled once by Lord Alexandrus's special order (`mayReroll`). */
+export function aimRolled(s: BWState, u: Unit, hex: string, ammo: Ammo, die: number, mine: number, mayReroll: boolean): void {
+  const d = gridOf(s).distance(u.hex!, hex) as 2 | 3 | 4;
   const aimed = die + mine >= s.aiming[String(d) as '2' | '3' | '4'];
   logLine(s, aimed ? 'log.aimed' : 'log.aimMissed', { unit: u, hex, ammo: { ref: 'ammo', id: ammo }, die, markers: mine });
+  if (!aimed && mayReroll && aimMissed(s, u, hex, ammo, die, mine)) return;
+  aimResult(s, u, hex, ammo, aimed);
+}
+
+/** What follows the aiming roll (logged already): an aiming marker, or fire, smoke or the damage roll. */
+export function aimResult(s: BWState, u: Unit, hex: string, ammo: Ammo, aimed: boolean): void {
   const targets = s.units.filter((x) => x.hex === hex && x.army !== u.army);
   if (!aimed) {
     if (aimingSupply(s) > 0) s.aimingMarkers.push({ hex, army: u.army, by: u.id, target: targets[0]?.id ?? null });
@@ -79,6 +90,13 @@ export function bombard(s: BWState, u: Unit, hex: string, ammo: Ammo): void {
   }
   // A26: one roll against each unit's own Defence.
   const r = roll2d6(s);
+  if (damageRolled(s, u, hex, r)) return;
+  artilleryDamage(s, u, hex, r);
+}
+
+/** The damage roll against every enemy unit of the hex (A26); orders may come first (orders-combat.ts); Finish Them makes a hit cost `damage` steps. */
+export function artilleryDamage(s: BWState, u: Unit, hex: string, r: Roll, damage = 1): void {
+  const targets = s.units.filter((x) => x.hex === hex && x.army !== u.army);
   const value = rangedValue(s, u);
   for (const t of targets) {
     if (s.result) return;
@@ -89,7 +107,7 @@ export function bombard(s: BWState, u: Unit, hex: string, ammo: Ammo): void {
     if (!hit) continue;
     const fort = fortified(s, t);
     const critical = crit === 'success';
-    loseSteps(s, t);
+    loseSteps(s, t, damage);
     if (t.hex === null) continue;
     const forced = fort && critical && s.options.a24Fortified === 'forced';
     s.pending.push({

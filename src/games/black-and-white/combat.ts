@@ -1,7 +1,8 @@
 /**
  * Combat (§16): the attack roll and its criticals (§16.1), attack and Defence
- * values with every modifier of §16.9 but the commanders' (cumulative, A35),
- * melee (§16.2), counterattack (§16.3, A22, A28) and ranged attacks (§16.5).
+ * values with every modifier of §16.9 (cumulative, A35; the commanders' come
+ * with their orders, orders-combat.ts), melee (§16.2), counterattack (§16.3,
+ * A22, A28) and ranged attacks (§16.5).
  * What the defender then decides is in retreat.ts.
  */
 import { rollD6 } from '../../engine/rng.ts';
@@ -10,15 +11,14 @@ import { infantryBonus } from './command-test.ts';
 import { CHARGE_BONUS } from './kinds.ts';
 import { kindRef, logLine, msg, sub } from './msg.ts';
 import { reveal, showCard } from './reveal.ts';
-import { kindCard, type BWState, type PendingDecision, type RetreatCause, type Unit } from './state.ts';
+import { kindCard, unitById, type BWState, type PendingDecision, type RetreatCause, type Unit } from './state.ts';
+import type { AttackSpec, Roll } from './orders-state.ts';
+import { attackDeclared, attackRolled, beforeCounter, counterHit } from './orders-combat.ts';
 import { loseSteps } from './victory.ts';
 
 export type AttackKind = 'melee' | 'counter' | 'ranged' | 'artillery';
 
-export interface Roll {
-  a: number;
-  b: number;
-}
+export type { Roll };
 
 export function roll2d6(s: BWState): Roll {
   return { a: rollD6(s.rng), b: rollD6(s.rng) };
@@ -119,17 +119,42 @@ function hitDecision(s: BWState, target: Unit, attacker: Unit, cause: RetreatCau
 /**
  * One attack of `attacker` on `target` (melee or ranged): roll, compare, the
  * step lost; a surviving defender's decision is queued for the other seat.
+ * Orders (§18) may step in after the declaration and after the roll
+ * (orders-combat.ts); `extra` carries what they changed.
  */
-export function resolveAttack(s: BWState, attacker: Unit, target: Unit, kind: 'melee' | 'ranged', charge: boolean, hiddenShooter = false): void {
-  revealAttacker(s, attacker, hiddenShooter);
+export function resolveAttack(s: BWState, attacker: Unit, target: Unit, kind: 'melee' | 'ranged', charge: boolean, hiddenShooter = false, extra: Partial<AttackSpec> = {}): void {
+  const spec: AttackSpec = { attacker: attacker.id, target: target.id, kind, charge, hidden: hiddenShooter, bonus: 0, damage: 1, noCounter: false, declared: false, ...extra };
+  if (!spec.declared && attackDeclared(s, spec)) return;
+  rollAttack(s, spec);
+}
+
+export function rollAttack(s: BWState, spec: AttackSpec): void {
+  const attacker = unitById(s, spec.attacker);
+  const target = unitById(s, spec.target);
+  revealAttacker(s, attacker, spec.hidden);
   const r = roll2d6(s);
   revealDefender(s, target);
-  const value = kind === 'melee' ? meleeValue(s, attacker, target, charge) : rangedValue(s, attacker);
-  const defence = defenceValue(s, target, attacker, kind);
-  const hit = succeeds(r, value, defence);
-  const crit = isCriticalSuccess(r) ? 'success' : isCriticalFailure(r) ? 'failure' : 'none';
+  if (attackRolled(s, spec, r)) return;
+  attackResult(s, spec, r);
+}
+
+/** Whether the attack succeeds with this roll, and its critical result. */
+export function attackOutcome(s: BWState, spec: AttackSpec, r: Roll): { hit: boolean; crit: 'success' | 'failure' | 'none' } {
+  const attacker = unitById(s, spec.attacker);
+  const target = unitById(s, spec.target);
+  const value = (spec.kind === 'melee' ? meleeValue(s, attacker, target, spec.charge) : rangedValue(s, attacker)) + spec.bonus;
+  const defence = defenceValue(s, target, attacker, spec.kind);
+  return { hit: succeeds(r, value, defence), crit: isCriticalSuccess(r) ? 'success' : isCriticalFailure(r) ? 'failure' : 'none' };
+}
+
+/** The rolled attack's result: logged, the step(s) lost, the defender's decision queued. */
+export function attackResult(s: BWState, spec: AttackSpec, r: Roll): void {
+  const attacker = unitById(s, spec.attacker);
+  const target = unitById(s, spec.target);
+  const { kind } = spec;
+  const { hit, crit } = attackOutcome(s, spec, r);
   logLine(s, hit ? 'log.attackHit' : 'log.attackMissed', {
-    attacker: hiddenShooter ? sub(msg('unit.inHex', { hex: attacker.hex! })) : attacker,
+    attacker: spec.hidden ? sub(msg('unit.inHex', { hex: attacker.hex! })) : attacker,
     target,
     kind: { ref: 'attack', id: kind },
     a: r.a,
@@ -138,19 +163,36 @@ export function resolveAttack(s: BWState, attacker: Unit, target: Unit, kind: 'm
   });
   const fromHex = attacker.hex!;
   if (hit) {
-    loseSteps(s, target);
-    if (target.hex !== null) s.pending.push(hitDecision(s, target, attacker, kind, crit === 'success', fromHex));
-  } else if (kind === 'melee' && s.options.a22CounterAfterMiss && canCounter(s, target, attacker)) {
+    loseSteps(s, target, spec.damage);
+    if (target.hex !== null) {
+      const p = hitDecision(s, target, attacker, kind, crit === 'success', fromHex);
+      if (spec.noCounter) p.mayCounter = false;
+      s.pending.push(p);
+    }
+  } else if (kind === 'melee' && !spec.noCounter && s.options.a22CounterAfterMiss && canCounter(s, target, attacker)) {
     s.pending.push({ army: target.army, unit: target.id, step: 'counter', cause: 'melee', from: attacker.id, fromHex, fortified: false, mayCounter: true });
+    beforeCounter(s);
   }
 }
 
+/** What orders changed in a counterattack (Dodge, Alexandrus's Defence). */
+export interface CounterMods {
+  defence?: number;
+  noDamage?: boolean;
+}
+
 /** §16.3: the defender attacks back the unit that attacked it (A28); no retreat, no test for the attacker. */
-export function resolveCounter(s: BWState, defender: Unit, attacker: Unit): void {
+export function resolveCounter(s: BWState, defender: Unit, attacker: Unit, mods: CounterMods = {}): void {
   const r = roll2d6(s);
   const value = meleeValue(s, defender, attacker, false);
-  const defence = defenceValue(s, attacker, defender, 'counter');
+  const defence = defenceValue(s, attacker, defender, 'counter') + (mods.defence ?? 0);
   const hit = succeeds(r, value, defence);
   logLine(s, hit ? 'log.counterHit' : 'log.counterMissed', { attacker: defender, target: attacker, a: r.a, b: r.b });
-  if (hit) loseSteps(s, attacker);
+  if (!hit) return;
+  if (mods.noDamage) {
+    logLine(s, 'log.dodged', { unit: attacker });
+    return;
+  }
+  if (counterHit(s, defender, attacker)) return;
+  loseSteps(s, attacker);
 }

@@ -36,9 +36,13 @@ export type Action =
   | { type: 'counterattack' }
   | { type: 'no-counterattack' }
   | { type: 'stay' }
+  // Commanders (§7.7, §18): the choice behind the screen, an order, going on without one
+  | { type: 'commander'; commander: string }
+  | { type: 'order'; order: string; unit?: string; target?: string; to?: string; what?: SpecialAction }
+  | { type: 'go-on' }
   | { type: 'undo' };
 
-export type Step = 'purchase' | 'deploy' | 'turn' | 'activation' | 'decision' | 'over';
+export type Step = 'purchase' | 'deploy' | 'turn' | 'activation' | 'order' | 'decision' | 'over';
 
 export interface StepHandler {
   /** The armies that may act in this step. */
@@ -57,6 +61,8 @@ export function stepOf(s: BWState): Step {
   if (s.result || s.phase === 'over') return 'over';
   if (s.phase === 'purchase') return 'purchase';
   if (s.phase === 'deploy') return 'deploy';
+  // An order window (§18) comes before the decisions waiting behind it.
+  if (s.orders.window) return 'order';
   if (s.pending.length > 0) return 'decision';
   return s.act ? 'activation' : 'turn';
 }

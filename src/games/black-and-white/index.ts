@@ -19,17 +19,20 @@ import { deploy, purchase } from './army-building.ts';
 import { turnStep } from './turn.ts';
 import { activationStep } from './activation.ts';
 import { decisionStep } from './retreat.ts';
+import { orderStep, withOrders } from './orders.ts';
 
 const over: StepHandler = { actors: () => [], actions: () => [], apply: () => {} };
 
-export const HANDLERS: HandlerTable = {
+// Commanders' orders (§18) join the purchase, the turn and the activation, and have their own window step.
+export const HANDLERS: HandlerTable = withOrders({
   purchase,
   deploy,
   turn: turnStep,
   activation: activationStep,
+  order: orderStep,
   decision: decisionStep,
   over,
-};
+});
 
 const UNDO: Action = { type: 'undo' };
 
@@ -107,6 +110,7 @@ export function createBlackAndWhite(data: BlackAndWhiteData): GameModule<BWState
       scenarios: data.scenarios,
       title: data.title,
       invented: data.invented,
+      commanders: data.commanders,
     },
     setup: ({ scenario, seed, options }) => setupState(data, scenario, seed, options),
     activeRoles: (s) => (s.result ? [] : actorsOf(s)),

@@ -40,6 +40,16 @@ export function describeAction(s: BWState, seat: Army, a: Action): Message {
       return msg('action.bombard', { unit: unitP(s, a.unit, seat), hex: a.hex, ammo: { ref: 'ammo', id: a.ammo } });
     case 'retreat':
       return msg('action.retreat', { hex: a.to });
+    case 'commander':
+      return msg('action.commander', { commander: { ref: 'commander', id: a.commander } });
+    case 'order': {
+      const order = { ref: 'order', id: a.order };
+      if (a.what) return msg('action.orderSpecial', { order, unit: unitP(s, a.unit!, seat), what: { ref: 'special', id: a.what } });
+      if (a.to) return msg(a.order === 'second-activation' ? 'action.orderCharge' : 'action.orderMove', { order, unit: unitP(s, a.unit!, seat), hex: a.to });
+      if (a.target) return msg('action.orderTarget', { order, unit: unitP(s, a.unit!, seat), target: unitP(s, a.target, seat) });
+      if (a.unit) return msg('action.orderUnit', { order, unit: unitP(s, a.unit, seat) });
+      return msg('action.order', { order });
+    }
     default:
       return msg(`action.${a.type}`);
   }
@@ -62,6 +72,8 @@ export function actionGroups(s: BWState, seat: Army, a: Action): Message[] {
       return [msg('group.attack', { unit: unitP(s, a.unit, seat) })];
     case 'retreat':
       return [msg('group.retreat')];
+    case 'order':
+      return [msg('group.order')];
     default:
       return [];
   }

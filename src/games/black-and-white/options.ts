@@ -28,6 +28,16 @@ export interface RuleOptions {
   a51Breakthrough: 'simultaneous' | 'cumulative';
   /** A54: a revealed kind stays known, or is hidden again at the end of the turn. */
   a54Revealed: 'keep' | 'hide';
+  /** §7.7, §18: play with commanders and their orders (the rulebook recommends without for the first games). */
+  commanders: boolean;
+  /** A37: the commanders are public once deployment ends, or each stays secret until its first order. */
+  a37Commander: 'public' | 'first-order';
+  /** A40: the Baron's Dodge is issued after the counterattack is declared, before its roll, or once it has hit. */
+  a40BaronDodge: 'before-roll' | 'after-roll';
+  /** A47: Fear also moves a unit out of a fort, bunker or trench ('yes'), or not ('no'). */
+  a47FearFortified: 'yes' | 'no';
+  /** A48: Sister Anastasia's re-roll covers every failed ranged attack incl. the Scorpion's ('any'), or not the Scorpion's ('not-artillery'). */
+  a48ReRoll: 'any' | 'not-artillery';
 }
 
 export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
@@ -99,6 +109,40 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
     values: ['keep', 'hide'],
     default: 'keep',
     description: "A54: a revealed unit's kind stays known to the opponent, or is hidden again at the end of the turn.",
+  },
+  {
+    name: 'commanders',
+    type: 'boolean',
+    default: false,
+    description: 'Play with commanders and their orders (§18); the rulebook recommends playing without them in the first games.',
+  },
+  {
+    name: 'a37Commander',
+    type: 'string',
+    values: ['public', 'first-order'],
+    default: 'public',
+    description: "A37: each army's commander is chosen behind the screen and is public once deployment ends, or stays secret until it issues its first order.",
+  },
+  {
+    name: 'a40BaronDodge',
+    type: 'string',
+    values: ['before-roll', 'after-roll'],
+    default: 'before-roll',
+    description: "A40: Baron Maximilian's Dodge is issued after the enemy declares its counterattack, before the roll (as Rafael's), or right after the counterattack has hit.",
+  },
+  {
+    name: 'a47FearFortified',
+    type: 'string',
+    values: ['yes', 'no'],
+    default: 'yes',
+    description: 'A47: Sister Anastasia\'s Fear also drives a unit out of a fort, bunker or trench (it is not an attack), or does not.',
+  },
+  {
+    name: 'a48ReRoll',
+    type: 'string',
+    values: ['any', 'not-artillery'],
+    default: 'any',
+    description: "A48: Sister Anastasia's special re-roll covers every failed ranged attack of her army, the Order of the Scorpion's included, or not the artillery's.",
   },
 ];
 

@@ -12,6 +12,7 @@ import { unitById, type BWState, type PendingDecision, type Unit } from './state
 import { loseSteps, noteArrival } from './victory.ts';
 import { removeMarkersOnMove } from './movement.ts';
 import { afterResolution } from './activation.ts';
+import { afterMeleeRetreat, beforeCounter, counterDeclared } from './orders-combat.ts';
 
 /**
  * Where the unit may retreat (A23): one hex it could enter, within the
@@ -78,10 +79,13 @@ export const decisionStep: StepHandler = {
     const p = s.pending[0]!;
     const u = unitById(s, p.unit);
     switch (a.type) {
-      case 'retreat':
+      case 'retreat': {
+        const from = u.hex!;
         s.pending.shift();
         retreatTo(s, u, a.to);
+        if (p.cause === 'melee') afterMeleeRetreat(s, p, from);
         break;
+      }
       case 'stay':
       case 'no-counterattack':
         s.pending.shift();
@@ -95,8 +99,10 @@ export const decisionStep: StepHandler = {
         const pass = commandTest(s, [u], 'stand');
         const attacker = unitById(s, p.from);
         if (pass) {
-          if (p.mayCounter && canCounter(s, u, attacker)) p.step = 'counter';
-          else s.pending.shift();
+          if (p.mayCounter && canCounter(s, u, attacker)) {
+            p.step = 'counter';
+            beforeCounter(s);
+          } else s.pending.shift();
         } else if (p.fortified) {
           // A24: without a critical success the test only decides the counterattack.
           s.pending.shift();
@@ -107,7 +113,7 @@ export const decisionStep: StepHandler = {
       }
       case 'counterattack':
         s.pending.shift();
-        resolveCounter(s, u, unitById(s, p.from));
+        if (!counterDeclared(s, u, unitById(s, p.from))) resolveCounter(s, u, unitById(s, p.from));
         break;
       default:
         throw new Error(`${a.type} in a decision`);

@@ -7,6 +7,7 @@ import type { Army, BlackAndWhiteData, Family, ScenarioData } from './data-forma
 import { readOptions } from './options.ts';
 import type { BWState } from './state.ts';
 import { copyJson } from './state.ts';
+import { newOrdersState } from './orders-state.ts';
 
 /** Special markers by family (§6, A57); the scenario card may say otherwise. */
 export function markersOf(sc: ScenarioData): Record<Army, number> {
@@ -54,6 +55,7 @@ export function setupState(data: BlackAndWhiteData, scenario: string, seed: stri
     artilleryUsed: false,
     act: null,
     pending: [],
+    orders: newOrdersState(data.commanders),
     vp: { Thargaton: 0, Vesania: 0 },
     attackerTurns: 0,
     brokeThrough: [],

@@ -8,6 +8,7 @@ import type { RngState } from '../../engine/rng.ts';
 import type { Message } from '../../engine/types.ts';
 import type { Army, BoardData, Feature, KindCard, KindId, ScenarioData, UnitType } from './data-format.ts';
 import type { RuleOptions } from './options.ts';
+import type { ActivationOrders, OrdersState } from './orders-state.ts';
 
 export type { Army };
 
@@ -58,6 +59,8 @@ export interface Activation {
   startHex: string;
   /** Regular Infantry group move (A2): the units that may still move their one hex; null otherwise. */
   groupMove: string[] | null;
+  /** What orders gave this activation (§18; orders-state.ts); absent without any. */
+  orders?: ActivationOrders;
 }
 
 /** Why a unit must decide about retreating, and from where the retreat is measured (A23). */
@@ -152,6 +155,8 @@ export interface BWState {
   act: Activation | null;
   /** Decisions waiting, first first (several units hit by one artillery shot decide in turn, A26). */
   pending: PendingDecision[];
+  /** Commanders and their orders (§18; orders-state.ts). */
+  orders: OrdersState;
 
   vp: Record<Army, number>;
   /** Defence: attacker turns completed (A50). */

@@ -8,6 +8,7 @@ import type { Action, StepHandler } from './flow.ts';
 import { armyRef, logLine } from './msg.ts';
 import { other, unitById, type BWState, type Unit } from './state.ts';
 import { hasFeature } from './board.ts';
+import { ordersStartTurn, paralysed } from './orders.ts';
 import { checkDomination, checkTimeLimit, loseSteps } from './victory.ts';
 import { beginActivation, beginCharge, chargeDestinations, specialActions, beginSpecial } from './activation.ts';
 
@@ -21,6 +22,7 @@ export function startTurn(s: BWState, army: Army): void {
   s.act = null;
   s.undo = [];
   logLine(s, 'log.turn', { army: armyRef(army), turn: s.turn });
+  ordersStartTurn(s);
   checkDomination(s, army);
 }
 
@@ -46,7 +48,7 @@ export function endTurn(s: BWState): void {
 /** Units of the army on the board that may still be activated this turn. */
 export function activatable(s: BWState, army: Army): Unit[] {
   return s.units.filter(
-    (u) => u.army === army && u.hex !== null && !s.activated.includes(u.id) && !(u.type === 'artillery' && s.artilleryUsed),
+    (u) => u.army === army && u.hex !== null && !s.activated.includes(u.id) && !(u.type === 'artillery' && s.artilleryUsed) && !paralysed(s, u),
   );
 }
 

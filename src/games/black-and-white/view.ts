@@ -16,6 +16,7 @@
 import { ARMIES, type Army } from './data-format.ts';
 import type { BWState, Unit } from './state.ts';
 import { kindCard } from './state.ts';
+import { ordersView } from './orders-view.ts';
 
 export interface OwnUnitView {
   id: string;
@@ -103,6 +104,7 @@ export function viewFor(s: BWState, seat: Army | null, canUndo: boolean): unknow
     activation: act,
     pending,
     result: s.result ? { ...s.result } : null,
+    orders: ordersView(s, seat),
     canUndo: seat !== null && canUndo,
   };
 }
