@@ -165,17 +165,18 @@ export function meleeTargets(s: BWState, u: Unit): Unit[] {
   return enemies.filter((e) => e.type !== 'artillery' || !enemies.some((x) => x.hex === e.hex && x.type === 'infantry'));
 }
 
-/** Enemy units the unit may shoot at (§16.5, A4, A8, A9, A33). */
+/** Enemy units the unit may shoot at (§16.5, A4, A8, A9, A33; each an option but A8). */
 export function rangedTargets(s: BWState, u: Unit, moved: number): Unit[] {
   if (kindCard(s, u.kind).ranged === null) return [];
   if (u.type === 'artillery' && u.kind !== 'order-of-the-scorpion') return [];
-  if (!FIRES_IN_ZOC.has(u.kind) && inEnemyZoc(s, u.hex!, u.army)) return [];
+  const zocExempt = FIRES_IN_ZOC.has(u.kind) && !(u.kind === 'order-of-the-scorpion' && s.options.a9ScorpionZoc === 'barred');
+  if (!zocExempt && inEnemyZoc(s, u.hex!, u.army)) return [];
   const g = gridOf(s);
-  const ranges = rangedDistances(u.kind, moved);
+  const ranges = rangedDistances(u.kind, moved, s.options.a4Sharpshooters);
   return s.units.filter((e) => {
     if (e.hex === null || e.army === u.army) return false;
     if (!ranges.includes(g.distance(u.hex!, e.hex))) return false;
-    if (hasFeature(s, e.hex, 'smoke') && u.kind !== 'order-of-the-scorpion') return false;
+    if (hasFeature(s, e.hex, 'smoke') && (u.kind !== 'order-of-the-scorpion' || s.options.a33SmokeArtillery === 'may-not')) return false;
     return lineOfSight(s, u.hex!, e.hex);
   });
 }
@@ -197,7 +198,10 @@ export function activationActions(s: BWState): Action[] {
   if (act.secondShot !== null) {
     const { unit, target } = act.secondShot;
     const shooter = unitById(s, unit);
-    if (shooter.hex !== null && rangedTargets(s, shooter, act.moved).some((t) => t.id === target)) out.push({ type: 'fire', unit, target });
+    if (shooter.hex !== null) {
+      // A3: the same target while it is still a legal one, or with 'any' any legal target.
+      for (const t of rangedTargets(s, shooter, act.moved)) if (t.id === target || s.options.a3SecondShot === 'any') out.push({ type: 'fire', unit, target: t.id });
+    }
     out.push({ type: 'end-activation' });
     return out;
   }

@@ -35,6 +35,8 @@ export function bombardTargets(s: BWState, u: Unit): { hex: string; ammo: Ammo }
   const special = u.kind === 'special-artillery';
   for (const hex of g.within(u.hex!, 4)) {
     if (g.distance(u.hex!, hex) < 2) continue;
+    // A33 'may-not': a hex in smoke is no target for artillery fire of any ammunition.
+    if (s.options.a33SmokeArtillery === 'may-not' && hasFeature(s, hex, 'smoke')) continue;
     const enemies = s.units.some((x) => x.hex === hex && x.army !== u.army);
     if (enemies || (special && s.options.a36EmptyHexAmmo === 'any')) out.push({ hex, ammo: 'normal' });
     if (special) {

@@ -38,11 +38,11 @@ export function canEnterTerrain(s: BWState, u: Pick<Unit, 'type' | 'kind'>, hex:
 export const kindOnlyMove = (s: BWState, u: Pick<Unit, 'type'>, hex: string): boolean =>
   terrainAt(s, hex) === 'swamp' && u.type !== 'infantry';
 
-/** Entering the hex ends the move (§11 stream, §12.2 wire, A11 forest). */
+/** Entering the hex ends the move (§11 stream, §12.2 wire, A11 forest unless 'start-only'). */
 export function mustStop(s: BWState, u: Pick<Unit, 'type'>, hex: string): boolean {
   const t = terrainAt(s, hex);
   if (t === 'stream' && u.type !== 'cavalry') return true;
-  if (t === 'forest') return true;
+  if (t === 'forest' && s.options.a11Forest !== 'start-only') return true;
   if (hasFeature(s, hex, 'wire') && u.type === 'infantry') return true;
   return false;
 }
@@ -95,10 +95,10 @@ const BLOCKING: ReadonlySet<Terrain> = new Set(['forest', 'fort', 'hills', 'moun
 /**
  * Line of sight between two hexes (§15): blocked by forest, fort, hills,
  * mountains and smoke and by any unit between them; hills between two units
- * that both stand on hills do not block (A20).
+ * that both stand on hills do not block (A20; with 'block' they do).
  */
 export function lineOfSight(s: BWState, a: string, b: string): boolean {
-  const bothOnHills = terrainAt(s, a) === 'hills' && terrainAt(s, b) === 'hills';
+  const bothOnHills = s.options.a20Hills !== 'block' && terrainAt(s, a) === 'hills' && terrainAt(s, b) === 'hills';
   const occupied = new Set(s.units.map((u) => u.hex).filter((h): h is string => h !== null));
   return gridOf(s).lineOfSight(a, b, (h) => {
     const t = terrainAt(s, h);

@@ -44,10 +44,10 @@ export function fortified(s: BWState, u: Unit): boolean {
 const bunkerRanged = (s: BWState, u: Unit): number => (u.type === 'infantry' && terrainAt(s, u.hex!) === 'bunker' ? 1 : 0);
 
 /** Melee or counterattack value (§16.9): card, Line Infantry's Ranged (A7), Vesanian army bonus (A1), charge, hills. */
-export function meleeValue(s: BWState, attacker: Unit, defender: Unit, charge: boolean): number {
+export function meleeValue(s: BWState, attacker: Unit, defender: Unit, charge: boolean, counter = false): number {
   const card = kindCard(s, attacker.kind);
   let v = card.melee ?? 0;
-  if (attacker.kind === 'line-infantry') v += (card.ranged ?? 0) + bunkerRanged(s, attacker);
+  if (attacker.kind === 'line-infantry' && !(counter && s.options.a7LineInfantry === 'melee-only')) v += (card.ranged ?? 0) + bunkerRanged(s, attacker);
   if (attacker.army === 'Vesania') v += infantryBonus(s, attacker);
   if (charge) v += CHARGE_BONUS[attacker.kind] ?? 0;
   if (terrainAt(s, defender.hex!) === 'hills') v -= 1; // A20: whatever the attacker's own terrain
@@ -59,21 +59,26 @@ export function rangedValue(s: BWState, attacker: Unit): number {
   return (kindCard(s, attacker.kind).ranged ?? 0) + bunkerRanged(s, attacker);
 }
 
-/** The defender's Defence against this attack (§16.9, A5, A6, A35). */
+/** The defender's Defence against this attack (§16.9, A5, A6 and A35 options). */
 export function defenceValue(s: BWState, defender: Unit, attacker: Unit, kind: AttackKind): number {
   const card = kindCard(s, defender.kind);
   let d = card.defence;
   const t = terrainAt(s, defender.hex!);
   if (t === 'fort' && defender.type === 'infantry') d += 2;
   if (t === 'bunker' && defender.type === 'infantry') d += 1;
-  if (hasFeature(s, defender.hex!, 'trench')) d += 1;
+  let forest = 0;
   if (t === 'forest') {
     const bothAdjacentForest = terrainAt(s, attacker.hex!) === 'forest' && gridOf(s).distance(attacker.hex!, defender.hex!) === 1;
-    if (!bothAdjacentForest) d += 1;
+    if (!bothAdjacentForest) forest = 1;
   }
+  d += forest;
+  // A35 'not-on-terrain': a trench adds nothing where the terrain already gave a Defence bonus.
+  const terrainBonus = d > card.defence;
+  if (hasFeature(s, defender.hex!, 'trench') && !(terrainBonus && s.options.a35Trench === 'not-on-terrain')) d += 1;
   const melee = kind === 'melee' || kind === 'counter';
   if (melee && defender.army === 'Thargaton') d += infantryBonus(s, defender);
-  if (!melee && defender.kind === 'brotherhood-of-the-sword') d -= 1;
+  const artilleryFire = kind === 'artillery' || attacker.kind === 'order-of-the-scorpion';
+  if (!melee && defender.kind === 'brotherhood-of-the-sword' && !(artilleryFire && s.options.a6Brotherhood === 'not-artillery')) d -= 1;
   if (defender.kind === 'lions-of-vesania' && attacker.type === 'cavalry') d += card.defenceVsCavalry ?? 1;
   return d;
 }
@@ -97,6 +102,7 @@ function revealDefender(s: BWState, u: Unit): void {
 export function canCounter(s: BWState, u: Unit, attacker: Unit): boolean {
   if (u.hex === null || attacker.hex === null) return false;
   if (kindCard(s, u.kind).melee === null) return false;
+  if (u.type === 'artillery' && s.options.a10ArtilleryCounter === 'never') return false;
   if (hasFeature(s, u.hex, 'smoke') || hasFeature(s, attacker.hex, 'smoke')) return false;
   return gridOf(s).distance(u.hex, attacker.hex) === 1;
 }
@@ -184,7 +190,7 @@ export interface CounterMods {
 /** §16.3: the defender attacks back the unit that attacked it (A28); no retreat, no test for the attacker. */
 export function resolveCounter(s: BWState, defender: Unit, attacker: Unit, mods: CounterMods = {}): void {
   const r = roll2d6(s);
-  const value = meleeValue(s, defender, attacker, false);
+  const value = meleeValue(s, defender, attacker, false, true);
   const defence = defenceValue(s, attacker, defender, 'counter') + (mods.defence ?? 0);
   const hit = succeeds(r, value, defence);
   logLine(s, hit ? 'log.counterHit' : 'log.counterMissed', { attacker: defender, target: attacker, a: r.a, b: r.b });

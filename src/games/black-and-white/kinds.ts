@@ -18,10 +18,10 @@ export const DOUBLE_SHOT: ReadonlySet<KindId> = new Set(['order-of-virgo', 'guar
 /** Base allowance by type (§3); the "moved the maximum" limit of A12. */
 export const MAX_MOVE: Readonly<Record<UnitType, number>> = { infantry: 2, cavalry: 3, artillery: 1 };
 
-/** Ranges of a ranged attack (§16.5, A4, A9): exactly 2; Sharpshooters also 3 when stationary; the Scorpion 1–3. */
-export function rangedDistances(kind: KindId, moved: number): number[] {
+/** Ranges of a ranged attack (§16.5, A4, A9): exactly 2; Sharpshooters also 3 when stationary (A4 '3-only': 3 only); the Scorpion 1–3. */
+export function rangedDistances(kind: KindId, moved: number, a4: '2-or-3' | '3-only' = '2-or-3'): number[] {
   if (kind === 'order-of-the-scorpion') return [1, 2, 3];
-  if (kind === 'sharpshooters' && moved === 0) return [2, 3];
+  if (kind === 'sharpshooters' && moved === 0) return a4 === '3-only' ? [3] : [2, 3];
   return [2];
 }
 

@@ -38,6 +38,26 @@ export interface RuleOptions {
   a47FearFortified: 'yes' | 'no';
   /** A48: Sister Anastasia's re-roll covers every failed ranged attack incl. the Scorpion's ('any'), or not the Scorpion's ('not-artillery'). */
   a48ReRoll: 'any' | 'not-artillery';
+  /** A3: the double shot's second shot goes at the same target only, or at any legal target. */
+  a3SecondShot: 'same' | 'any';
+  /** A4: stationary Sharpshooters fire at range 2 or 3, or at 3 only. */
+  a4Sharpshooters: '2-or-3' | '3-only';
+  /** A6: the Brotherhood of the Sword's −1 Defence also against artillery fire and the Scorpion, or against other ranged attacks only. */
+  a6Brotherhood: 'all-ranged' | 'not-artillery';
+  /** A7: Line Infantry adds its Ranged attack to its melee attacks and counterattacks, or to its melee attacks only. */
+  a7LineInfantry: 'melee-and-counter' | 'melee-only';
+  /** A9: the Scorpion may fire from an enemy ZOC ('exempt'), or is barred like other shooters. */
+  a9ScorpionZoc: 'exempt' | 'barred';
+  /** A10: artillery with a Melee value may counterattack, or artillery never does. */
+  a10ArtilleryCounter: 'melee-value' | 'never';
+  /** A11: entering a forest ends the move, or only a start in forest limits the move to one hex. */
+  a11Forest: 'entering-ends' | 'start-only';
+  /** A20: hills between two units on hills do not block LOS, or hills always block. */
+  a20Hills: 'see-over' | 'block';
+  /** A33: artillery fire and the Scorpion may target a unit in smoke, or may not. */
+  a33SmokeArtillery: 'may-target' | 'may-not';
+  /** A35: all Defence modifiers add up, or a trench adds nothing where the terrain already gives a Defence bonus. */
+  a35Trench: 'cumulative' | 'not-on-terrain';
 }
 
 export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
@@ -143,6 +163,76 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
     values: ['any', 'not-artillery'],
     default: 'any',
     description: "A48: Sister Anastasia's special re-roll covers every failed ranged attack of her army, the Order of the Scorpion's included, or not the artillery's.",
+  },
+  {
+    name: 'a3SecondShot',
+    type: 'string',
+    values: ['same', 'any'],
+    default: 'same',
+    description: 'A3: the second shot of the Order of Virgo or the Guardians of Surculus goes at the same enemy unit (if still a legal target), or at any legal target.',
+  },
+  {
+    name: 'a4Sharpshooters',
+    type: 'string',
+    values: ['2-or-3', '3-only'],
+    default: '2-or-3',
+    description: 'A4: Sharpshooters that have not moved fire at range 2 or 3, or at range 3 only (2 once they have moved).',
+  },
+  {
+    name: 'a6Brotherhood',
+    type: 'string',
+    values: ['all-ranged', 'not-artillery'],
+    default: 'all-ranged',
+    description: "A6: the Brotherhood of the Sword's −1 Defence applies against every ranged attack, artillery fire and the Scorpion's included, or only against other ranged attacks.",
+  },
+  {
+    name: 'a7LineInfantry',
+    type: 'string',
+    values: ['melee-and-counter', 'melee-only'],
+    default: 'melee-and-counter',
+    description: "A7: Line Infantry adds its Ranged attack (a bunker's +1 included) to its melee attacks and its counterattacks, or to its melee attacks only.",
+  },
+  {
+    name: 'a9ScorpionZoc',
+    type: 'string',
+    values: ['exempt', 'barred'],
+    default: 'exempt',
+    description: 'A9: the Order of the Scorpion may fire while in an enemy ZOC (range 1 means adjacency), or is barred like other shooters.',
+  },
+  {
+    name: 'a10ArtilleryCounter',
+    type: 'string',
+    values: ['melee-value', 'never'],
+    default: 'melee-value',
+    description: 'A10: artillery whose card has a Melee value may counterattack when attacked in melee, or artillery never counterattacks.',
+  },
+  {
+    name: 'a11Forest',
+    type: 'string',
+    values: ['entering-ends', 'start-only'],
+    default: 'entering-ends',
+    description: 'A11: entering a forest hex ends the move (and a start in forest allows one hex), or only a start in forest limits the move to one hex.',
+  },
+  {
+    name: 'a20Hills',
+    type: 'string',
+    values: ['see-over', 'block'],
+    default: 'see-over',
+    description: 'A20: hills between two units that both stand on hills do not block their line of sight, or hills between units always block.',
+  },
+  {
+    name: 'a33SmokeArtillery',
+    type: 'string',
+    values: ['may-target', 'may-not'],
+    default: 'may-target',
+    description: 'A33: artillery fire and the Scorpion may target units in smoke (the smoke hex being the target), or may not fire at a hex in smoke.',
+  },
+  {
+    name: 'a35Trench',
+    type: 'string',
+    values: ['cumulative', 'not-on-terrain'],
+    default: 'cumulative',
+    description: "A35: all Defence modifiers add up (a trench's +1 also in a fort, bunker or forest), or a trench adds nothing where the terrain already gives the unit a Defence bonus.",
   },
 ];
 

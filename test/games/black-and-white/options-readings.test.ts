@@ -1,0 +1,157 @@
+/**
+ * The rule options that turn §22's readings A3, A4, A6, A7, A9, A10, A11,
+ * A20, A33 and A35 into choices: each shown with its default (the proposed
+ * reading) and its other value.
+ */
+import t from 'tap';
+import { bombardTargets } from '../../../src/games/black-and-white/artillery.ts';
+import { lineOfSight } from '../../../src/games/black-and-white/board.ts';
+import { canCounter, defenceValue, meleeValue } from '../../../src/games/black-and-white/combat.ts';
+import type { BWState } from '../../../src/games/black-and-white/state.ts';
+import { game, play, position, unit, withDice, type Placing } from './fixture-helpers.ts';
+
+const targetsOf = (s: BWState, type: string): string[] =>
+  game.legalActions(s, s.player!).filter((a) => a.type === type).map((a) => (a as { target?: string; hex?: string }).target ?? (a as { hex: string }).hex);
+
+t.test('A3 a3SecondShot: the second shot at the same target only, or at any legal target', async (t) => {
+  const units: Placing[] = [
+    { army: 'Vesania', kind: 'order-of-virgo', hex: '5,6' },
+    { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,4' },
+    { army: 'Thargaton', kind: 'regular-cavalry', hex: '3,5' },
+  ];
+  for (const [value, expected] of [['same', ['T01']], ['any', ['T01', 'T02']]] as const) {
+    let s = position('open', units, 'Vesania', { a3SecondShot: value });
+    s = play(s, ['Vesania', { type: 'activate', units: ['V01'] }]);
+    t.same(targetsOf(s, 'fire'), ['T01', 'T02'], 'two targets for the first shot');
+    s = withDice(s, [2, 2]);
+    s = play(s, ['Vesania', { type: 'fire', unit: 'V01', target: 'T01' }]);
+    t.same(targetsOf(s, 'fire'), expected, `${value}: the second shot's targets`);
+  }
+});
+
+t.test('A4 a4Sharpshooters: stationary at range 2 or 3, or at 3 only; 2 after moving either way', async (t) => {
+  for (const [value, at2] of [['2-or-3', ['V01']], ['3-only', []]] as const) {
+    const near = play(position('open', [
+      { army: 'Thargaton', kind: 'sharpshooters', hex: '5,1' },
+      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,3' },
+    ], 'Thargaton', { a4Sharpshooters: value }), ['Thargaton', { type: 'activate', units: ['T01'] }]);
+    t.same(targetsOf(near, 'fire'), at2, `${value}: range 2 when stationary`);
+    const far = play(position('open', [
+      { army: 'Thargaton', kind: 'sharpshooters', hex: '5,1' },
+      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
+    ], 'Thargaton', { a4Sharpshooters: value }), ['Thargaton', { type: 'activate', units: ['T01'] }]);
+    t.same(targetsOf(far, 'fire'), ['V01'], `${value}: range 3 when stationary`);
+    t.same(targetsOf(play(far, ['Thargaton', { type: 'move', to: '5,2' }]), 'fire'), ['V01'], `${value}: range 2 after moving`);
+  }
+});
+
+t.test('A6 a6Brotherhood: −1 Defence against artillery fire and the Scorpion too, or only against other ranged attacks', async (t) => {
+  const units: Placing[] = [
+    { army: 'Thargaton', kind: 'brotherhood-of-the-sword', hex: '5,4' },
+    { army: 'Vesania', kind: 'order-of-capricorn', hex: '5,7' },
+    { army: 'Vesania', kind: 'order-of-the-scorpion', hex: '5,6' },
+    { army: 'Vesania', kind: 'order-of-virgo', hex: '3,5' },
+  ];
+  for (const [value, vsArtillery] of [['all-ranged', 2], ['not-artillery', 3]] as const) {
+    const s = position('open', units, 'Vesania', { a6Brotherhood: value });
+    const bro = unit(s, 'T01');
+    t.equal(defenceValue(s, bro, unit(s, 'V01'), 'artillery'), vsArtillery, `${value}: artillery fire`);
+    t.equal(defenceValue(s, bro, unit(s, 'V02'), 'ranged'), vsArtillery, `${value}: the Scorpion`);
+    t.equal(defenceValue(s, bro, unit(s, 'V03'), 'ranged'), 2, `${value}: an infantry ranged attack`);
+    t.equal(defenceValue(s, bro, unit(s, 'V03'), 'melee'), 3 + 1, `${value}: not in melee (army bonus +1)`);
+  }
+});
+
+t.test('A7 a7LineInfantry: Ranged added to melee attacks and counterattacks, or to melee attacks only', async (t) => {
+  for (const [value, counter] of [['melee-and-counter', 4], ['melee-only', 2]] as const) {
+    const s = position('open', [
+      { army: 'Thargaton', kind: 'line-infantry', hex: '5,3' },
+      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
+    ], 'Thargaton', { a7LineInfantry: value });
+    t.equal(meleeValue(s, unit(s, 'T01'), unit(s, 'V01'), false), 4, `${value}: melee 2 + ranged 2`);
+    t.equal(meleeValue(s, unit(s, 'T01'), unit(s, 'V01'), false, true), counter, `${value}: counterattack`);
+  }
+  // Through the engine: hit by a 7, the Line Infantry stands (2+3) and counterattacks rolling 3,2:
+  // 1 + 4 > Defence 3 hits (the default), 1 + 2 does not (melee-only).
+  for (const [value, after] of [['melee-and-counter', 2], ['melee-only', 3]] as const) {
+    let s = position('open', [
+      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
+      { army: 'Thargaton', kind: 'line-infantry', hex: '5,3' },
+    ], 'Vesania', { a7LineInfantry: value });
+    s = play(s, ['Vesania', { type: 'activate', units: ['V01'] }]);
+    s = withDice(s, [3, 4, 2, 3, 3, 2]);
+    s = play(s, ['Vesania', { type: 'melee', unit: 'V01', target: 'T01' }], ['Thargaton', { type: 'stand' }], ['Thargaton', { type: 'counterattack' }]);
+    t.equal(unit(s, 'V01').strength, after, `${value}: the counterattack's result`);
+  }
+});
+
+t.test('A9 a9ScorpionZoc: the Scorpion fires from an enemy ZOC, or is barred', async (t) => {
+  for (const [value, expected] of [['exempt', ['T01']], ['barred', []]] as const) {
+    let s = position('open', [
+      { army: 'Vesania', kind: 'order-of-the-scorpion', hex: '5,5' },
+      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,4' },
+    ], 'Vesania', { a9ScorpionZoc: value });
+    s = play(s, ['Vesania', { type: 'activate', units: ['V01'] }]);
+    t.same(targetsOf(s, 'fire'), expected, value);
+  }
+});
+
+t.test('A10 a10ArtilleryCounter: artillery with a Melee value may counterattack, or never', async (t) => {
+  for (const [value, expected] of [['melee-value', true], ['never', false]] as const) {
+    const s = position('open', [
+      { army: 'Thargaton', kind: 'special-artillery', hex: '5,3' },
+      { army: 'Thargaton', kind: 'regular-artillery', hex: '4,3' },
+      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
+    ], 'Vesania', { a10ArtilleryCounter: value });
+    t.equal(canCounter(s, unit(s, 'T01'), unit(s, 'V01')), expected, `${value}: Special Artillery (Melee 1)`);
+    t.notOk(canCounter(s, unit(s, 'T02'), unit(s, 'V01')), `${value}: Regular Artillery has no Melee value`);
+  }
+});
+
+t.test('A11 a11Forest: entering a forest ends the move, or only a start in forest limits the move', async (t) => {
+  // skirmish terrain: forest 3,4 and 4,4.
+  for (const [value, goesOn] of [['entering-ends', false], ['start-only', true]] as const) {
+    let s = position('skirmish', [{ army: 'Thargaton', kind: 'regular-infantry', hex: '4,3' }], 'Thargaton', { a11Forest: value });
+    s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'move', to: '4,4' }]);
+    t.equal(targetsOf(s, 'move').length > 0, goesOn, `${value}: after entering the forest`);
+    let f = position('skirmish', [{ army: 'Thargaton', kind: 'regular-cavalry', hex: '4,4' }], 'Thargaton', { a11Forest: value });
+    f = play(f, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'move', to: '4,5' }]);
+    t.same(targetsOf(f, 'move'), [], `${value}: a start in forest allows one hex`);
+  }
+});
+
+t.test('A20 a20Hills: two units on hills see over hills between them, or hills always block', async (t) => {
+  for (const [value, sees] of [['see-over', true], ['block', false]] as const) {
+    const s = position('open', [], 'Thargaton', { a20Hills: value });
+    s.scenario = { ...s.scenario, terrain: { '5,2': 'hills', '5,3': 'hills', '5,5': 'hills' } };
+    t.equal(lineOfSight(s, '5,2', '5,5'), sees, value);
+    s.scenario = { ...s.scenario, terrain: { '5,3': 'hills' } };
+    t.notOk(lineOfSight(s, '5,2', '5,5'), `${value}: from the plain, a hill blocks`);
+  }
+});
+
+t.test('A33 a33SmokeArtillery: artillery fire and the Scorpion may target a unit in smoke, or not', async (t) => {
+  for (const [value, may] of [['may-target', true], ['may-not', false]] as const) {
+    const s = position('open', [
+      { army: 'Vesania', kind: 'order-of-capricorn', hex: '5,7' },
+      { army: 'Vesania', kind: 'order-of-the-scorpion', hex: '3,6' },
+      { army: 'Thargaton', kind: 'regular-infantry', hex: '5,4' },
+    ], 'Vesania', { a33SmokeArtillery: value }, { '5,4': ['smoke'] });
+    t.equal(bombardTargets(s, unit(s, 'V01')).some((b) => b.hex === '5,4'), may, `${value}: artillery fire`);
+    const sc = play(s, ['Vesania', { type: 'activate', units: ['V02'] }]);
+    t.equal(targetsOf(sc, 'fire').includes('T01'), may, `${value}: the Scorpion`);
+  }
+});
+
+t.test('A35 a35Trench: all modifiers add up, or a trench adds nothing on terrain that gives a Defence bonus', async (t) => {
+  const units: Placing[] = [
+    { army: 'Thargaton', kind: 'line-infantry', hex: '5,5' }, // skirmish: bunker
+    { army: 'Thargaton', kind: 'line-infantry', hex: '5,3' },
+    { army: 'Vesania', kind: 'order-of-virgo', hex: '5,7' },
+  ];
+  for (const [value, inBunker] of [['cumulative', 5], ['not-on-terrain', 4]] as const) {
+    const s = position('skirmish', units, 'Vesania', { a35Trench: value }, { '5,5': ['trench'], '5,3': ['trench'] });
+    t.equal(defenceValue(s, unit(s, 'T01'), unit(s, 'V01'), 'ranged'), inBunker, `${value}: bunker +1 and trench`);
+    t.equal(defenceValue(s, unit(s, 'T02'), unit(s, 'V01'), 'ranged'), 4, `${value}: a trench in the open counts`);
+  }
+});
