@@ -176,6 +176,8 @@ export function rangedTargets(s: BWState, u: Unit, moved: number): Unit[] {
   return s.units.filter((e) => {
     if (e.hex === null || e.army === u.army) return false;
     if (!ranges.includes(g.distance(u.hex!, e.hex))) return false;
+    // A30 'melee-and-ranged': infantry in the hex shields artillery from ranged attacks too.
+    if (s.options.a30Shield === 'melee-and-ranged' && e.type === 'artillery' && s.units.some((x) => x.hex === e.hex && x.army === e.army && x.type === 'infantry')) return false;
     if (hasFeature(s, e.hex, 'smoke') && (u.kind !== 'order-of-the-scorpion' || s.options.a33SmokeArtillery === 'may-not')) return false;
     return lineOfSight(s, u.hex!, e.hex);
   });
@@ -265,7 +267,8 @@ export const activationStep: StepHandler = {
         }
         const r = enterHex(s, units, a.to);
         act.moved++;
-        if (r.stop) act.stopped = true;
+        // A18 'stops': entering an enemy ZOC ends the move.
+        if (r.stop || (s.options.a18EnterZoc === 'stops' && units[0]!.hex !== null && inZoc(s, units))) act.stopped = true;
         if (r.wire) act.noAttack = true;
         return afterResolution(s);
       }

@@ -104,5 +104,5 @@ export function lineOfSight(s: BWState, a: string, b: string): boolean {
     const t = terrainAt(s, h);
     if (BLOCKING.has(t) && !(bothOnHills && t === 'hills')) return true;
     return hasFeature(s, h, 'smoke') || occupied.has(h);
-  });
+  }, s.options.a21Edge === 'either' ? 'either' : 'both');
 }

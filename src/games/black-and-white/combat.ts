@@ -48,9 +48,10 @@ export function meleeValue(s: BWState, attacker: Unit, defender: Unit, charge: b
   const card = kindCard(s, attacker.kind);
   let v = card.melee ?? 0;
   if (attacker.kind === 'line-infantry' && !(counter && s.options.a7LineInfantry === 'melee-only')) v += (card.ranged ?? 0) + bunkerRanged(s, attacker);
-  if (attacker.army === 'Vesania') v += infantryBonus(s, attacker);
+  if (attacker.army === 'Vesania' && !(counter && s.options.a1VesaniaCounter === 'no')) v += infantryBonus(s, attacker);
   if (charge) v += CHARGE_BONUS[attacker.kind] ?? 0;
-  if (terrainAt(s, defender.hex!) === 'hills') v -= 1; // A20: whatever the attacker's own terrain
+  // A20: whatever the attacker's own terrain, or ('not-from-hill') unless the attacker is on a hill too.
+  if (terrainAt(s, defender.hex!) === 'hills' && !(s.options.a20HillPenalty === 'not-from-hill' && terrainAt(s, attacker.hex!) === 'hills')) v -= 1;
   return v;
 }
 
@@ -79,7 +80,7 @@ export function defenceValue(s: BWState, defender: Unit, attacker: Unit, kind: A
   if (melee && defender.army === 'Thargaton') d += infantryBonus(s, defender);
   const artilleryFire = kind === 'artillery' || attacker.kind === 'order-of-the-scorpion';
   if (!melee && defender.kind === 'brotherhood-of-the-sword' && !(artilleryFire && s.options.a6Brotherhood === 'not-artillery')) d -= 1;
-  if (defender.kind === 'lions-of-vesania' && attacker.type === 'cavalry') d += card.defenceVsCavalry ?? 1;
+  if (defender.kind === 'lions-of-vesania' && attacker.type === 'cavalry' && (melee || s.options.a5Lions !== 'melee')) d += card.defenceVsCavalry ?? 1;
   return d;
 }
 

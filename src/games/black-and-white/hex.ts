@@ -237,10 +237,12 @@ export class HexGrid {
    * board counts as blocking), or crosses off the playable board. The two
    * hexes' own terrain and units never block.
    */
-  lineOfSight(a: string, b: string, blocks: (hex: string) => boolean): boolean {
+  lineOfSight(a: string, b: string, blocks: (hex: string) => boolean, edge: 'both' | 'either' = 'both'): boolean {
     const x = this.crossing(a, b);
     if (x.offBoard) return false;
     if (x.through.some(blocks)) return false;
+    // 'either' (a rule option): one blocking board hex beside the line is enough; off the board still needs its board partner to block.
+    if (edge === 'either') return !x.alongEdges.some(([p, q]) => (p !== null && blocks(p)) || (q !== null && blocks(q)));
     return !x.alongEdges.some(([p, q]) => (p === null || blocks(p)) && (q === null || blocks(q)));
   }
 }

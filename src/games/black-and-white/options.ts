@@ -58,6 +58,24 @@ export interface RuleOptions {
   a33SmokeArtillery: 'may-target' | 'may-not';
   /** A35: all Defence modifiers add up, or a trench adds nothing where the terrain already gives a Defence bonus. */
   a35Trench: 'cumulative' | 'not-on-terrain';
+  /** A1: the Vesanian infantry bonus also on counterattacks, or on melee attacks only. */
+  a1VesaniaCounter: 'yes' | 'no';
+  /** A5: the Lions' Defence bonus against any cavalry attack, or against cavalry melee attacks and counterattacks only. */
+  a5Lions: 'any-attack' | 'melee';
+  /** A18: entering an enemy ZOC does not stop movement, or ends the move. */
+  a18EnterZoc: 'goes-on' | 'stops';
+  /** A20: the −1 melee penalty whenever the defender is on a hill, or not when the attacker is on a hill too. */
+  a20HillPenalty: 'always' | 'not-from-hill';
+  /** A21: a line along the edge between two hexes is blocked only if both block, or if either does. */
+  a21Edge: 'both' | 'either';
+  /** A23: a retreat after a ranged or artillery attack must end farther from the attacker, or only not next to it. */
+  a23RangedRetreat: 'farther' | 'not-adjacent';
+  /** A30: infantry shields artillery of its hex against melee only, or against ranged attacks too. */
+  a30Shield: 'melee' | 'melee-and-ranged';
+  /** A32: a unit that passes the test when fire lands may leave or stay, or must leave if it can. */
+  a32FireEscape: 'may-leave' | 'must-leave';
+  /** A52: Domination is checked at the start of each player's own turn, or after every activation. */
+  a52Domination: 'turn-start' | 'after-activation';
 }
 
 export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
@@ -233,6 +251,69 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
     values: ['cumulative', 'not-on-terrain'],
     default: 'cumulative',
     description: "A35: all Defence modifiers add up (a trench's +1 also in a fort, bunker or forest), or a trench adds nothing where the terrain already gives the unit a Defence bonus.",
+  },
+  {
+    name: 'a1VesaniaCounter',
+    type: 'string',
+    values: ['yes', 'no'],
+    default: 'yes',
+    description: 'A1: the Vesanian infantry army bonus to Melee attack also applies to counterattacks, or to melee attacks only.',
+  },
+  {
+    name: 'a5Lions',
+    type: 'string',
+    values: ['any-attack', 'melee'],
+    default: 'any-attack',
+    description: 'A5: the Lions of Vesania\'s Defence bonus applies against every attack by enemy cavalry (melee, ranged, counterattack), or against its melee attacks and counterattacks only.',
+  },
+  {
+    name: 'a18EnterZoc',
+    type: 'string',
+    values: ['goes-on', 'stops'],
+    default: 'goes-on',
+    description: 'A18: entering an enemy ZOC does not stop movement (only leaving needs the test), or ends the unit\'s move there.',
+  },
+  {
+    name: 'a20HillPenalty',
+    type: 'string',
+    values: ['always', 'not-from-hill'],
+    default: 'always',
+    description: 'A20: the −1 melee penalty applies whenever the defender stands on a hill, or not when the attacker stands on a hill too.',
+  },
+  {
+    name: 'a21Edge',
+    type: 'string',
+    values: ['both', 'either'],
+    default: 'both',
+    description: 'A21: a line of sight running exactly along the edge between two hexes is blocked only if both hexes block, or if either of them blocks.',
+  },
+  {
+    name: 'a23RangedRetreat',
+    type: 'string',
+    values: ['farther', 'not-adjacent'],
+    default: 'farther',
+    description: 'A23: a unit retreating after a ranged, artillery or Scorpion attack must end farther from the attacker, or only not next to it (as after melee).',
+  },
+  {
+    name: 'a30Shield',
+    type: 'string',
+    values: ['melee', 'melee-and-ranged'],
+    default: 'melee',
+    description: 'A30: infantry shields the artillery of its hex against melee attacks only, or against ranged attacks too.',
+  },
+  {
+    name: 'a32FireEscape',
+    type: 'string',
+    values: ['may-leave', 'must-leave'],
+    default: 'may-leave',
+    description: 'A32: a unit that passes its test when fire lands on its hex may move one hex out or stay, or must move out if it can.',
+  },
+  {
+    name: 'a52Domination',
+    type: 'string',
+    values: ['turn-start', 'after-activation'],
+    default: 'turn-start',
+    description: 'A52: an army holding the required forts wins Domination when its own turn starts, or as soon as it holds them after any activation.',
   },
 ];
 

@@ -17,7 +17,8 @@ import { afterMeleeRetreat, beforeCounter, counterDeclared } from './orders-comb
 /**
  * Where the unit may retreat (A23): one hex it could enter, within the
  * stacking limit, next to no enemy unit; after melee out of the attacker's
- * ZOC, after a ranged or artillery attack farther from the attacker.
+ * ZOC, after a ranged or artillery attack farther from the attacker (or, with
+ * the option a23RangedRetreat 'not-adjacent', only not next to it).
  */
 export function retreatHexes(s: BWState, u: Unit, p: Pick<PendingDecision, 'cause' | 'fromHex'>): string[] {
   const g = gridOf(s);
@@ -26,7 +27,7 @@ export function retreatHexes(s: BWState, u: Unit, p: Pick<PendingDecision, 'caus
     if (!canEnterTerrain(s, u, h) || !roomFor(s, h, [u])) return false;
     if (p.cause === 'fire') return true;
     if (adjacentEnemies(s, h, u.army).length > 0) return false;
-    if (p.cause === 'melee' || p.cause === 'counter') return g.distance(h, p.fromHex) > 1;
+    if (p.cause === 'melee' || p.cause === 'counter' || s.options.a23RangedRetreat === 'not-adjacent') return g.distance(h, p.fromHex) > 1;
     return g.distance(h, p.fromHex) > g.distance(here, p.fromHex);
   });
 }
@@ -68,10 +69,13 @@ export const decisionStep: StepHandler = {
       case 'counter':
         out.push({ type: 'counterattack' }, { type: 'no-counterattack' });
         break;
-      case 'fire-escape':
-        for (const to of retreatHexes(s, u, p)) out.push({ type: 'retreat', to });
-        out.push({ type: 'stay' });
+      case 'fire-escape': {
+        const hexes = retreatHexes(s, u, p);
+        for (const to of hexes) out.push({ type: 'retreat', to });
+        // A32 'must-leave': staying only when there is nowhere to go.
+        if (hexes.length === 0 || s.options.a32FireEscape !== 'must-leave') out.push({ type: 'stay' });
         break;
+      }
     }
     return out;
   },

@@ -72,11 +72,16 @@ export function noteArrival(s: BWState, u: Unit): void {
 
 /**
  * After every activation: Defence, the attacker holds the fort
- * (A50); Behind Enemy Lines, three units on arrow hexes (A51).
+ * (A50); Behind Enemy Lines, three units on arrow hexes (A51); Domination
+ * with the option A52 'after-activation' (the player in turn first).
  */
 export function checkPositionVictory(s: BWState): void {
   if (s.result) return;
   const sc = s.scenario;
+  if (sc.family === 'domination' && s.options.a52Domination === 'after-activation' && s.player) {
+    for (const a of [s.player, other(s.player)]) checkDomination(s, a);
+    return;
+  }
   if (sc.family === 'defence' && sc.attacker && fortsHeld(s, sc.attacker) > 0) return win(s, sc.attacker, 'fort');
   if (sc.family === 'behind-enemy-lines' && sc.attacker) {
     const arrows = new Set(sc.arrows ?? []);

@@ -1,11 +1,12 @@
 /**
- * The rule options that turn §22's readings A3, A4, A6, A7, A9, A10, A11,
- * A20, A33 and A35 into choices: each shown with its default (the proposed
+ * The rule options that turn §22's readings A1 (Vesanian counterattacks), A3,
+ * A4, A5, A6, A7, A9, A10, A11, A18 (entering a ZOC), A20, A21, A23, A30,
+ * A32, A33 and A35 into choices: each shown with its default (the proposed
  * reading) and its other value.
  */
 import t from 'tap';
 import { bombardTargets } from '../../../src/games/black-and-white/artillery.ts';
-import { lineOfSight } from '../../../src/games/black-and-white/board.ts';
+import { gridOf, lineOfSight } from '../../../src/games/black-and-white/board.ts';
 import { canCounter, defenceValue, meleeValue } from '../../../src/games/black-and-white/combat.ts';
 import type { BWState } from '../../../src/games/black-and-white/state.ts';
 import { game, play, position, unit, withDice, type Placing } from './fixture-helpers.ts';
@@ -153,5 +154,130 @@ t.test('A35 a35Trench: all modifiers add up, or a trench adds nothing on terrain
     const s = position('skirmish', units, 'Vesania', { a35Trench: value }, { '5,5': ['trench'], '5,3': ['trench'] });
     t.equal(defenceValue(s, unit(s, 'T01'), unit(s, 'V01'), 'ranged'), inBunker, `${value}: bunker +1 and trench`);
     t.equal(defenceValue(s, unit(s, 'T02'), unit(s, 'V01'), 'ranged'), 4, `${value}: a trench in the open counts`);
+  }
+});
+
+t.test('A1 a1VesaniaCounter: the Vesanian infantry bonus on counterattacks too, or on melee attacks only', async (t) => {
+  for (const [value, counter] of [['yes', 4], ['no', 3]] as const) {
+    const s = position('open', [
+      { army: 'Vesania', kind: 'order-of-aquarius', hex: '5,4' },
+      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,3' },
+    ], 'Thargaton', { a1VesaniaCounter: value });
+    t.equal(meleeValue(s, unit(s, 'V01'), unit(s, 'T01'), false), 4, `${value}: melee 3 + 1`);
+    t.equal(meleeValue(s, unit(s, 'V01'), unit(s, 'T01'), false, true), counter, `${value}: counterattack`);
+  }
+});
+
+t.test('A5 a5Lions: the Lions\' bonus against every cavalry attack, or against cavalry melee only', async (t) => {
+  for (const [value, ranged] of [['any-attack', 5], ['melee', 4]] as const) {
+    const s = position('open', [
+      { army: 'Vesania', kind: 'lions-of-vesania', hex: '5,4' },
+      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,2' },
+    ], 'Thargaton', { a5Lions: value });
+    const lions = unit(s, 'V01');
+    const cav = { ...unit(s, 'T01'), kind: 'light-cavalry' as const };
+    t.equal(defenceValue(s, lions, cav, 'ranged'), ranged, `${value}: a cavalry ranged attack`);
+    t.equal(defenceValue(s, lions, unit(s, 'T01'), 'melee'), 4 + 1, `${value}: cavalry melee`);
+    t.equal(defenceValue(s, lions, unit(s, 'T01'), 'counter'), 4 + 1, `${value}: cavalry counterattack`);
+  }
+});
+
+t.test('A18 a18EnterZoc: entering an enemy ZOC does not stop the move, or ends it', async (t) => {
+  for (const [value, goesOn] of [['goes-on', true], ['stops', false]] as const) {
+    let s = position('open', [
+      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,2' },
+      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
+    ], 'Thargaton', { a18EnterZoc: value });
+    s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'move', to: '5,3' }]);
+    t.equal(targetsOf(s, 'move').length > 0, goesOn, `${value}: more moves`);
+    t.same(targetsOf(s, 'melee'), ['V01'], `${value}: it may attack`);
+  }
+});
+
+t.test('A20 a20HillPenalty: −1 melee whenever the defender is on a hill, or not from a hill', async (t) => {
+  for (const [value, fromHill] of [['always', 2], ['not-from-hill', 3]] as const) {
+    const s = position('open', [
+      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,3' },
+      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
+    ], 'Thargaton', { a20HillPenalty: value });
+    s.scenario = { ...s.scenario, terrain: { '5,4': 'hills' } };
+    t.equal(meleeValue(s, unit(s, 'T01'), unit(s, 'V01'), false), 2, `${value}: from the plain`);
+    s.scenario = { ...s.scenario, terrain: { '5,3': 'hills', '5,4': 'hills' } };
+    t.equal(meleeValue(s, unit(s, 'T01'), unit(s, 'V01'), false), fromHill, `${value}: from a hill`);
+  }
+});
+
+t.test('A21 a21Edge: a line along an edge is blocked only if both hexes block, or if either does', async (t) => {
+  for (const [value, oneBlocks] of [['both', true], ['either', false]] as const) {
+    const s = position('open', [], 'Thargaton', { a21Edge: value });
+    // 2,2 → 4,2 runs along the edge between 3,2 and 3,3.
+    s.scenario = { ...s.scenario, terrain: { '3,2': 'forest' } };
+    t.equal(lineOfSight(s, '2,2', '4,2'), oneBlocks, `${value}: one side blocks`);
+    s.scenario = { ...s.scenario, terrain: { '3,2': 'forest', '3,3': 'hills' } };
+    t.notOk(lineOfSight(s, '2,2', '4,2'), `${value}: both sides block`);
+    s.scenario = { ...s.scenario, terrain: {} };
+    t.ok(lineOfSight(s, '1,1', '3,1'), `${value}: along the border, the board hex is clear`);
+  }
+});
+
+t.test('A23 a23RangedRetreat: after a ranged hit, retreat farther from the attacker, or only not next to it', async (t) => {
+  for (const value of ['farther', 'not-adjacent'] as const) {
+    let s = position('open', [
+      { army: 'Vesania', kind: 'order-of-virgo', hex: '5,6' },
+      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,4' },
+    ], 'Vesania', { a23RangedRetreat: value });
+    s = play(s, ['Vesania', { type: 'activate', units: ['V01'] }]);
+    s = withDice(s, [3, 4]);
+    s = play(s, ['Vesania', { type: 'fire', unit: 'V01', target: 'T01' }]);
+    const g = gridOf(s);
+    const to = game.legalActions(s, 'Thargaton').filter((a) => a.type === 'retreat').map((a) => g.distance((a as { to: string }).to, '5,6'));
+    t.ok(to.length > 0, `${value}: somewhere to go`);
+    if (value === 'farther') t.ok(to.every((d) => d === 3), 'farther: every hex at 3');
+    else t.ok(to.includes(2) && to.every((d) => d >= 2), 'not-adjacent: hexes at 2 too, none next to the attacker');
+  }
+});
+
+t.test('A30 a30Shield: infantry shields artillery in melee only, or against ranged attacks too', async (t) => {
+  for (const [value, expected] of [['melee', ['T01', 'T02']], ['melee-and-ranged', ['T02']]] as const) {
+    let s = position('open', [
+      { army: 'Thargaton', kind: 'regular-artillery', hex: '5,4' },
+      { army: 'Thargaton', kind: 'regular-infantry', hex: '5,4' },
+      { army: 'Vesania', kind: 'order-of-virgo', hex: '5,6' },
+    ], 'Vesania', { a30Shield: value });
+    s = play(s, ['Vesania', { type: 'activate', units: ['V01'] }]);
+    t.same(targetsOf(s, 'fire'), expected, value);
+  }
+});
+
+t.test('A32 a32FireEscape: a unit passing the test when fire lands may leave or stay, or must leave', async (t) => {
+  for (const [value, mayStay] of [['may-leave', true], ['must-leave', false]] as const) {
+    let s = position('open', [
+      { army: 'Thargaton', kind: 'special-artillery', hex: '5,1' },
+      { army: 'Vesania', kind: 'order-of-aquarius', hex: '5,3' },
+    ], 'Thargaton', { a32FireEscape: value });
+    s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+    // aim 3; V01 tests 1+1 and passes.
+    s = withDice(s, [3, 1, 1]);
+    s = play(s, ['Thargaton', { type: 'bombard', unit: 'T01', hex: '5,3', ammo: 'incendiary' }]);
+    const acts = game.legalActions(s, 'Vesania');
+    t.ok(acts.some((a) => a.type === 'retreat'), `${value}: it may leave`);
+    t.equal(acts.some((a) => a.type === 'stay'), mayStay, `${value}: staying`);
+  }
+});
+
+t.test('A52 a52Domination: the forts are counted at the start of the holder\'s turn, or after every activation', async (t) => {
+  // domination forts: 3,4 5,4 8,5; two needed.
+  for (const [value, overAtOnce] of [['turn-start', false], ['after-activation', true]] as const) {
+    let s = position('domination', [
+      { army: 'Vesania', kind: 'order-of-aquarius', hex: '3,4' },
+      { army: 'Vesania', kind: 'order-of-aquarius', hex: '5,3' },
+      { army: 'Thargaton', kind: 'regular-cavalry', hex: '1,1' },
+    ], 'Vesania', { a52Domination: value });
+    s = play(s, ['Vesania', { type: 'activate', units: ['V02'] }], ['Vesania', { type: 'move', to: '5,4' }], ['Vesania', { type: 'end-activation' }]);
+    t.equal(game.status(s).over, overAtOnce, `${value}: right after the activation`);
+    if (!overAtOnce) {
+      s = play(s, ['Vesania', { type: 'end-turn' }], ['Thargaton', { type: 'end-turn' }]);
+      t.same(game.status(s), { over: true, winner: 'Vesania', reason: 'forts' }, `${value}: at the start of its next turn`);
+    } else t.same(game.status(s), { over: true, winner: 'Vesania', reason: 'forts' });
   }
 });
