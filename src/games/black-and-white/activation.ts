@@ -111,7 +111,7 @@ export function specialActions(s: BWState, u: Unit): SpecialAction[] {
   if (hasFeature(s, hex, 'smoke')) return [];
   const out: SpecialAction[] = [];
   if (u.kind === 'regular-infantry') out.push('group-move');
-  if (u.kind === 'sappers' && s.units.every((x) => x.hex !== hex || x.type === 'infantry')) {
+  if (u.kind === 'sappers' && (s.options.a34Building === 'any-hex' || s.units.every((x) => x.hex !== hex || x.type === 'infantry'))) {
     if (!hasFeature(s, hex, 'trench') && featureSupply(s, 'trench') > 0) out.push('trench');
     if (!hasFeature(s, hex, 'wire') && featureSupply(s, 'wire') > 0) out.push('wire');
   }

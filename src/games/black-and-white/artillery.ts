@@ -39,7 +39,9 @@ export function bombardTargets(s: BWState, u: Unit): { hex: string; ammo: Ammo }
     if (s.options.a33SmokeArtillery === 'may-not' && hasFeature(s, hex, 'smoke')) continue;
     const enemies = s.units.some((x) => x.hex === hex && x.army !== u.army);
     if (enemies || (special && s.options.a36EmptyHexAmmo === 'any')) out.push({ hex, ammo: 'normal' });
-    if (special) {
+    // A36 'not': no fire or smoke on a hex of the firer's own units.
+    const own = s.options.a36OwnHex === 'not' && s.units.some((x) => x.hex === hex && x.army === u.army);
+    if (special && !own) {
       if (!hasFeature(s, hex, 'fire') && featureSupply(s, 'fire') > 0) out.push({ hex, ammo: 'incendiary' });
       if (!hasFeature(s, hex, 'smoke') && featureSupply(s, 'smoke') > 0) out.push({ hex, ammo: 'smoke' });
     }
@@ -80,8 +82,9 @@ export function aimResult(s: BWState, u: Unit, hex: string, ammo: Ammo, aimed: b
   }
   if (ammo === 'incendiary') {
     addFeature(s, hex, 'fire');
-    // A32: each enemy unit there tests; a pass may leave the hex, a failure loses a step.
-    for (const t of targets) {
+    // A32: each enemy unit there tests (with 'yes' the firer's own too); a pass may leave the hex, a failure loses a step.
+    const testing = s.options.a32FriendlyTest === 'yes' ? s.units.filter((x) => x.hex === hex) : targets;
+    for (const t of testing) {
       if (commandTest(s, [t], 'fire')) {
         s.pending.push({ army: t.army, unit: t.id, step: 'fire-escape', cause: 'fire', from: u.id, fromHex: u.hex!, fortified: false, mayCounter: false });
       } else {

@@ -1,8 +1,8 @@
 /**
- * The rule options: each ambiguity of RULES.md §22 that changes play and that
- * §22 gives another reading for is a named option, declared on every
- * scenario; the default is the proposed reading. README.md lists which A-n is
- * which option and which are fixed readings.
+ * The rule options: each ambiguity of RULES.md §22 that changes play and has
+ * another playable reading (stated or implied by §22) is a named option,
+ * declared on every scenario; the default is the proposed reading. README.md
+ * lists which A-n is which option, and why the rest are fixed readings.
  */
 import { checkOptions } from '../../engine/options.ts';
 import type { OptionDeclaration } from '../../engine/types.ts';
@@ -76,6 +76,12 @@ export interface RuleOptions {
   a32FireEscape: 'may-leave' | 'must-leave';
   /** A52: Domination is checked at the start of each player's own turn, or after every activation. */
   a52Domination: 'turn-start' | 'after-activation';
+  /** A32: when fire lands, the firing player's own units in the hex do not test, or test like the enemy's. */
+  a32FriendlyTest: 'no' | 'yes';
+  /** A34: Sappers build only in a hex where every unit is infantry, or whatever else stands there. */
+  a34Building: 'all-infantry' | 'any-hex';
+  /** A36: fire or smoke may be placed on a hex holding the firer's own units, or not. */
+  a36OwnHex: 'allowed' | 'not';
 }
 
 export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
@@ -314,6 +320,27 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
     values: ['turn-start', 'after-activation'],
     default: 'turn-start',
     description: 'A52: an army holding the required forts wins Domination when its own turn starts, or as soon as it holds them after any activation.',
+  },
+  {
+    name: 'a32FriendlyTest',
+    type: 'string',
+    values: ['no', 'yes'],
+    default: 'no',
+    description: "A32: when fire lands, the firing player's own units in the hex do not test (they still lose a step at the end of their turn), or test like the enemy's.",
+  },
+  {
+    name: 'a34Building',
+    type: 'string',
+    values: ['all-infantry', 'any-hex'],
+    default: 'all-infantry',
+    description: 'A34: Sappers may build a trench or wire only where every unit in the hex is infantry, or whatever other units share the hex.',
+  },
+  {
+    name: 'a36OwnHex',
+    type: 'string',
+    values: ['allowed', 'not'],
+    default: 'allowed',
+    description: "A36: Special Artillery may place fire or smoke on a hex that holds the firer's own units, or not.",
   },
 ];
 

@@ -281,3 +281,43 @@ t.test('A52 a52Domination: the forts are counted at the start of the holder\'s t
     } else t.same(game.status(s), { over: true, winner: 'Vesania', reason: 'forts' });
   }
 });
+
+t.test('A32 a32FriendlyTest: the firer\'s own units where fire lands do not test, or test too', async (t) => {
+  for (const [value, tests] of [['no', false], ['yes', true]] as const) {
+    let s = position('open', [
+      { army: 'Thargaton', kind: 'special-artillery', hex: '5,1' },
+      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,3' },
+    ], 'Thargaton', { a32FriendlyTest: value });
+    s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+    t.ok(bombardTargets(s, unit(s, 'T01')).some((b) => b.hex === '5,3' && b.ammo === 'incendiary'), `${value}: fire on its own unit's hex (A36)`);
+    // aim 3; then T02 tests 6+6 and fails (with 'yes').
+    s = withDice(s, [3, 6, 6]);
+    s = play(s, ['Thargaton', { type: 'bombard', unit: 'T01', hex: '5,3', ammo: 'incendiary' }]);
+    t.same(s.features['5,3'], ['fire']);
+    t.equal(unit(s, 'T02').strength, tests ? 2 : 3, `${value}: its own unit ${tests ? 'failed the test' : 'did not test'}`);
+  }
+});
+
+t.test('A34 a34Building: Sappers build only where every unit is infantry, or in any hex', async (t) => {
+  for (const [value, may] of [['all-infantry', false], ['any-hex', true]] as const) {
+    const s = position('open', [
+      { army: 'Thargaton', kind: 'sappers', hex: '5,2' },
+      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,2' },
+    ], 'Thargaton', { a34Building: value });
+    const specials = game.legalActions(s, 'Thargaton').filter((a) => a.type === 'special' && (a as { unit: string }).unit === 'T01').map((a) => (a as { what: string }).what);
+    t.equal(specials.includes('trench') && specials.includes('wire'), may, `${value}: with cavalry in the hex`);
+  }
+});
+
+t.test('A36 a36OwnHex: fire or smoke on a hex of the firer\'s own units, or not', async (t) => {
+  for (const [value, may] of [['allowed', true], ['not', false]] as const) {
+    const s = position('open', [
+      { army: 'Thargaton', kind: 'special-artillery', hex: '5,1' },
+      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,3' },
+      { army: 'Vesania', kind: 'order-of-aquarius', hex: '5,4' },
+    ], 'Thargaton', { a36OwnHex: value });
+    const at = (hex: string) => bombardTargets(s, unit(s, 'T01')).filter((b) => b.hex === hex).map((b) => b.ammo);
+    t.equal(at('5,3').length > 0, may, `${value}: its own unit's hex`);
+    t.same(at('5,4'), ['normal', 'incendiary', 'smoke'], `${value}: an enemy hex`);
+  }
+});
