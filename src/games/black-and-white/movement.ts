@@ -81,6 +81,8 @@ export function chargePath(s: BWState, u: Unit, to: string): string[] | null {
     if (next === null || !canEnterTerrain(s, u, next) || !roomFor(s, next, [u])) return null;
     if (terrainAt(s, next) === 'forest' || hasFeature(s, next, 'smoke')) return null;
     if (i < 2 && mustStop(s, u, next)) return null;
+    // A13 'not': the hexes passed through must be out of enemy ZOCs.
+    if (i < 2 && s.options.a13ChargeZoc === 'not' && inEnemyZoc(s, next, u.army)) return null;
     path.push(next);
     at = next;
   }

@@ -82,6 +82,8 @@ export interface RuleOptions {
   a34Building: 'all-infantry' | 'any-hex';
   /** A36: fire or smoke may be placed on a hex holding the firer's own units, or not. */
   a36OwnHex: 'allowed' | 'not';
+  /** A13: the hexes a charge passes through may be next to enemies, or must be out of every enemy ZOC. */
+  a13ChargeZoc: 'allowed' | 'not';
 }
 
 export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
@@ -341,6 +343,13 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
     values: ['allowed', 'not'],
     default: 'allowed',
     description: "A36: Special Artillery may place fire or smoke on a hex that holds the firer's own units, or not.",
+  },
+  {
+    name: 'a13ChargeZoc',
+    type: 'string',
+    values: ['allowed', 'not'],
+    default: 'allowed',
+    description: 'A13: the first two hexes of a charge may be next to enemy units, or must lie outside every enemy ZOC.',
   },
 ];
 

@@ -321,3 +321,17 @@ t.test('A36 a36OwnHex: fire or smoke on a hex of the firer\'s own units, or not'
     t.same(at('5,4'), ['normal', 'incendiary', 'smoke'], `${value}: an enemy hex`);
   }
 });
+
+t.test('A13 a13ChargeZoc: a charge may pass next to enemies, or only outside enemy ZOCs', async (t) => {
+  for (const [value, charges] of [['allowed', 1], ['not', 0]] as const) {
+    const probe = position('open', [], 'Thargaton');
+    // An enemy next to 5,3 (passed through) but off the path.
+    const beside = gridOf(probe).neighbours('5,3').find((h) => !['5,2', '5,4'].includes(h) && gridOf(probe).distance(h, '5,1') >= 2)!;
+    const s = position('open', [
+      { army: 'Thargaton', kind: 'heavy-cavalry', hex: '5,1' },
+      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,5' },
+      { army: 'Vesania', kind: 'sirens-of-vesania', hex: beside },
+    ], 'Thargaton', { a13ChargeZoc: value });
+    t.equal(game.legalActions(s, 'Thargaton').filter((a) => a.type === 'charge' && (a as { to: string }).to === '5,4').length, charges, value);
+  }
+});
