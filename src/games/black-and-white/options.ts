@@ -84,6 +84,8 @@ export interface RuleOptions {
   a36OwnHex: 'allowed' | 'not';
   /** A13: the hexes a charge passes through may be next to enemies, or must be out of every enemy ZOC. */
   a13ChargeZoc: 'allowed' | 'not';
+  /** A24: a unit in a fort, bunker or trench hit without a critical success may still retreat of its own will, or stays. */
+  a24Voluntary: 'may-retreat' | 'stays';
 }
 
 export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
@@ -350,6 +352,13 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
     values: ['allowed', 'not'],
     default: 'allowed',
     description: 'A13: the first two hexes of a charge may be next to enemy units, or must lie outside every enemy ZOC.',
+  },
+  {
+    name: 'a24Voluntary',
+    type: 'string',
+    values: ['may-retreat', 'stays'],
+    default: 'may-retreat',
+    description: 'A24: a unit in a fort, bunker or trench hit without a critical success is never forced out but may still retreat of its own will, or it stays.',
   },
 ];
 

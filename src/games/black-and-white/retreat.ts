@@ -60,7 +60,8 @@ export const decisionStep: StepHandler = {
     const out: Action[] = [];
     switch (p.step) {
       case 'after-hit':
-        for (const to of retreatHexes(s, u, p)) out.push({ type: 'retreat', to });
+        // A24 'stays': a fortified unit hit without a critical success does not retreat.
+        if (!(p.fortified && s.options.a24Voluntary === 'stays')) for (const to of retreatHexes(s, u, p)) out.push({ type: 'retreat', to });
         out.push({ type: 'stand' });
         break;
       case 'must-retreat':

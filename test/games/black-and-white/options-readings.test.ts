@@ -335,3 +335,18 @@ t.test('A13 a13ChargeZoc: a charge may pass next to enemies, or only outside ene
     t.equal(game.legalActions(s, 'Thargaton').filter((a) => a.type === 'charge' && (a as { to: string }).to === '5,4').length, charges, value);
   }
 });
+
+t.test('A24 a24Voluntary: a fortified unit hit without a critical may retreat of its own will, or stays', async (t) => {
+  for (const [value, may] of [['may-retreat', true], ['stays', false]] as const) {
+    let s = position('skirmish', [
+      { army: 'Thargaton', kind: 'sharpshooters', hex: '5,3' },
+      { army: 'Vesania', kind: 'order-of-aquarius', hex: '5,5' }, // bunker: Defence 4
+    ], 'Thargaton', { a24Voluntary: value });
+    s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+    s = withDice(s, [6, 3]); // 3 + 3 = 6 > 4, not a 7
+    s = play(s, ['Thargaton', { type: 'fire', unit: 'T01', target: 'V01' }]);
+    const acts = game.legalActions(s, 'Vesania');
+    t.equal(acts.some((a) => a.type === 'retreat'), may, `${value}: retreating`);
+    t.ok(acts.some((a) => a.type === 'stand'), `${value}: standing`);
+  }
+});
