@@ -4,11 +4,8 @@
 // the legend keys every terrain and feature, every scenario's terrain is drawn
 // hex by hex (the invented scenarios between them use all ten terrains), the
 // board sits in each of the four layouts as hex.ts counts neighbours, the base
-// layer holds nothing from a view but the scenario, and over the HTTP API
-// (HERALD_BLACK_AND_WHITE_DATA set to the invented file) board.svg and
-// board.png answer 200 for each seat and the spectator, and GraphQL
-// boardPicture gives the same (PNG as base64), showing nothing hidden
-// (test/helpers/bw-picture-leaks.ts).
+// layer holds nothing from a view but the scenario. Over the HTTP API (real
+// Postgres): test/http/black-and-white-pictures.test.ts.
 import t from 'tap';
 import { Resvg } from '@resvg/resvg-js';
 import { TERRAINS, BOARD_LAYOUTS, type Army, type BoardData } from '../../src/games/black-and-white/data-format.ts';
@@ -20,25 +17,13 @@ import { geometryOf, renderBoardLayers, renderBoardSvg, type BWPictureView } fro
 import { translator } from '../../src/render/messages.ts';
 import { svgTexts } from '../helpers/picture-leaks.ts';
 import { bwPictureLeaks } from '../helpers/bw-picture-leaks.ts';
-import { restApp, signup } from '../http/rest-helpers.ts';
-import { playRandom } from '../helpers/bots.ts';
-import { INVENTED, INVENTED_FILE, bw, randomGame } from './black-and-white-helpers.ts';
+import { INVENTED, balanced, bw, randomGame } from './black-and-white-helpers.ts';
 
 const SEATS: readonly (Army | null)[] = ['Thargaton', 'Vesania', null];
 const OPTIONS = { font: { fontFiles: FONT_FILES, loadSystemFonts: false, defaultFontFamily: 'Noto Sans' } };
 const tr = translator('black-and-white', 'en');
 const view = (s: BWState, seat: Army | null) => bw.view(s, seat) as BWPictureView;
 
-/** Opening and closing tags balance (self-closing ones aside). */
-function balanced(svg: string): boolean {
-  const stack: string[] = [];
-  for (const m of svg.matchAll(/<(\/?)([a-zA-Z]+)[^>]*?(\/?)>/g)) {
-    if (m[3]) continue;
-    if (!m[1]) stack.push(m[2]!);
-    else if (stack.pop() !== m[2]) return false;
-  }
-  return stack.length === 0;
-}
 
 const games = INVENTED.scenarios.map((sc, i) => ({ scenario: sc, states: randomGame(sc.id, `board-test-${i}`, 600) }));
 
@@ -165,48 +150,5 @@ t.test('the base layer holds nothing from a view but the scenario', async (t) =>
       for (const seat of SEATS) bases.add(renderBoardLayers({ view: view(states[v]!, seat), version: v, earlier: [], t: tr }).base);
     }
     t.equal(bases.size, 1, `${scenario.id}: one base for every seat and version`);
-  }
-});
-
-t.test('over the HTTP API: board.svg and board.png for each seat and the spectator', async (t) => {
-  const app = await restApp(t, { gameDataFiles: { HERALD_BLACK_AND_WHITE_DATA: INVENTED_FILE }, logLevel: 'error' });
-  const black = await signup(app, 'Picture Black');
-  const white = await signup(app, 'Picture White');
-  for (const scenario of ['s01', 's16']) {
-    const created = await black.req('POST', '/games', { gameType: 'black-and-white', scenario, seed: `bw-pictures-${scenario}`, roles: ['Thargaton'] });
-    t.equal(created.statusCode, 201, created.body.slice(0, 300));
-    const gameId = created.json().id as string;
-    t.equal((await white.req('POST', `/games/${gameId}/join`, {})).statusCode, 200);
-    await playRandom(gameId, new Map([[black.id, black], [white.id, white]]), `bw-pictures-play-${scenario}`, 80);
-    const row = (await app.store.prisma.game.findUnique({ where: { id: gameId } }))!;
-    const state = row.state as unknown as BWState;
-    for (const [who, role, query] of [
-      [black, 'Thargaton', ''],
-      [white, 'Vesania', ''],
-      [black, null, '?role=spectator'],
-    ] as const) {
-      const svg = await who.req('GET', `/games/${gameId}/board.svg${query}`);
-      t.equal(svg.statusCode, 200, svg.body.slice(0, 300));
-      t.match(svg.headers['content-type'], /^image\/svg\+xml/);
-      t.equal(svg.headers['x-game-version'], String(row.version));
-      t.ok(svg.body.startsWith('<svg') && svg.body.endsWith('</svg>') && balanced(svg.body), 'an SVG document');
-      t.same(bwPictureLeaks(svg.body, view(state, role), state, tr), [], `${role ?? 'spectator'} (${scenario}, ${state.phase}): nothing hidden`);
-      const png = await who.req('GET', `/games/${gameId}/board.png${query}`);
-      t.equal(png.statusCode, 200, png.statusCode === 200 ? 'board.png' : png.body.slice(0, 300));
-      t.equal(png.headers['content-type'], 'image/png');
-      t.equal(png.rawPayload.readUInt32BE(16), 800, 'a PNG 800 pixels wide');
-      t.comment(`${scenario} ${role ?? 'spectator'}: PNG ${(png.rawPayload.length / 1024).toFixed(0)} kB, SVG ${(svg.body.length / 1024).toFixed(0)} kB`);
-    }
-    // GraphQL boardPicture: the same picture, the PNG as base64; another language falls back to English.
-    const Q = 'query($id: ID!, $f: String, $lang: String) { boardPicture(gameId: $id, format: $f, lang: $lang) { role lang format body } }';
-    const gql = (variables: Record<string, unknown>) =>
-      app.inject({ method: 'POST', url: '/graphql', headers: { authorization: `Bearer ${white.key}` }, payload: { query: Q, variables } }).then((r) => r.json() as { data?: any; errors?: any[] });
-    const g1 = await gql({ id: gameId, lang: 'pl' });
-    t.notOk(g1.errors, JSON.stringify(g1.errors));
-    t.match(g1.data?.boardPicture, { role: 'Vesania', lang: 'pl', format: 'svg' });
-    t.match(g1.data?.boardPicture?.body, "Vesania&#39;s view (white)", 'English words where Polish has none');
-    t.same(bwPictureLeaks(g1.data?.boardPicture?.body ?? '', view(state, 'Vesania'), state, tr), [], 'GraphQL: nothing hidden');
-    const g2 = await gql({ id: gameId, f: 'png' });
-    t.same([...Buffer.from(g2.data?.boardPicture?.body ?? '', 'base64').subarray(1, 4)], [0x50, 0x4e, 0x47], 'GraphQL: a base64 PNG');
   }
 });

@@ -42,3 +42,14 @@ export function randomGame(scenario: string, seed: string, maxSteps = 1500): BWS
   }
   return states;
 }
+
+/** Opening and closing tags balance (self-closing ones aside). */
+export function balanced(svg: string): boolean {
+  const stack: string[] = [];
+  for (const m of svg.matchAll(/<(\/?)([a-zA-Z]+)[^>]*?(\/?)>/g)) {
+    if (m[3]) continue;
+    if (!m[1]) stack.push(m[2]!);
+    else if (stack.pop() !== m[2]) return false;
+  }
+  return stack.length === 0;
+}
