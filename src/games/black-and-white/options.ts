@@ -86,6 +86,10 @@ export interface RuleOptions {
   a13ChargeZoc: 'allowed' | 'not';
   /** A24: a unit in a fort, bunker or trench hit without a critical success may still retreat of its own will, or stays. */
   a24Voluntary: 'may-retreat' | 'stays';
+  /** A45: the unit sacrificed by For the Queen! scores its VP for the opponent, or scores nothing. */
+  a45SacrificeVp: 'scores' | 'none';
+  /** A42: Recovery never raises strength above the unit's starting strength, or above 4 (a block's four sides). */
+  a42RecoveryCap: 'starting' | 'four';
 }
 
 export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
@@ -359,6 +363,20 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
     values: ['may-retreat', 'stays'],
     default: 'may-retreat',
     description: 'A24: a unit in a fort, bunker or trench hit without a critical success is never forced out but may still retreat of its own will, or it stays.',
+  },
+  {
+    name: 'a45SacrificeVp',
+    type: 'string',
+    values: ['scores', 'none'],
+    default: 'scores',
+    description: "A45: the unit sacrificed by Vlad's For the Queen! counts as eliminated and the opponent scores its VP, or it is removed without scoring.",
+  },
+  {
+    name: 'a42RecoveryCap',
+    type: 'string',
+    values: ['starting', 'four'],
+    default: 'starting',
+    description: "A42: Dominic's Recovery never raises a unit above its starting strength, or above 4 (the block's four sides).",
   },
 ];
 

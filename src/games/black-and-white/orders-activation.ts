@@ -55,7 +55,7 @@ export function turnOrders(s: BWState, army: Army): Action[] {
   if (s.markersLeft > 0) {
     const free = activatable(s, army);
     if (mayIssue(s, army, 'idle-move')) for (const u of free) for (const to of idleHexes(s, u)) out.push(order('idle-move', { unit: u.id, to }));
-    if (mayIssue(s, army, 'recovery')) for (const u of free) if (u.strength < kindCard(s, u.kind).strength) out.push(order('recovery', { unit: u.id }));
+    if (mayIssue(s, army, 'recovery')) for (const u of free) if (u.strength < recoveryCap(s, u)) out.push(order('recovery', { unit: u.id }));
     if (mayIssue(s, army, 'second-activation')) {
       for (const u of s.units) {
         if (u.army !== army || u.hex === null || u.type === 'artillery' || paralysed(s, u)) continue;
@@ -162,7 +162,7 @@ export function applyTurnOrder(s: BWState, army: Army, a: Action): void {
       s.activated.push(u.id);
       if (u.type === 'artillery') s.artilleryUsed = true;
       if (issue(s, army, 'recovery', [u])) {
-        u.strength = Math.min(u.strength + 1, kindCard(s, u.kind).strength);
+        u.strength = Math.min(u.strength + 1, recoveryCap(s, u));
         logLine(s, 'log.recovered', { unit: u });
       }
       checkPositionVictory(s);
@@ -225,4 +225,9 @@ export function applyActivationOrder(s: BWState, army: Army, a: Action): void {
       throw new Error(`order ${a.order} in an activation`);
   }
   afterResolution(s);
+}
+
+/** A42: the highest strength Recovery may give: the unit's starting strength, or 4 with `a42RecoveryCap: 'four'`. */
+function recoveryCap(s: BWState, u: Unit): number {
+  return s.options.a42RecoveryCap === 'four' ? 4 : kindCard(s, u.kind).strength;
 }

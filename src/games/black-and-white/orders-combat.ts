@@ -212,7 +212,7 @@ function forTheQueen(s: BWState, spec: AttackSpec): void {
   if (t.hex !== null) {
     s.pending.push({ army: t.army, unit: t.id, step: 'after-hit', cause: 'melee', from: a.id, fromHex, fortified: fort, mayCounter: false });
   }
-  loseSteps(s, a, a.strength);
+  loseSteps(s, a, a.strength, s.options.a45SacrificeVp === 'scores');
 }
 
 /** A hidden shooter's unit is named by its hex (§16.8.3). */

@@ -15,7 +15,7 @@ export function vpOf(s: BWState, u: Unit): number {
 }
 
 /** The unit loses `n` steps; at strength 1 it is eliminated instead (§17) and the opponent scores. */
-export function loseSteps(s: BWState, u: Unit, n = 1): void {
+export function loseSteps(s: BWState, u: Unit, n = 1, scores = true): void {
   if (u.hex === null) return;
   if (u.strength > n) {
     u.strength -= n;
@@ -24,7 +24,7 @@ export function loseSteps(s: BWState, u: Unit, n = 1): void {
   }
   u.strength = 0;
   u.hex = null;
-  const vp = vpOf(s, u);
+  const vp = scores ? vpOf(s, u) : 0;
   const scorer = other(u.army);
   s.vp[scorer] += vp;
   // An eliminated block is shown to both (its card is no longer secret).

@@ -10,6 +10,7 @@ import { gridOf, lineOfSight } from '../../../src/games/black-and-white/board.ts
 import { canCounter, defenceValue, meleeValue } from '../../../src/games/black-and-white/combat.ts';
 import type { BWState } from '../../../src/games/black-and-white/state.ts';
 import { game, play, position, unit, withDice, type Placing } from './fixture-helpers.ts';
+import { withCommanders } from './orders-helpers.ts';
 
 const targetsOf = (s: BWState, type: string): string[] =>
   game.legalActions(s, s.player!).filter((a) => a.type === type).map((a) => (a as { target?: string; hex?: string }).target ?? (a as { hex: string }).hex);
@@ -348,5 +349,32 @@ t.test('A24 a24Voluntary: a fortified unit hit without a critical may retreat of
     const acts = game.legalActions(s, 'Vesania');
     t.equal(acts.some((a) => a.type === 'retreat'), may, `${value}: retreating`);
     t.ok(acts.some((a) => a.type === 'stand'), `${value}: standing`);
+  }
+});
+
+t.test('A45 a45SacrificeVp: the unit sacrificed by For the Queen! scores for the opponent, or not', async (t) => {
+  for (const [value, vp] of [['scores', 3], ['none', 0]] as const) {
+    let s = withCommanders([
+      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,3' },
+      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
+    ], 'Thargaton', { Thargaton: 'vlad-kristofferson' }, { a45SacrificeVp: value });
+    s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'melee', unit: 'T01', target: 'V01' }]);
+    s = play(withDice(s, [1, 1, 2, 3]), ['Thargaton', { type: 'order', order: 'for-the-queen' }]);
+    t.equal(unit(s, 'T01').hex, null, `${value}: the unit is removed`);
+    t.equal(unit(s, 'V01').strength, 2, `${value}: the enemy took 1 damage`);
+    t.equal(s.vp.Vesania, vp, `${value}: Vesania's VP`);
+  }
+});
+
+t.test('A42 a42RecoveryCap: Recovery up to the starting strength, or up to 4', async (t) => {
+  for (const [value, offered, after] of [['starting', false, 3], ['four', true, 4]] as const) {
+    const s = withCommanders([
+      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,6' }, // full: strength 3
+      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '3,6', strength: 2 },
+    ], 'Vesania', { Vesania: 'inquisitor-dominic' }, { a42RecoveryCap: value });
+    const units = game.legalActions(s, 'Vesania').filter((a) => a.type === 'order' && a.order === 'recovery').map((a) => (a as { unit: string }).unit);
+    t.equal(units.includes('V01'), offered, `${value}: a unit at its starting strength`);
+    t.ok(units.includes('V02'), `${value}: a damaged unit`);
+    if (offered) t.equal(unit(play(withDice(s, [1, 1]), ['Vesania', { type: 'order', order: 'recovery', unit: 'V01' }]), 'V01').strength, after, `${value}: recovered above its start`);
   }
 });
