@@ -90,6 +90,8 @@ export interface RuleOptions {
   a45SacrificeVp: 'scores' | 'none';
   /** A42: Recovery never raises strength above the unit's starting strength, or above 4 (a block's four sides). */
   a42RecoveryCap: 'starting' | 'four';
+  /** A17: a player may end the turn with markers unused, or only once no marker is left or no unit can be activated. */
+  a17Unused: 'allowed' | 'every-marker';
 }
 
 export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
@@ -377,6 +379,13 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
     values: ['starting', 'four'],
     default: 'starting',
     description: "A42: Dominic's Recovery never raises a unit above its starting strength, or above 4 (the block's four sides).",
+  },
+  {
+    name: 'a17Unused',
+    type: 'string',
+    values: ['allowed', 'every-marker'],
+    default: 'allowed',
+    description: 'A17: a player may end the turn with activation markers unused, or must use every marker while any unit can still be activated.',
   },
 ];
 

@@ -70,14 +70,17 @@ export const turnStep: StepHandler = {
   actions(s, army) {
     if (army !== s.player) return [];
     const out: Action[] = [];
+    let mayEnd = true;
     if (s.markersLeft > 0) {
       const units = activatable(s, army);
+      // A17: with 'every-marker' the turn ends only when no marker is left or no unit can be activated.
+      if (s.options.a17Unused === 'every-marker' && units.length > 0) mayEnd = false;
       for (const u of units) out.push({ type: 'activate', units: [u.id] });
       for (const d of detachments(units)) out.push({ type: 'activate', units: d });
       for (const u of units) for (const to of chargeDestinations(s, u)) out.push({ type: 'charge', unit: u.id, to });
       for (const u of units) for (const what of specialActions(s, u)) out.push({ type: 'special', unit: u.id, what });
     }
-    out.push({ type: 'end-turn' });
+    if (mayEnd) out.push({ type: 'end-turn' });
     return out;
   },
   apply(s, _army, a) {

@@ -378,3 +378,20 @@ t.test('A42 a42RecoveryCap: Recovery up to the starting strength, or up to 4', a
     if (offered) t.equal(unit(play(withDice(s, [1, 1]), ['Vesania', { type: 'order', order: 'recovery', unit: 'V01' }]), 'V01').strength, after, `${value}: recovered above its start`);
   }
 });
+
+t.test('A17 a17Unused: the turn may end with markers unused, or only when no unit can be activated', async (t) => {
+  for (const [value, mayEnd] of [['allowed', true], ['every-marker', false]] as const) {
+    let s = position('open', [
+      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,2' },
+      { army: 'Thargaton', kind: 'regular-cavalry', hex: '3,2' },
+      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,7' },
+    ], 'Thargaton', { a17Unused: value });
+    const ends = (x: BWState) => game.legalActions(x, 'Thargaton').some((a) => a.type === 'end-turn');
+    t.equal(ends(s), mayEnd, `${value}: two units to activate, three markers`);
+    s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'end-activation' }]);
+    t.equal(ends(s), mayEnd, `${value}: one unit left`);
+    s = play(s, ['Thargaton', { type: 'activate', units: ['T02'] }], ['Thargaton', { type: 'end-activation' }]);
+    t.ok(s.markersLeft > 0, `${value}: a marker is left`);
+    t.ok(ends(s), `${value}: no unit left to activate, the turn may end`);
+  }
+});
