@@ -194,7 +194,8 @@ export function activationActions(s: BWState): Action[] {
       if (u.hex === null) continue;
       for (const to of stepsFrom(s, [u], u.hex)) out.push({ type: 'move-unit', unit: id, to });
     }
-    out.push({ type: 'end-activation' });
+    // A2 'all-must': the group move ends only when no Regular Infantry left in it can move.
+    if (s.options.a2GroupMove === 'may' || out.length === 0) out.push({ type: 'end-activation' });
     return out;
   }
   if (act.secondShot !== null) {

@@ -92,6 +92,8 @@ export interface RuleOptions {
   a42RecoveryCap: 'starting' | 'four';
   /** A17: a player may end the turn with markers unused, or only once no marker is left or no unit can be activated. */
   a17Unused: 'allowed' | 'every-marker';
+  /** A2: in the group move each Regular Infantry may move one hex, or every one that can must move. */
+  a2GroupMove: 'may' | 'all-must';
 }
 
 export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
@@ -386,6 +388,13 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
     values: ['allowed', 'every-marker'],
     default: 'allowed',
     description: 'A17: a player may end the turn with activation markers unused, or must use every marker while any unit can still be activated.',
+  },
+  {
+    name: 'a2GroupMove',
+    type: 'string',
+    values: ['may', 'all-must'],
+    default: 'may',
+    description: "A2: in the Thargaton Regular Infantry group move each Regular Infantry not yet activated may move one hex, or every one that can move must move.",
   },
 ];
 

@@ -395,3 +395,20 @@ t.test('A17 a17Unused: the turn may end with markers unused, or only when no uni
     t.ok(ends(s), `${value}: no unit left to activate, the turn may end`);
   }
 });
+
+t.test('A2 a2GroupMove: in the group move each Regular Infantry may move, or all that can must', async (t) => {
+  for (const [value, mayStop] of [['may', true], ['all-must', false]] as const) {
+    let s = position('open', [
+      { army: 'Thargaton', kind: 'regular-infantry', hex: '2,1' },
+      { army: 'Thargaton', kind: 'regular-infantry', hex: '4,1' },
+      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,8' },
+    ], 'Thargaton', { a2GroupMove: value });
+    const ends = (x: BWState) => game.legalActions(x, 'Thargaton').some((a) => a.type === 'end-activation');
+    s = play(s, ['Thargaton', { type: 'special', unit: 'T01', what: 'group-move' }]);
+    t.equal(ends(s), mayStop, `${value}: before any has moved`);
+    s = play(s, ['Thargaton', { type: 'move-unit', unit: 'T01', to: '2,2' }]);
+    t.equal(ends(s), mayStop, `${value}: one left to move`);
+    s = play(s, ['Thargaton', { type: 'move-unit', unit: 'T02', to: '4,2' }]);
+    t.equal(s.act, null, `${value}: all moved, the activation is over`);
+  }
+});
