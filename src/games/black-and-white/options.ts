@@ -94,6 +94,8 @@ export interface RuleOptions {
   a17Unused: 'allowed' | 'every-marker';
   /** A2: in the group move each Regular Infantry may move one hex, or every one that can must move. */
   a2GroupMove: 'may' | 'all-must';
+  /** A43: Pursuit's move into the vacated hex ignores ZOC tests, or needs one when the unit is in an enemy ZOC. */
+  a43PursuitZoc: 'ignores' | 'tests';
 }
 
 export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
@@ -395,6 +397,13 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
     values: ['may', 'all-must'],
     default: 'may',
     description: "A2: in the Thargaton Regular Infantry group move each Regular Infantry not yet activated may move one hex, or every one that can move must move.",
+  },
+  {
+    name: 'a43PursuitZoc',
+    type: 'string',
+    values: ['ignores', 'tests'],
+    default: 'ignores',
+    description: "A43: Dominic's Pursuit moves into the vacated hex without a ZOC test, or the unit tests first when it stands in an enemy ZOC (a failure stays and does not attack).",
   },
 ];
 

@@ -13,7 +13,8 @@
 import { rollD6 } from '../../engine/rng.ts';
 import type { Army } from './data-format.ts';
 import type { Action } from './flow.ts';
-import { canEnterTerrain, gridOf, hasFeature, roomFor } from './board.ts';
+import { canEnterTerrain, gridOf, hasFeature, inEnemyZoc, roomFor } from './board.ts';
+import { commandTest } from './command-test.ts';
 import { attackOutcome, attackResult, canCounter, defenceValue, fortified, isCriticalFailure, isCriticalSuccess, rangedValue, resolveAttack, resolveCounter, roll2d6, rollAttack, succeeds, type CounterMods } from './combat.ts';
 import { reveal } from './reveal.ts';
 import { aimResult, aimRolled, artilleryDamage } from './artillery.ts';
@@ -295,7 +296,8 @@ export function applyWindow(s: BWState, army: Army, a: Action): void {
       const mine = unitById(s, w.unit);
       const enemy = unitById(s, w.target);
       if (o && issue(s, army, o, [mine])) {
-        // A43: into the vacated hex without a ZOC test, then a melee attack on the retreated unit if it is adjacent.
+        // A43: into the vacated hex without a ZOC test (with 'tests', one if in an enemy ZOC; a failure stays), then a melee attack on the retreated unit if it is adjacent.
+        if (s.options.a43PursuitZoc === 'tests' && inEnemyZoc(s, mine.hex!, army) && !commandTest(s, [mine], 'zoc')) break;
         logLine(s, 'log.pursuit', { unit: mine, hex: w.vacated });
         enterHex(s, [mine], w.vacated);
         if (mine.hex !== null && enemy.hex !== null && canCounter(s, mine, enemy) && !hasFeature(s, enemy.hex, 'smoke')) {

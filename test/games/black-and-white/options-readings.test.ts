@@ -412,3 +412,19 @@ t.test('A2 a2GroupMove: in the group move each Regular Infantry may move, or all
     t.equal(s.act, null, `${value}: all moved, the activation is over`);
   }
 });
+
+t.test('A43 a43PursuitZoc: the Pursuit move ignores ZOC tests, or tests when in an enemy ZOC', async (t) => {
+  for (const [value, hex] of [['ignores', '5,3'], ['tests', '5,4']] as const) {
+    let s = withCommanders([
+      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,3' },
+      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,5' }, // keeps V01 in a ZOC after T01 retreats
+      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
+    ], 'Vesania', { Vesania: 'inquisitor-dominic' }, { a43PursuitZoc: value });
+    s = play(s, ['Vesania', { type: 'activate', units: ['V01'] }]);
+    s = play(withDice(s, [5, 4]), ['Vesania', { type: 'melee', unit: 'V01', target: 'T01' }]);
+    s = play(s, ['Thargaton', { type: 'retreat', to: '5,2' }]);
+    // The order test passes (1,1); then 6,6: the ZOC test fails with 'tests', the new attack's roll with 'ignores'.
+    s = play(withDice(s, [1, 1, 6, 6]), ['Vesania', { type: 'order', order: 'pursuit' }]);
+    t.equal(unit(s, 'V01').hex, hex, `${value}: where the pursuer stands`);
+  }
+});
