@@ -96,6 +96,8 @@ export interface RuleOptions {
   a2GroupMove: 'may' | 'all-must';
   /** A43: Pursuit's move into the vacated hex ignores ZOC tests, or needs one when the unit is in an enemy ZOC. */
   a43PursuitZoc: 'ignores' | 'tests';
+  /** A41: Dominic's second activation of a unit may come later in the turn, or only right after its first. */
+  a41SecondWhen: 'later' | 'right-after';
 }
 
 export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
@@ -404,6 +406,13 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
     values: ['ignores', 'tests'],
     default: 'ignores',
     description: "A43: Dominic's Pursuit moves into the vacated hex without a ZOC test, or the unit tests first when it stands in an enemy ZOC (a failure stays and does not attack).",
+  },
+  {
+    name: 'a41SecondWhen',
+    type: 'string',
+    values: ['later', 'right-after'],
+    default: 'later',
+    description: "A41: Dominic's special order activates the same unit a second time at any later point of the turn, or only right after its first activation.",
   },
 ];
 

@@ -60,6 +60,8 @@ export function turnOrders(s: BWState, army: Army): Action[] {
       for (const u of s.units) {
         if (u.army !== army || u.hex === null || u.type === 'artillery' || paralysed(s, u)) continue;
         if (s.activated.filter((id) => id === u.id).length !== 1) continue;
+        // A41 'right-after': only the unit whose activation was the last one.
+        if (s.options.a41SecondWhen === 'right-after' && s.activated[s.activated.length - 1] !== u.id) continue;
         out.push(order('second-activation', { unit: u.id }));
         // A41: a unit that used no special ability in its first activation may use one in its second.
         if (s.orders.abilities.includes(u.id)) continue;

@@ -428,3 +428,17 @@ t.test('A43 a43PursuitZoc: the Pursuit move ignores ZOC tests, or tests when in 
     t.equal(unit(s, 'V01').hex, hex, `${value}: where the pursuer stands`);
   }
 });
+
+t.test('A41 a41SecondWhen: the second activation later in the turn, or only right after the first', async (t) => {
+  for (const [value, expected] of [['later', ['V01', 'V02']], ['right-after', ['V02']]] as const) {
+    let s = withCommanders([
+      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,6' },
+      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '3,6' },
+      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,1' },
+    ], 'Vesania', { Vesania: 'inquisitor-dominic' }, { a41SecondWhen: value });
+    s = play(s, ['Vesania', { type: 'activate', units: ['V01'] }], ['Vesania', { type: 'end-activation' }]);
+    s = play(s, ['Vesania', { type: 'activate', units: ['V02'] }], ['Vesania', { type: 'end-activation' }]);
+    const units = [...new Set(game.legalActions(s, 'Vesania').filter((a) => a.type === 'order' && a.order === 'second-activation').map((a) => (a as { unit: string }).unit))].sort();
+    t.same(units, expected, value);
+  }
+});
