@@ -26,9 +26,15 @@ const ALLOWED: Record<string, readonly string[]> = {
   render: ['engine', 'games', 'i18n', 'shared'],
   /** Languages and message formatting (issue 16): pure; games provide the catalogues and messages, the service formats them. */
   i18n: ['engine'],
+  /**
+   * Computer players (issue 20), pure: they search through the GameModule
+   * contract from a seat's view. They import no game, so they cannot name
+   * (let alone read) a game's state type; the service hands them a module.
+   */
+  ai: ['engine'],
   bus: ['shared'],
   store: ['generated', 'shared'],
-  service: ['engine', 'games', 'leagues', 'clocks', 'render', 'i18n', 'store', 'bus', 'generated', 'webhooks', 'shared'],
+  service: ['engine', 'games', 'ai', 'leagues', 'clocks', 'render', 'i18n', 'store', 'bus', 'generated', 'webhooks', 'shared'],
   /** Webhook mechanics (issue 17): SSRF guard, signatures, retry schedule, one POST; no database, no service. */
   webhooks: ['shared'],
   /** Scheduled work (timers the app owns): it calls the service and knows no HTTP. */
@@ -43,9 +49,9 @@ const ALLOWED: Record<string, readonly string[]> = {
 
 /** Packages that are HTTP: only http (and notify's Fastify plugin) may use them. */
 const HTTP_PACKAGE = /^(fastify|fastify-plugin|@fastify\/.*|mercurius|graphql)(\/.*)?$/;
-const NO_HTTP_PACKAGES = new Set(['engine', 'games', 'leagues', 'clocks', 'render', 'i18n', 'bus', 'store', 'service', 'jobs', 'cli', 'webhooks']);
+const NO_HTTP_PACKAGES = new Set(['engine', 'games', 'ai', 'leagues', 'clocks', 'render', 'i18n', 'bus', 'store', 'service', 'jobs', 'cli', 'webhooks']);
 /** The rules are pure: no npm packages (node: built-ins only). */
-const NO_PACKAGES = new Set(['engine', 'games', 'clocks']);
+const NO_PACKAGES = new Set(['engine', 'games', 'clocks', 'ai']);
 
 /** The layer of a path relative to the project root, or null outside src/. */
 function layerOf(rel: string): string | null {
@@ -121,6 +127,8 @@ t.test('the check catches each kind of violation', async (t) => {
     [{ file: src('http/app.ts'), text: "import { fuzz } from '../../test/helpers/services.ts';" }, /nothing outside src/],
     [{ file: src('service/x.ts'), text: "import { fuzz } from '../../scripts/fuzz.ts';" }, /nothing outside src/],
     [{ file: src('newlayer/x.ts'), text: '' }, /not in .* table/],
+    [{ file: src('ai/search.ts'), text: "import type { R3State } from '../games/richard-iii/state.ts';" }, /ai may not import games/],
+    [{ file: src('ai/search.ts'), text: "import { Piscina } from 'piscina';" }, /pure: no packages/],
     [{ file: src('cli/program.ts'), text: "import { openStore } from '../store/store.ts';" }, /cli may not import store/],
   ];
   for (const [file, why] of cases) {
