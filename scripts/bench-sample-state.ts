@@ -10,7 +10,8 @@
  * process.cpuUsage) one sampleState per position and seat, then one random
  * playout from each of a tenth of those samples; the two alternate, and the
  * rounds' per-call costs are reported as median and range (other work on the
- * machine moves wall-clock times, CPU times much less).
+ * machine moves wall-clock times, CPU times much less). A first round warms the
+ * JIT up and is not counted.
  */
 import { seedRng } from '../src/engine/rng.ts';
 import { richardIII } from '../src/games/richard-iii/index.ts';
@@ -56,18 +57,21 @@ const cpuUs = (): number => {
 };
 
 const sampleUs: number[] = [], playoutUs: number[] = [], decisions: number[] = [];
-for (let r = 0; r < ROUNDS; r++) {
+// Round 0 warms the JIT up and is not counted.
+for (let r = -1; r < ROUNDS; r++) {
   const rng = seedRng(`bench-round-${r}`);
   const samples: unknown[] = [];
   let t0 = cpuUs();
   for (const p of positions) samples.push(m.sampleState!(p.view, p.seat, rng));
-  sampleUs.push((cpuUs() - t0) / positions.length);
+  const us = (cpuUs() - t0) / positions.length;
   t0 = cpuUs();
   let n = 0, d = 0;
-  for (let i = r % 10; i < samples.length; i += 10) {
+  for (let i = (r + 10) % 10; i < samples.length; i += 10) {
     d += randomPlay(samples[i], `bench-playout-${r}-${i}`);
     n++;
   }
+  if (r < 0) continue;
+  sampleUs.push(us);
   playoutUs.push((cpuUs() - t0) / n);
   decisions.push(d / n);
 }

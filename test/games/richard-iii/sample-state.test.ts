@@ -21,6 +21,7 @@ import { richardIII } from '../../../src/games/richard-iii/index.ts';
 import { BLOCKS, NUM_BLOCKS, SCENARIOS, SIDES, other, type Side } from '../../../src/games/richard-iii/data.ts';
 import { sampleState, unknownCards } from '../../../src/games/richard-iii/sample-state.ts';
 import { ownerOf, sameJson, top, type R3State } from '../../../src/games/richard-iii/state.ts';
+import { battleFrame } from '../../../src/games/richard-iii/battle-state.ts';
 import type { R3View } from '../../../src/games/richard-iii/view.ts';
 import { checkInvariants, crowdedPoliticalTurn, describeFailure, playout } from './playout-helpers.ts';
 
@@ -71,6 +72,43 @@ function allPositions(): Position[] {
   for (let g = 0; g < 1; g++) {
     const seed = `sample-political-${g}`;
     out.push(...positionsOf(`political ${g}`, { scenario: 'wars-of-the-roses', seed, start: crowdedPoliticalTurn(seed), endWeight: 0.3 }));
+  }
+  out.push(...rarePositions());
+  return out;
+}
+
+/** Kinds of top frame random play reaches seldom: the first of each in more games (unchecked, fast). */
+const RARE = ['treason_event', 'exile_limits_pretender', 'exile_limits_king', 'execute_defector', 'enter_heir', 'supply_limits', 'battle_hits'];
+
+/** A battle with Reserves not yet revealed (round 1 of a battle entered across several borders). */
+const RESERVES = 'battle with hidden Reserves';
+function hiddenReserves(s: R3State): boolean {
+  const bf = battleFrame(s);
+  return bf !== null && top(s).s === 'battle' && bf.reserves.some((b) => !bf.revealed.includes(b) && s.loc[b] === bf.area);
+}
+
+function rarePositions(): Position[] {
+  const want = new Set([...RARE, RESERVES]);
+  const out: Position[] = [];
+  const reserveGames = new Set<number>();
+  for (let g = 0; g < 80 && want.size > 0; g++) {
+    const seed = `sample-rare-${g}`;
+    const political = g % 2 === 1;
+    playout({
+      scenario: political ? 'wars-of-the-roses' : SCENARIOS[g % 3]!.id, seed, endWeight: 0.05, check: false, keepTrail: false,
+      ...(political ? { start: crowdedPoliticalTurn(seed) } : {}),
+      onState: (s, step) => {
+        const k = want.has(RESERVES) && hiddenReserves(s) ? RESERVES : kindOf(s);
+        if (!want.has(k)) return;
+        // Battles with hidden Reserves from four games, one position of each other kind.
+        if (k === RESERVES) {
+          if (reserveGames.has(g)) return;
+          reserveGames.add(g);
+          if (reserveGames.size >= 4) want.delete(k);
+        } else want.delete(k);
+        out.push({ name: `rare game ${g} step ${step} (${k})`, s });
+      },
+    });
   }
   return out;
 }
@@ -123,6 +161,8 @@ t.test('sampled states: same view, same choices, sound (a, b, c, e)', async (t) 
         failures.push(`${name}: sampleState threw ${(e as Error).stack}`);
         continue;
       }
+      const bfv = v.flow.find((f) => f.s === 'battle');
+      if (bfv && (bfv['hiddenReserves'] as Record<Side, number>)[other(seat)] > 0) kinds.set('hidden enemy Reserves in battle', (kinds.get('hidden enemy Reserves in battle') ?? 0) + 1);
       const key = `${kindOf(p.s)}${top(p.s)?.side === seat ? ' (own)' : top(p.s)?.side === other(seat) ? ' (enemy)' : ''}`;
       kinds.set(key, (kinds.get(key) ?? 0) + 1);
       checked++;
@@ -166,7 +206,8 @@ t.test('sampled states: same view, same choices, sound (a, b, c, e)', async (t) 
     'battle (own)', 'battle (enemy)', 'battle_hits (own)', 'battle_hits (enemy)', 'regroup (own)', 'regroup (enemy)',
     'supply_limits (own)', 'supply_limits (enemy)', 'pretender_goes_home (own)', 'pretender_goes_home (enemy)',
     'king_goes_home (own)', 'king_goes_home (enemy)', 'recruit_where (enemy)', 'sea_move_to (enemy)', 'muster_move (enemy)',
-    'plague_event (own)', 'game_over']) {
+    'plague_event (own)', 'treason_event (own)', 'treason_event (enemy)', 'exile_limits_pretender (own)',
+    'exile_limits_pretender (enemy)', 'game_over', 'hidden enemy Reserves in battle']) {
     t.ok(kinds.has(k), `positions include ${k}`);
   }
 });
