@@ -13,10 +13,10 @@
 // spectator's view and log lines at every version, with Black & White's leak
 // rules (examples/leak-scan/black-and-white.ts): random play through the
 // module's views, what the service sends a seat.
-import type { GameModule } from '../../../src/engine/types.ts';
+import { IllegalActionError, type GameModule } from '../../../src/engine/types.ts';
 import { nextUint32, randomInt, seedRng, type RngState } from '../../../src/engine/rng.ts';
 import { gridOf, terrainAt } from '../../../src/games/black-and-white/board.ts';
-import type { Army } from '../../../src/games/black-and-white/data-format.ts';
+import { ARMIES, type Army } from '../../../src/games/black-and-white/data-format.ts';
 import type { Action } from '../../../src/games/black-and-white/flow.ts';
 import { OPTION_DECLARATIONS } from '../../../src/games/black-and-white/options.ts';
 import type { BWState } from '../../../src/games/black-and-white/state.ts';
@@ -297,4 +297,17 @@ export function undoWatcher(): (x: Pick<RandomStep, 'action' | 'before' | 'after
     else if (after.undo.length === 0) undoable.length = 0;
     return true;
   };
+}
+
+/** The step's action applied by the other seat while it is not active must be refused (IllegalActionError): what went wrong, or null. */
+export function outOfTurn(m: GameModule<BWState, Action>, { roles, role, action, before }: Pick<RandomStep, 'roles' | 'role' | 'action' | 'before'>): string | null {
+  const other = ARMIES.find((y) => y !== role)!;
+  if (roles.includes(other)) return null;
+  try {
+    m.apply(before, other, action);
+  } catch (e) {
+    if (e instanceof IllegalActionError) return null;
+    throw e;
+  }
+  return `${other} applied ${JSON.stringify(action)} out of turn`;
 }
