@@ -13,6 +13,10 @@
 // spectator's view and log lines at every version, with Black & White's leak
 // rules (examples/leak-scan/black-and-white.ts): random play through the
 // module's views, what the service sends a seat.
+//
+// And for the game's own tests (test/games/black-and-white): randomTestGame,
+// the seeded random game they check step by step, with its choice helpers
+// (mostly, pickOne), the undo check and the out-of-turn check.
 import { IllegalActionError, type GameModule } from '../../../src/engine/types.ts';
 import { nextUint32, randomInt, seedRng, type RngState } from '../../../src/engine/rng.ts';
 import { gridOf, terrainAt } from '../../../src/games/black-and-white/board.ts';
