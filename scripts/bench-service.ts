@@ -3,7 +3,7 @@
  *
  *   npm run bench:service [-- --server herald|floor|both|pooled|pooler --rounds 3 --games 8 --seconds 20
  *                            --watch 1 --webhooks 0 --profile --pgbench-seconds 10 --base DIR
- *                            --type richard-iii --scenario <id>]
+ *                            --type richard-iii --scenario <id> --node-args-b "--max-semi-space-size=32" --gc]
  *
  * --type: the game type played (default richard-iii; any two-seat type of
  * src/games/index.ts), --scenario: its scenario (default: the one named as the
@@ -98,7 +98,8 @@ function argText(name: string, fallback: string): string {
 }
 
 /** `pooled`: Herald with its DATABASE_URL through a PgBouncer in transaction mode (DATABASE_POOLER=transaction). */
-type ServerKind = 'herald' | 'floor' | 'pooled' | 'base';
+/** `herald-b`, `floor-b`: the same servers with --node-args-b's node flags added (an A/B of V8 flags on both). */
+type ServerKind = 'herald' | 'floor' | 'pooled' | 'base' | 'herald-b' | 'floor-b';
 const GAME_TYPE = argText('type', 'richard-iii');
 const GAME = installedGames[GAME_TYPE];
 if (!GAME) throw new Error(`--type: unknown game type ${GAME_TYPE}; expected one of ${Object.keys(installedGames).join(', ')}`);
@@ -114,6 +115,10 @@ const SECONDS = arg('seconds', 20);
 const PGBENCH_SECONDS = arg('pgbench-seconds', 10);
 const WATCH = arg('watch', 1) !== 0;
 const PROFILE = process.argv.includes('--profile');
+// --gc: the server runs with V8's --trace-gc-nvp; each run reports its young-generation collections
+// (scavenges) in the window: how many, the bytes they promoted to the old generation and their
+// pauses, per action (what the server keeps alive across requests shows up as promotion).
+const GC = process.argv.includes('--gc');
 const SERVER = argText('server', 'herald');
 // --spectators 1,10,100,1000: instead of the load, one game at a time followed by N watchers of a seat and N of the spectator view.
 const SPECTATORS = argText('spectators', '').split(',').filter(Boolean).map(Number);
@@ -128,8 +133,13 @@ if (WEBHOOKS && SERVER !== 'herald' && SERVER !== 'pooled') throw new Error('--w
 // node_modules and generated Prisma client in place) as a third server, alternated herald, base,
 // floor: the ratios of both to the floor under the same load on the machine.
 const BASE_DIR = argText('base', '');
+// --node-args-b "FLAGS" (with --server both): node flags (e.g. --max-semi-space-size=32) for a second
+// Herald and a second floor, alternated herald, floor, herald-b, floor-b: what the flags do to each
+// and to their ratio, under the same load (BENCH_SERVER_NODE_ARGS still goes to all four).
+const NODE_ARGS_B = argText('node-args-b', '').split(' ').filter(Boolean);
+if (NODE_ARGS_B.length > 0 && (SERVER !== 'both' || BASE_DIR)) throw new Error('--node-args-b goes with --server both (and not --base)');
 const SCHEDULE: ServerKind[] = PAIRED
-  ? Array.from({ length: ROUNDS }, () => (SERVER === 'both' ? (BASE_DIR ? ['herald', 'base', 'floor'] : ['herald', 'floor']) : ['herald', 'pooled']) as ServerKind[]).flat()
+  ? Array.from({ length: ROUNDS }, () => (SERVER === 'both' ? (BASE_DIR ? ['herald', 'base', 'floor'] : NODE_ARGS_B.length ? ['herald', 'floor', 'herald-b', 'floor-b'] : ['herald', 'floor']) : ['herald', 'pooled']) as ServerKind[]).flat()
   : Array.from({ length: ROUNDS }, () => SERVER as ServerKind);
 
 function spread(name: string, values: number[]): string {
@@ -400,6 +410,11 @@ interface RunResult {
   /** PgBouncer's CPU per action (NaN without one), and Postgres's with it. */
   poolerUs: number;
   pgAndPoolerUs: number;
+  /** --gc: scavenges per 1,000 actions, kB promoted per action, scavenge pause µs per action, mark-compacts per 1,000 actions (NaN without --gc). */
+  scavenges: number;
+  promotedKB: number;
+  scavengeUs: number;
+  markCompacts: number;
   clientUs: number;
   rate: number;
   p50: number;
@@ -416,9 +431,35 @@ interface Started {
   pid: number;
   /** The PgBouncer's process (`pooled` runs), else null. */
   poolerPid: number | null;
+  /** --gc: the server's collections so far (from its --trace-gc-nvp lines). */
+  gc: GcCounts;
   client: Client;
   call: Client['call'];
   stop(): Promise<void>;
+}
+
+interface GcCounts {
+  scavenges: number;
+  promoted: number;
+  scavengeMs: number;
+  markCompacts: number;
+}
+
+/** Counts the collections in --trace-gc-nvp lines (`gc=s` a scavenge, `gc=mc`/`gc=mmc` a mark-compact) and passes every other line on. */
+function countGc(stream: NodeJS.ReadableStream, into: GcCounts): void {
+  let rest = '';
+  stream.on('data', (d: Buffer) => {
+    const lines = (rest + d.toString()).split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) {
+      if (/ gc=s /.test(line)) {
+        into.scavenges++;
+        into.promoted += Number(/ promoted=(\d+)/.exec(line)?.[1] ?? 0);
+        into.scavengeMs += Number(/ pause=([\d.]+)/.exec(line)?.[1] ?? 0);
+      } else if (/ gc=(mc|mmc|ms) /.test(line)) into.markCompacts++;
+      else if (!/ gc=/.test(line)) process.stdout.write(`${line}\n`);
+    }
+  });
 }
 
 /** A server on a fresh database, ready; stop() ends it and drops the database. */
@@ -429,9 +470,11 @@ async function startServer(kind: ServerKind): Promise<Started> {
   const inspectPort = PROFILE ? await freePort() : 0;
   const serverArgs = [
     ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    ...(kind.endsWith('-b') ? NODE_ARGS_B : []),
+    ...(GC ? ['--trace-gc-nvp'] : []),
     ...(PROFILE ? [`--inspect=127.0.0.1:${inspectPort}`] : []),
   ];
-  const entry = kind === 'floor' ? 'scripts/bench-floor-server.ts' : 'src/main.ts';
+  const entry = kind.startsWith('floor') ? 'scripts/bench-floor-server.ts' : 'src/main.ts';
   const pooler = kind === 'pooled' ? await startPgBouncer(dbName) : null;
   const server = spawn(process.execPath, [...serverArgs, '--import', 'tsx', entry], {
     ...(kind === 'base' ? { cwd: BASE_DIR } : {}),
@@ -441,8 +484,10 @@ async function startServer(kind: ServerKind): Promise<Started> {
       // Migrations (and what needs a session) go straight to Postgres; the rest through the pooler.
       ...(pooler ? { DATABASE_URL: pooler.url, DATABASE_DIRECT_URL: dbUrl(dbName), DATABASE_POOLER: 'transaction' } : {}),
     }),
-    stdio: ['ignore', 'inherit', PROFILE ? 'pipe' : 'inherit'],
+    stdio: ['ignore', GC ? 'pipe' : 'inherit', PROFILE ? 'pipe' : 'inherit'],
   });
+  const gc: GcCounts = { scavenges: 0, promoted: 0, scavengeMs: 0, markCompacts: 0 };
+  if (server.stdout) countGc(server.stdout, gc);
   // With --inspect, node tells on stderr that the debugger listens: not passed on.
   server.stderr?.on('data', (d: Buffer) => {
     const text = d.toString().split('\n').filter((l) => l && !/Debugger listening|For help, see|Debugger attached|Waiting for the debugger/.test(l)).join('\n');
@@ -470,7 +515,7 @@ async function startServer(kind: ServerKind): Promise<Started> {
     await stop();
     throw err;
   }
-  return { dbName, port, inspectPort, pid: server.pid!, poolerPid: pooler?.pid ?? null, client, call, stop };
+  return { dbName, port, inspectPort, pid: server.pid!, poolerPid: pooler?.pid ?? null, gc, client, call, stop };
 }
 
 /**
@@ -518,7 +563,7 @@ async function admin_(url: string): Promise<void> {
 }
 
 async function run(kind: ServerKind, round: number): Promise<RunResult> {
-  const { dbName, port, inspectPort, pid: serverPid, poolerPid, call, stop: stopServer } = await startServer(kind);
+  const { dbName, port, inspectPort, pid: serverPid, poolerPid, gc, call, stop: stopServer } = await startServer(kind);
   let receiver: http.Server | null = null;
   try {
     // The webhook receiver: counts deliveries, measures commit → receiver from the payload's
@@ -612,6 +657,7 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
     }
     const pg0 = await backendCpu(dbName);
     const cpu0 = { server: cpuSeconds(serverPid), bench: process.cpuUsage(), pooler: poolerPid === null ? NaN : cpuSeconds(poolerPid) };
+    const gc0 = { ...gc };
     if (inspector) await inspector.send('Profiler.start');
     // The client's own profile (in this process), for the same window.
     const self = PROFILE ? new Session() : null;
@@ -640,6 +686,7 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
       pg: cpuSince(pg0, await backendCpu(dbName)),
       pooler: poolerPid === null ? NaN : cpuSeconds(poolerPid) - cpu0.pooler,
     };
+    const gcs = { scavenges: gc.scavenges - gc0.scavenges, promoted: gc.promoted - gc0.promoted, scavengeMs: gc.scavengeMs - gc0.scavengeMs, markCompacts: gc.markCompacts - gc0.markCompacts };
     inspector?.close();
     await Promise.all(watchers);
     const persisted = (await countActions()) - before;
@@ -655,6 +702,7 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
     const statements = commits1.statements - commits0.statements;
     const changes = commits1.changes - commits0.changes;
     console.log(`  group commit: ${changes} commits in ${statements} statements (${(changes / statements).toFixed(2)} per statement)`);
+    if (GC) console.log(`  GC: ${gcs.scavenges} scavenges promoting ${(gcs.promoted / 1e6).toFixed(1)} MB (${(gcs.promoted / persisted / 1e3).toFixed(1)} kB/action), pauses ${gcs.scavengeMs.toFixed(0)} ms (${((gcs.scavengeMs / persisted) * 1e3).toFixed(0)} µs/action); ${gcs.markCompacts} mark-compacts`);
     if (profile) {
       mkdirSync('bench-profiles', { recursive: true });
       const file = `bench-profiles/${kind}-${round}.cpuprofile`;
@@ -685,6 +733,10 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
       sseP50: percentile(sse, 50),
       sseP99: percentile(sse, 99),
       perStatement: changes / statements,
+      scavenges: GC ? (gcs.scavenges / persisted) * 1e3 : NaN,
+      promotedKB: GC ? gcs.promoted / persisted / 1e3 : NaN,
+      scavengeUs: GC ? (gcs.scavengeMs / persisted) * 1e3 : NaN,
+      markCompacts: GC ? (gcs.markCompacts / persisted) * 1e3 : NaN,
     };
   } finally {
     receiver?.close();
@@ -826,14 +878,21 @@ const FIGURES: [keyof RunResult, string, number][] = [
   ['p99', 'POST latency p99 ms', 2],
   ['sseP99', 'commit → SSE p99 ms', 2],
   ['perStatement', 'commits per statement', 2],
+  ...(GC
+    ? ([['scavenges', 'scavenges per 1,000 actions', 1], ['promotedKB', 'kB promoted per action', 1], ['scavengeUs', 'scavenge pause µs/action', 0], ['markCompacts', 'mark-compacts per 1,000 actions', 2]] as [keyof RunResult, string, number][])
+    : []),
 ];
 const kinds = [...new Set(results.map((r) => r.server))];
 console.log(`\nsummary: median [min – max] of ${results.length} runs (${SCHEDULE.join(', ')}), ${K} games, ${SECONDS} s each${PROFILE ? ', profiled (CPU includes the profiler)' : ''}`);
-// Each server against the last one (the floor, or the pooled Herald).
+// Each server against the last one (the floor, or the pooled Herald); with --node-args-b each
+// Herald against the floor with the same flags, and each with the flags against itself without.
 const against = kinds.length > 1 ? kinds[kinds.length - 1]! : null;
-const compared = against === null ? [] : kinds.slice(0, -1);
-console.log(`| figure | ${kinds.join(' | ')} |${compared.map((k) => ` ${k} / ${against} |`).join('')}`);
-console.log(`|---|${kinds.map(() => '---|').join('')}${compared.map(() => '---|').join('')}`);
+const pairs: [string, string][] = NODE_ARGS_B.length
+  ? [['herald', 'floor'], ['herald-b', 'floor-b'], ['herald-b', 'herald'], ['floor-b', 'floor']]
+  : against === null ? [] : kinds.slice(0, -1).map((k) => [k, against]);
+if (NODE_ARGS_B.length) console.log(`-b: node ${NODE_ARGS_B.join(' ')}`);
+console.log(`| figure | ${kinds.join(' | ')} |${pairs.map(([a, b]) => ` ${a} / ${b} |`).join('')}`);
+console.log(`|---|${kinds.map(() => '---|').join('')}${pairs.map(() => '---|').join('')}`);
 for (const [key, label, digits] of FIGURES) {
   const cells = kinds.map((k) => {
     const xs = results.filter((r) => r.server === k).map((r) => r[key] as number);
@@ -841,11 +900,22 @@ for (const [key, label, digits] of FIGURES) {
     return `${median(xs).toFixed(digits)} [${Math.min(...xs).toFixed(digits)} – ${Math.max(...xs).toFixed(digits)}]`;
   });
   const m = (k: string) => median(results.filter((r) => r.server === k).map((r) => r[key] as number));
-  const ratio = compared.map((k) => {
-    const r = m(k) / m(against!);
+  const ratio = pairs.map(([a, b]) => {
+    const r = m(a) / m(b);
     return Number.isFinite(r) ? ` ${r.toFixed(2)}× |` : ' – |';
   }).join('');
   console.log(`| ${label} | ${cells.join(' | ')} |${ratio}`);
+}
+// The same ratio of server CPU taken within each round (runs next to each other in time), then its median and range.
+for (const [a, b] of pairs) {
+  const within: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const round = results.slice(r * perRound, (r + 1) * perRound);
+    const x = round.find((q) => q.server === a);
+    const y = round.find((q) => q.server === b);
+    if (x && y) within.push(x.serverUs / y.serverUs);
+  }
+  if (within.length > 0) console.log(`server CPU ${a} / ${b} within each round: median ${median(within).toFixed(2)}× [${Math.min(...within).toFixed(2)} – ${Math.max(...within).toFixed(2)}] (${within.map((x) => x.toFixed(2)).join(', ')})`);
 }
 if (profiles.length > 0) {
   // All profiled runs of a server together.

@@ -5,7 +5,7 @@
  */
 import t from 'tap';
 import { defenceValue, meleeValue, rangedValue, succeeds } from '../../../src/games/black-and-white/combat.ts';
-import { game, play, position, unit, withDice } from './fixture-helpers.ts';
+import { activated, game, play, position, T, unit, V, withDice } from './fixture-helpers.ts';
 
 t.test('§16.1/§16.2 worked example: 5 and 4 add 1; against Defence 3 an attack value of 3 succeeds, 2 does not', async (t) => {
   t.ok(succeeds({ a: 5, b: 4 }, 3, 3));
@@ -15,11 +15,8 @@ t.test('§16.1/§16.2 worked example: 5 and 4 add 1; against Defence 3 an attack
 });
 
 t.test('§16.2 melee through the engine: hit, the defender stands, passes and counterattacks (§16.3)', async (t) => {
-  let s = position('open', [
-    { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,3' },
-    { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
-  ]);
-  s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+  let s = position('open', [T('regular-cavalry', '5,3'), V('sirens-of-vesania', '5,4')]);
+  s = activated(s, 'T01');
   t.ok(game.legalActions(s, 'Thargaton').some((a) => a.type === 'melee' && a.target === 'V01'));
   // 5,4: 1 + Melee 3 = 4 > Defence 3. Then the stand test 2+3 ≤ 7; the counter 5,3: 2 + 3 = 5 > 3.
   s = withDice(s, [5, 4, 2, 3, 5, 3]);
@@ -40,8 +37,8 @@ t.test('§16.2 melee through the engine: hit, the defender stands, passes and co
 
 t.test('§16.3 worked example: 5 and 3 and a final value of 3 mean Melee 1', async (t) => {
   const s = position('open', [
-    { army: 'Thargaton', kind: 'sharpshooters', hex: '5,3' }, // Melee 1
-    { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
+    T('sharpshooters', '5,3'), // Melee 1
+    V('sirens-of-vesania', '5,4'),
   ]);
   t.equal(meleeValue(s, unit(s, 'T01'), unit(s, 'V01'), false), 1);
   t.ok(succeeds({ a: 5, b: 3 }, 1, 2));
@@ -49,13 +46,8 @@ t.test('§16.3 worked example: 5 and 3 and a final value of 3 mean Melee 1', asy
 });
 
 t.test('a failed stand test forces the retreat; with nowhere to go the unit loses one more step (§16.4)', async (t) => {
-  let s = position('open', [
-    { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,3' },
-    { army: 'Thargaton', kind: 'regular-cavalry', hex: '4,4' },
-    { army: 'Thargaton', kind: 'regular-cavalry', hex: '6,4' },
-    { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
-  ]);
-  s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+  let s = position('open', [T('regular-cavalry', '5,3'), T('regular-cavalry', '4,4'), T('regular-cavalry', '6,4'), V('sirens-of-vesania', '5,4')]);
+  s = activated(s, 'T01');
   s = withDice(s, [5, 4, 6, 5]);
   s = play(s, ['Thargaton', { type: 'melee', unit: 'T01', target: 'V01' }]);
   // 5,5 is next to 4,4 and 6,4: no retreat hex at all.
@@ -66,11 +58,8 @@ t.test('a failed stand test forces the retreat; with nowhere to go the unit lose
 });
 
 t.test('a retreat after melee leaves the ZOC; after a ranged attack it goes farther away (A23)', async (t) => {
-  let s = position('open', [
-    { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,3' },
-    { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
-  ]);
-  s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+  let s = position('open', [T('regular-cavalry', '5,3'), V('sirens-of-vesania', '5,4')]);
+  s = activated(s, 'T01');
   s = withDice(s, [5, 4]);
   s = play(s, ['Thargaton', { type: 'melee', unit: 'T01', target: 'V01' }]);
   const to = game.legalActions(s, 'Vesania').filter((a) => a.type === 'retreat').map((a) => (a as { to: string }).to).sort();
@@ -78,10 +67,7 @@ t.test('a retreat after melee leaves the ZOC; after a ranged attack it goes fart
   s = play(s, ['Vesania', { type: 'retreat', to: '5,5' }]);
   t.equal(unit(s, 'V01').hex, '5,5');
 
-  let r = position('open', [
-    { army: 'Thargaton', kind: 'sharpshooters', hex: '5,2' },
-    { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
-  ]);
+  let r = position('open', [T('sharpshooters', '5,2'), V('sirens-of-vesania', '5,4')]);
   r = play(r, ['Thargaton', { type: 'activate', units: ['T01'] }]);
   r = withDice(r, [3, 4]);
   r = play(r, ['Thargaton', { type: 'fire', unit: 'T01', target: 'V01' }]);
@@ -91,13 +77,10 @@ t.test('a retreat after melee leaves the ZOC; after a ranged attack it goes fart
 });
 
 t.test('§16.5 worked example: 5 and 3 add 2, Ranged 3 beats Defence 4 (3 + forest); the target passes and stays', async (t) => {
-  let s = position('skirmish', [
-    { army: 'Thargaton', kind: 'sharpshooters', hex: '3,2' },
-    { army: 'Vesania', kind: 'order-of-aquarius', hex: '3,4' },
-  ]);
+  let s = position('skirmish', [T('sharpshooters', '3,2'), V('order-of-aquarius', '3,4')]);
   t.equal(defenceValue(s, unit(s, 'V01'), unit(s, 'T01'), 'ranged'), 4);
   t.equal(rangedValue(s, unit(s, 'T01')), 3);
-  s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+  s = activated(s, 'T01');
   s = withDice(s, [5, 3, 2, 2]);
   s = play(s, ['Thargaton', { type: 'fire', unit: 'T01', target: 'V01' }, ], ['Vesania', { type: 'stand' }]);
   t.equal(unit(s, 'V01').strength, 2);
@@ -106,11 +89,11 @@ t.test('§16.5 worked example: 5 and 3 add 2, Ranged 3 beats Defence 4 (3 + fore
 
 t.test('A24: in a bunker a non-critical hit never forces the retreat; option "forced" makes a critical one do so', async (t) => {
   const units = [
-    { army: 'Thargaton' as const, kind: 'regular-cavalry' as const, hex: '5,4' },
-    { army: 'Vesania' as const, kind: 'order-of-aquarius' as const, hex: '5,5' }, // bunker: Defence 3 + 1
+    T('regular-cavalry', '5,4'),
+    V('order-of-aquarius', '5,5'), // bunker: Defence 3 + 1
   ];
   let s = position('skirmish', units);
-  s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+  s = activated(s, 'T01');
   s = withDice(s, [6, 4, 6, 6]); // 2 + 3 = 5 > 4; the test 12 fails
   s = play(s, ['Thargaton', { type: 'melee', unit: 'T01', target: 'V01' }], ['Vesania', { type: 'stand' }]);
   t.equal(unit(s, 'V01').hex, '5,5', 'failed the test but stays (A24)');
@@ -124,13 +107,10 @@ t.test('A24: in a bunker a non-critical hit never forces the retreat; option "fo
 });
 
 t.test('A22: by default a missed defender does not counterattack; the option lets it, without a test', async (t) => {
-  const units = [
-    { army: 'Thargaton' as const, kind: 'regular-cavalry' as const, hex: '5,3' },
-    { army: 'Vesania' as const, kind: 'sirens-of-vesania' as const, hex: '5,4' },
-  ];
+  const units = [T('regular-cavalry', '5,3'), V('sirens-of-vesania', '5,4')];
   for (const [opt, expect] of [[false, ['Thargaton']], [true, ['Vesania']]] as const) {
     let s = position('open', units, 'Thargaton', { a22CounterAfterMiss: opt });
-    s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+    s = activated(s, 'T01');
     s = withDice(s, [3, 3]);
     s = play(s, ['Thargaton', { type: 'melee', unit: 'T01', target: 'V01' }]);
     t.same(game.activeRoles(s), expect, `a22CounterAfterMiss ${opt}`);
@@ -138,25 +118,21 @@ t.test('A22: by default a missed defender does not counterattack; the option let
 });
 
 t.test('§16.8: a melee attack on infantry and artillery together must target the infantry', async (t) => {
-  let s = position('open', [
-    { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,3' },
-    { army: 'Vesania', kind: 'order-of-aquarius', hex: '5,4' },
-    { army: 'Vesania', kind: 'order-of-capricorn', hex: '5,4' },
-  ]);
-  s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+  let s = position('open', [T('regular-cavalry', '5,3'), V('order-of-aquarius', '5,4'), V('order-of-capricorn', '5,4')]);
+  s = activated(s, 'T01');
   const targets = game.legalActions(s, 'Thargaton').filter((a) => a.type === 'melee').map((a) => (a as { target: string }).target);
   t.same(targets, ['V01']);
 });
 
 t.test('§16.9 modifiers: A1 army bonuses, Lions against cavalry (A5), Brotherhood at range (A6), hills, forest, Line Infantry (A7)', async (t) => {
   const s = position('skirmish', [
-    { army: 'Thargaton', kind: 'regular-infantry', hex: '5,2' },
-    { army: 'Thargaton', kind: 'regular-infantry', hex: '5,2' },
-    { army: 'Thargaton', kind: 'line-infantry', hex: '5,2' },
-    { army: 'Vesania', kind: 'order-of-aquarius', hex: '5,3' },
-    { army: 'Vesania', kind: 'lions-of-vesania', hex: '5,3' },
-    { army: 'Thargaton', kind: 'heavy-cavalry', hex: '7,4' },
-    { army: 'Vesania', kind: 'brotherhood-of-the-sword', hex: '6,5' }, // hills
+    T('regular-infantry', '5,2'),
+    T('regular-infantry', '5,2'),
+    T('line-infantry', '5,2'),
+    V('order-of-aquarius', '5,3'),
+    V('lions-of-vesania', '5,3'),
+    T('heavy-cavalry', '7,4'),
+    V('brotherhood-of-the-sword', '6,5'), // hills
   ]);
   const [t1, , t3, v1, v2, t4, v3] = ['T01', 'T02', 'T03', 'V01', 'V02', 'T04', 'V03'].map((id) => unit(s, id));
   t.equal(defenceValue(s, t1!, v1!, 'melee'), 3 + 3, 'three infantry: +3 Defence against melee (A1 self)');
@@ -166,28 +142,21 @@ t.test('§16.9 modifiers: A1 army bonuses, Lions against cavalry (A5), Brotherho
   t.equal(defenceValue(s, v2!, t4!, 'melee'), 4 + 1, 'Lions +1 against cavalry');
   t.equal(defenceValue(s, v3!, t3!, 'ranged'), 3 - 1, 'Brotherhood -1 at range');
   t.equal(meleeValue(s, t4!, v3!, true), 4 + 2 - 1, 'charge +2, hills -1');
-  const o = position('skirmish', [
-    { army: 'Thargaton', kind: 'regular-infantry', hex: '5,2' },
-    { army: 'Thargaton', kind: 'regular-infantry', hex: '5,2' },
-    { army: 'Vesania', kind: 'order-of-aquarius', hex: '5,3' },
-  ], 'Thargaton', { a1StackBonus: 'others' });
+  const o = position('skirmish', [T('regular-infantry', '5,2'), T('regular-infantry', '5,2'), V('order-of-aquarius', '5,3')], 'Thargaton', { a1StackBonus: 'others' });
   t.equal(defenceValue(o, unit(o, 'T01'), unit(o, 'V01'), 'melee'), 3 + 1, 'A1 "others": a pair gives +1');
 });
 
 t.test('§16.1 through the engine: a 7 hits a fort, a double misses the weakest', async (t) => {
   const s0 = position('defence', [
-    { army: 'Thargaton', kind: 'sharpshooters', hex: '5,5' }, // Melee 1
-    { army: 'Vesania', kind: 'lions-of-vesania', hex: '5,6' }, // fort: Defence 4 + 2
+    T('sharpshooters', '5,5'), // Melee 1
+    V('lions-of-vesania', '5,6'), // fort: Defence 4 + 2
   ]);
   let s = play(s0, ['Thargaton', { type: 'activate', units: ['T01'] }]);
   s = withDice(s, [1, 6]);
   s = play(s, ['Thargaton', { type: 'melee', unit: 'T01', target: 'V01' }]);
   t.equal(unit(s, 'V01').strength, 2, 'critical success');
   t.same(game.activeRoles(s), ['Vesania'], 'after a critical the fort gives no shelter: the usual choice');
-  const weak = position('open', [
-    { army: 'Thargaton', kind: 'heavy-cavalry', hex: '5,3' },
-    { army: 'Vesania', kind: 'order-of-capricorn', hex: '5,4' },
-  ]);
+  const weak = position('open', [T('heavy-cavalry', '5,3'), V('order-of-capricorn', '5,4')]);
   let w = play(weak, ['Thargaton', { type: 'activate', units: ['T01'] }]);
   w = withDice(w, [1, 1]);
   w = play(w, ['Thargaton', { type: 'melee', unit: 'T01', target: 'V01' }]);
@@ -196,10 +165,10 @@ t.test('§16.1 through the engine: a 7 hits a fort, a double misses the weakest'
 
 t.test('A24: a fortified unit hit at range without a critical stands without a test', async (t) => {
   let s = position('skirmish', [
-    { army: 'Thargaton', kind: 'sharpshooters', hex: '5,3' },
-    { army: 'Vesania', kind: 'order-of-aquarius', hex: '5,5' }, // bunker: Defence 4
+    T('sharpshooters', '5,3'),
+    V('order-of-aquarius', '5,5'), // bunker: Defence 4
   ]);
-  s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+  s = activated(s, 'T01');
   s = withDice(s, [6, 3]); // 3 + 3 = 6 > 4, not a 7
   s = play(s, ['Thargaton', { type: 'fire', unit: 'T01', target: 'V01' }]);
   const before = s.rng.slice();

@@ -89,6 +89,11 @@ export interface Placing {
   revealed?: boolean;
 }
 
+/** A Thargaton unit of `kind` on `hex` for position() (`more`: its strength, id, revealed). */
+export const T = (kind: KindId, hex: string, more: Partial<Omit<Placing, 'army' | 'kind' | 'hex'>> = {}): Placing => ({ army: 'Thargaton', kind, hex, ...more });
+/** A Vesanian unit of `kind` on `hex` for position(). */
+export const V = (kind: KindId, hex: string, more: Partial<Omit<Placing, 'army' | 'kind' | 'hex'>> = {}): Placing => ({ army: 'Vesania', kind, hex, ...more });
+
 /** A game in play with exactly these units, `player` to act with its full markers. */
 export function position(scenarioId: string, units: Placing[], player: Army = 'Thargaton', options: Record<string, unknown> = {}, features: Record<string, ('trench' | 'wire' | 'fire' | 'smoke')[]> = {}): BWState {
   const s = setupState(DATA, scenarioId, 'fixture', options);
@@ -130,5 +135,8 @@ export function play(s: BWState, ...steps: [Army, object][]): BWState {
   for (const [role, a] of steps) s = game.apply(s, role, a as never);
   return s;
 }
+
+/** The player to act activates these units (§8). */
+export const activated = (s: BWState, ...units: string[]): BWState => play(s, [s.player!, { type: 'activate', units }]);
 
 export const unit = (s: BWState, id: string): Unit => s.units.find((u) => u.id === id)!;

@@ -5,7 +5,7 @@
 import t from 'tap';
 import type { Army } from '../../../src/games/black-and-white/data-format.ts';
 import type { BWState } from '../../../src/games/black-and-white/state.ts';
-import { game, play, position, withDice, type Placing } from './fixture-helpers.ts';
+import { activated, game, play, position, T, V, withDice, type Placing } from './fixture-helpers.ts';
 
 interface UnitV {
   id: string;
@@ -17,11 +17,7 @@ interface UnitV {
 const unitsSeen = (s: BWState, seat: Army | null, army: Army): UnitV[] =>
   (game.view(s, seat) as { armies: Record<Army, { units: UnitV[] }> }).armies[army].units;
 
-const UNITS: Placing[] = [
-  { army: 'Thargaton', kind: 'heavy-cavalry', hex: '5,3' },
-  { army: 'Thargaton', kind: 'sappers', hex: '2,2' },
-  { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
-];
+const UNITS: Placing[] = [T('heavy-cavalry', '5,3'), T('sappers', '2,2'), V('sirens-of-vesania', '5,4')];
 
 t.test('own blocks in full; enemy blocks by type and hex; a spectator sees no kind nor strength of either', async (t) => {
   const s = position('open', UNITS);
@@ -36,7 +32,7 @@ t.test('own blocks in full; enemy blocks by type and hex; a spectator sees no ki
 
 t.test('an attack reveals attacker and defender to everyone, never their strength', async (t) => {
   let s = position('open', UNITS);
-  s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+  s = activated(s, 'T01');
   s = withDice(s, [5, 4]);
   s = play(s, ['Thargaton', { type: 'melee', unit: 'T01', target: 'V01' }]);
   t.same(unitsSeen(s, 'Vesania', 'Thargaton')[0], { id: 'T01', army: 'Thargaton', type: 'cavalry', hex: '5,3', kind: 'heavy-cavalry' });
@@ -49,7 +45,7 @@ t.test('an attack reveals attacker and defender to everyone, never their strengt
 t.test('A54: revealed kinds stay known; with "hide" they are hidden again at the end of the turn', async (t) => {
   for (const [opt, expect] of [['keep', 'heavy-cavalry'], ['hide', undefined]] as const) {
     let s = position('open', UNITS, 'Thargaton', { a54Revealed: opt });
-    s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+    s = activated(s, 'T01');
     s = withDice(s, [3, 3]); // a double: missed
     s = play(s, ['Thargaton', { type: 'melee', unit: 'T01', target: 'V01' }]);
     if (s.act) s = play(s, ['Thargaton', { type: 'end-activation' }]);
@@ -72,13 +68,9 @@ t.test('log lines: each seat reads its own kinds, the other only the types until
 });
 
 t.test('§16.8.3: a unit picked out of a stack is not shown until it moves, attacks in melee or is revealed', async (t) => {
-  const stack: Placing[] = [
-    { army: 'Thargaton', kind: 'sharpshooters', hex: '5,2' },
-    { army: 'Thargaton', kind: 'regular-infantry', hex: '5,2' },
-    { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
-  ];
+  const stack: Placing[] = [T('sharpshooters', '5,2'), T('regular-infantry', '5,2'), V('sirens-of-vesania', '5,4')];
   let s = position('open', stack);
-  s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+  s = activated(s, 'T01');
   const seen = (x: BWState) => game.view(x, 'Vesania') as { activated: string[]; activation: { units: string[]; count: number; startHex: string } | null };
   t.same(seen(s).activated, []);
   t.same(seen(s).activation, { units: [], startHex: '5,2', count: 1, moved: 0, stopped: false, zoc: 'none', charge: false, attacked: false, groupMove: null });

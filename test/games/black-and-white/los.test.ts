@@ -7,7 +7,7 @@ import t from 'tap';
 import { lineOfSight } from '../../../src/games/black-and-white/board.ts';
 import type { Terrain } from '../../../src/games/black-and-white/data-format.ts';
 import type { BWState } from '../../../src/games/black-and-white/state.ts';
-import { game, play, position, type Placing } from './fixture-helpers.ts';
+import { game, play, position, T, V, type Placing } from './fixture-helpers.ts';
 
 function on(terrain: Record<string, Terrain>, units: Placing[] = [], features: BWState['features'] = {}): BWState {
   const s = position('open', units, 'Thargaton', {}, features);
@@ -24,8 +24,8 @@ t.test('§15: forest, fort, hills, mountains and smoke between block; open, swam
 });
 
 t.test('§15: a unit of either side between blocks', async (t) => {
-  t.notOk(lineOfSight(on({}, [{ army: 'Thargaton', kind: 'sappers', hex: '5,3' }]), '5,2', '5,5'));
-  t.notOk(lineOfSight(on({}, [{ army: 'Vesania', kind: 'iron-order', hex: '5,4' }]), '5,2', '5,5'));
+  t.notOk(lineOfSight(on({}, [T('sappers', '5,3')]), '5,2', '5,5'));
+  t.notOk(lineOfSight(on({}, [V('iron-order', '5,4')]), '5,2', '5,5'));
 });
 
 t.test('A20: two units on hills see over hills between them, not over forest', async (t) => {
@@ -44,10 +44,7 @@ t.test('A21: along an edge the line is blocked only if both hexes block; along t
 });
 
 t.test('a ranged attack needs LOS to its target', async (t) => {
-  const units: Placing[] = [
-    { army: 'Thargaton', kind: 'sharpshooters', hex: '5,2' },
-    { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
-  ];
+  const units: Placing[] = [T('sharpshooters', '5,2'), V('sirens-of-vesania', '5,4')];
   const fires = (s: BWState) => game.legalActions(play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]), 'Thargaton').filter((a) => a.type === 'fire');
   t.equal(fires(on({}, units)).length, 1);
   t.equal(fires(on({ '5,3': 'forest' }, units)).length, 0);

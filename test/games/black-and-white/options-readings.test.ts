@@ -9,21 +9,17 @@ import { bombardTargets } from '../../../src/games/black-and-white/artillery.ts'
 import { gridOf, lineOfSight } from '../../../src/games/black-and-white/board.ts';
 import { canCounter, defenceValue, meleeValue } from '../../../src/games/black-and-white/combat.ts';
 import type { BWState } from '../../../src/games/black-and-white/state.ts';
-import { game, play, position, unit, withDice, type Placing } from './fixture-helpers.ts';
+import { activated, game, play, position, T, unit, V, withDice, type Placing } from './fixture-helpers.ts';
 import { withCommanders } from './orders-helpers.ts';
 
 const targetsOf = (s: BWState, type: string): string[] =>
   game.legalActions(s, s.player!).filter((a) => a.type === type).map((a) => (a as { target?: string; hex?: string }).target ?? (a as { hex: string }).hex);
 
 t.test('A3 a3SecondShot: the second shot at the same target only, or at any legal target', async (t) => {
-  const units: Placing[] = [
-    { army: 'Vesania', kind: 'order-of-virgo', hex: '5,6' },
-    { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,4' },
-    { army: 'Thargaton', kind: 'regular-cavalry', hex: '3,5' },
-  ];
+  const units: Placing[] = [V('order-of-virgo', '5,6'), T('regular-cavalry', '5,4'), T('regular-cavalry', '3,5')];
   for (const [value, expected] of [['same', ['T01']], ['any', ['T01', 'T02']]] as const) {
     let s = position('open', units, 'Vesania', { a3SecondShot: value });
-    s = play(s, ['Vesania', { type: 'activate', units: ['V01'] }]);
+    s = activated(s, 'V01');
     t.same(targetsOf(s, 'fire'), ['T01', 'T02'], 'two targets for the first shot');
     s = withDice(s, [2, 2]);
     s = play(s, ['Vesania', { type: 'fire', unit: 'V01', target: 'T01' }]);
@@ -33,27 +29,16 @@ t.test('A3 a3SecondShot: the second shot at the same target only, or at any lega
 
 t.test('A4 a4Sharpshooters: stationary at range 2 or 3, or at 3 only; 2 after moving either way', async (t) => {
   for (const [value, at2] of [['2-or-3', ['V01']], ['3-only', []]] as const) {
-    const near = play(position('open', [
-      { army: 'Thargaton', kind: 'sharpshooters', hex: '5,1' },
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,3' },
-    ], 'Thargaton', { a4Sharpshooters: value }), ['Thargaton', { type: 'activate', units: ['T01'] }]);
+    const near = play(position('open', [T('sharpshooters', '5,1'), V('sirens-of-vesania', '5,3')], 'Thargaton', { a4Sharpshooters: value }), ['Thargaton', { type: 'activate', units: ['T01'] }]);
     t.same(targetsOf(near, 'fire'), at2, `${value}: range 2 when stationary`);
-    const far = play(position('open', [
-      { army: 'Thargaton', kind: 'sharpshooters', hex: '5,1' },
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
-    ], 'Thargaton', { a4Sharpshooters: value }), ['Thargaton', { type: 'activate', units: ['T01'] }]);
+    const far = play(position('open', [T('sharpshooters', '5,1'), V('sirens-of-vesania', '5,4')], 'Thargaton', { a4Sharpshooters: value }), ['Thargaton', { type: 'activate', units: ['T01'] }]);
     t.same(targetsOf(far, 'fire'), ['V01'], `${value}: range 3 when stationary`);
     t.same(targetsOf(play(far, ['Thargaton', { type: 'move', to: '5,2' }]), 'fire'), ['V01'], `${value}: range 2 after moving`);
   }
 });
 
 t.test('A6 a6Brotherhood: −1 Defence against artillery fire and the Scorpion too, or only against other ranged attacks', async (t) => {
-  const units: Placing[] = [
-    { army: 'Thargaton', kind: 'brotherhood-of-the-sword', hex: '5,4' },
-    { army: 'Vesania', kind: 'order-of-capricorn', hex: '5,7' },
-    { army: 'Vesania', kind: 'order-of-the-scorpion', hex: '5,6' },
-    { army: 'Vesania', kind: 'order-of-virgo', hex: '3,5' },
-  ];
+  const units: Placing[] = [T('brotherhood-of-the-sword', '5,4'), V('order-of-capricorn', '5,7'), V('order-of-the-scorpion', '5,6'), V('order-of-virgo', '3,5')];
   for (const [value, vsArtillery] of [['all-ranged', 2], ['not-artillery', 3]] as const) {
     const s = position('open', units, 'Vesania', { a6Brotherhood: value });
     const bro = unit(s, 'T01');
@@ -66,21 +51,15 @@ t.test('A6 a6Brotherhood: −1 Defence against artillery fire and the Scorpion t
 
 t.test('A7 a7LineInfantry: Ranged added to melee attacks and counterattacks, or to melee attacks only', async (t) => {
   for (const [value, counter] of [['melee-and-counter', 4], ['melee-only', 2]] as const) {
-    const s = position('open', [
-      { army: 'Thargaton', kind: 'line-infantry', hex: '5,3' },
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
-    ], 'Thargaton', { a7LineInfantry: value });
+    const s = position('open', [T('line-infantry', '5,3'), V('sirens-of-vesania', '5,4')], 'Thargaton', { a7LineInfantry: value });
     t.equal(meleeValue(s, unit(s, 'T01'), unit(s, 'V01'), false), 4, `${value}: melee 2 + ranged 2`);
     t.equal(meleeValue(s, unit(s, 'T01'), unit(s, 'V01'), false, true), counter, `${value}: counterattack`);
   }
   // Through the engine: hit by a 7, the Line Infantry stands (2+3) and counterattacks rolling 3,2:
   // 1 + 4 > Defence 3 hits (the default), 1 + 2 does not (melee-only).
   for (const [value, after] of [['melee-and-counter', 2], ['melee-only', 3]] as const) {
-    let s = position('open', [
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
-      { army: 'Thargaton', kind: 'line-infantry', hex: '5,3' },
-    ], 'Vesania', { a7LineInfantry: value });
-    s = play(s, ['Vesania', { type: 'activate', units: ['V01'] }]);
+    let s = position('open', [V('sirens-of-vesania', '5,4'), T('line-infantry', '5,3')], 'Vesania', { a7LineInfantry: value });
+    s = activated(s, 'V01');
     s = withDice(s, [3, 4, 2, 3, 3, 2]);
     s = play(s, ['Vesania', { type: 'melee', unit: 'V01', target: 'T01' }], ['Thargaton', { type: 'stand' }], ['Thargaton', { type: 'counterattack' }]);
     t.equal(unit(s, 'V01').strength, after, `${value}: the counterattack's result`);
@@ -89,22 +68,15 @@ t.test('A7 a7LineInfantry: Ranged added to melee attacks and counterattacks, or 
 
 t.test('A9 a9ScorpionZoc: the Scorpion fires from an enemy ZOC, or is barred', async (t) => {
   for (const [value, expected] of [['exempt', ['T01']], ['barred', []]] as const) {
-    let s = position('open', [
-      { army: 'Vesania', kind: 'order-of-the-scorpion', hex: '5,5' },
-      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,4' },
-    ], 'Vesania', { a9ScorpionZoc: value });
-    s = play(s, ['Vesania', { type: 'activate', units: ['V01'] }]);
+    let s = position('open', [V('order-of-the-scorpion', '5,5'), T('regular-cavalry', '5,4')], 'Vesania', { a9ScorpionZoc: value });
+    s = activated(s, 'V01');
     t.same(targetsOf(s, 'fire'), expected, value);
   }
 });
 
 t.test('A10 a10ArtilleryCounter: artillery with a Melee value may counterattack, or never', async (t) => {
   for (const [value, expected] of [['melee-value', true], ['never', false]] as const) {
-    const s = position('open', [
-      { army: 'Thargaton', kind: 'special-artillery', hex: '5,3' },
-      { army: 'Thargaton', kind: 'regular-artillery', hex: '4,3' },
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
-    ], 'Vesania', { a10ArtilleryCounter: value });
+    const s = position('open', [T('special-artillery', '5,3'), T('regular-artillery', '4,3'), V('sirens-of-vesania', '5,4')], 'Vesania', { a10ArtilleryCounter: value });
     t.equal(canCounter(s, unit(s, 'T01'), unit(s, 'V01')), expected, `${value}: Special Artillery (Melee 1)`);
     t.notOk(canCounter(s, unit(s, 'T02'), unit(s, 'V01')), `${value}: Regular Artillery has no Melee value`);
   }
@@ -113,10 +85,10 @@ t.test('A10 a10ArtilleryCounter: artillery with a Melee value may counterattack,
 t.test('A11 a11Forest: entering a forest ends the move, or only a start in forest limits the move', async (t) => {
   // skirmish terrain: forest 3,4 and 4,4.
   for (const [value, goesOn] of [['entering-ends', false], ['start-only', true]] as const) {
-    let s = position('skirmish', [{ army: 'Thargaton', kind: 'regular-infantry', hex: '4,3' }], 'Thargaton', { a11Forest: value });
+    let s = position('skirmish', [T('regular-infantry', '4,3')], 'Thargaton', { a11Forest: value });
     s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'move', to: '4,4' }]);
     t.equal(targetsOf(s, 'move').length > 0, goesOn, `${value}: after entering the forest`);
-    let f = position('skirmish', [{ army: 'Thargaton', kind: 'regular-cavalry', hex: '4,4' }], 'Thargaton', { a11Forest: value });
+    let f = position('skirmish', [T('regular-cavalry', '4,4')], 'Thargaton', { a11Forest: value });
     f = play(f, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'move', to: '4,5' }]);
     t.same(targetsOf(f, 'move'), [], `${value}: a start in forest allows one hex`);
   }
@@ -134,11 +106,7 @@ t.test('A20 a20Hills: two units on hills see over hills between them, or hills a
 
 t.test('A33 a33SmokeArtillery: artillery fire and the Scorpion may target a unit in smoke, or not', async (t) => {
   for (const [value, may] of [['may-target', true], ['may-not', false]] as const) {
-    const s = position('open', [
-      { army: 'Vesania', kind: 'order-of-capricorn', hex: '5,7' },
-      { army: 'Vesania', kind: 'order-of-the-scorpion', hex: '3,6' },
-      { army: 'Thargaton', kind: 'regular-infantry', hex: '5,4' },
-    ], 'Vesania', { a33SmokeArtillery: value }, { '5,4': ['smoke'] });
+    const s = position('open', [V('order-of-capricorn', '5,7'), V('order-of-the-scorpion', '3,6'), T('regular-infantry', '5,4')], 'Vesania', { a33SmokeArtillery: value }, { '5,4': ['smoke'] });
     t.equal(bombardTargets(s, unit(s, 'V01')).some((b) => b.hex === '5,4'), may, `${value}: artillery fire`);
     const sc = play(s, ['Vesania', { type: 'activate', units: ['V02'] }]);
     t.equal(targetsOf(sc, 'fire').includes('T01'), may, `${value}: the Scorpion`);
@@ -147,9 +115,9 @@ t.test('A33 a33SmokeArtillery: artillery fire and the Scorpion may target a unit
 
 t.test('A35 a35Trench: all modifiers add up, or a trench adds nothing on terrain that gives a Defence bonus', async (t) => {
   const units: Placing[] = [
-    { army: 'Thargaton', kind: 'line-infantry', hex: '5,5' }, // skirmish: bunker
-    { army: 'Thargaton', kind: 'line-infantry', hex: '5,3' },
-    { army: 'Vesania', kind: 'order-of-virgo', hex: '5,7' },
+    T('line-infantry', '5,5'), // skirmish: bunker
+    T('line-infantry', '5,3'),
+    V('order-of-virgo', '5,7'),
   ];
   for (const [value, inBunker] of [['cumulative', 5], ['not-on-terrain', 4]] as const) {
     const s = position('skirmish', units, 'Vesania', { a35Trench: value }, { '5,5': ['trench'], '5,3': ['trench'] });
@@ -160,10 +128,7 @@ t.test('A35 a35Trench: all modifiers add up, or a trench adds nothing on terrain
 
 t.test('A1 a1VesaniaCounter: the Vesanian infantry bonus on counterattacks too, or on melee attacks only', async (t) => {
   for (const [value, counter] of [['yes', 4], ['no', 3]] as const) {
-    const s = position('open', [
-      { army: 'Vesania', kind: 'order-of-aquarius', hex: '5,4' },
-      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,3' },
-    ], 'Thargaton', { a1VesaniaCounter: value });
+    const s = position('open', [V('order-of-aquarius', '5,4'), T('regular-cavalry', '5,3')], 'Thargaton', { a1VesaniaCounter: value });
     t.equal(meleeValue(s, unit(s, 'V01'), unit(s, 'T01'), false), 4, `${value}: melee 3 + 1`);
     t.equal(meleeValue(s, unit(s, 'V01'), unit(s, 'T01'), false, true), counter, `${value}: counterattack`);
   }
@@ -171,10 +136,7 @@ t.test('A1 a1VesaniaCounter: the Vesanian infantry bonus on counterattacks too, 
 
 t.test('A5 a5Lions: the Lions\' bonus against every cavalry attack, or against cavalry melee only', async (t) => {
   for (const [value, ranged] of [['any-attack', 5], ['melee', 4]] as const) {
-    const s = position('open', [
-      { army: 'Vesania', kind: 'lions-of-vesania', hex: '5,4' },
-      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,2' },
-    ], 'Thargaton', { a5Lions: value });
+    const s = position('open', [V('lions-of-vesania', '5,4'), T('regular-cavalry', '5,2')], 'Thargaton', { a5Lions: value });
     const lions = unit(s, 'V01');
     const cav = { ...unit(s, 'T01'), kind: 'light-cavalry' as const };
     t.equal(defenceValue(s, lions, cav, 'ranged'), ranged, `${value}: a cavalry ranged attack`);
@@ -185,10 +147,7 @@ t.test('A5 a5Lions: the Lions\' bonus against every cavalry attack, or against c
 
 t.test('A18 a18EnterZoc: entering an enemy ZOC does not stop the move, or ends it', async (t) => {
   for (const [value, goesOn] of [['goes-on', true], ['stops', false]] as const) {
-    let s = position('open', [
-      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,2' },
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
-    ], 'Thargaton', { a18EnterZoc: value });
+    let s = position('open', [T('regular-cavalry', '5,2'), V('sirens-of-vesania', '5,4')], 'Thargaton', { a18EnterZoc: value });
     s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'move', to: '5,3' }]);
     t.equal(targetsOf(s, 'move').length > 0, goesOn, `${value}: more moves`);
     t.same(targetsOf(s, 'melee'), ['V01'], `${value}: it may attack`);
@@ -197,10 +156,7 @@ t.test('A18 a18EnterZoc: entering an enemy ZOC does not stop the move, or ends i
 
 t.test('A20 a20HillPenalty: −1 melee whenever the defender is on a hill, or not from a hill', async (t) => {
   for (const [value, fromHill] of [['always', 2], ['not-from-hill', 3]] as const) {
-    const s = position('open', [
-      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,3' },
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
-    ], 'Thargaton', { a20HillPenalty: value });
+    const s = position('open', [T('regular-cavalry', '5,3'), V('sirens-of-vesania', '5,4')], 'Thargaton', { a20HillPenalty: value });
     s.scenario = { ...s.scenario, terrain: { '5,4': 'hills' } };
     t.equal(meleeValue(s, unit(s, 'T01'), unit(s, 'V01'), false), 2, `${value}: from the plain`);
     s.scenario = { ...s.scenario, terrain: { '5,3': 'hills', '5,4': 'hills' } };
@@ -223,11 +179,8 @@ t.test('A21 a21Edge: a line along an edge is blocked only if both hexes block, o
 
 t.test('A23 a23RangedRetreat: after a ranged hit, retreat farther from the attacker, or only not next to it', async (t) => {
   for (const value of ['farther', 'not-adjacent'] as const) {
-    let s = position('open', [
-      { army: 'Vesania', kind: 'order-of-virgo', hex: '5,6' },
-      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,4' },
-    ], 'Vesania', { a23RangedRetreat: value });
-    s = play(s, ['Vesania', { type: 'activate', units: ['V01'] }]);
+    let s = position('open', [V('order-of-virgo', '5,6'), T('regular-cavalry', '5,4')], 'Vesania', { a23RangedRetreat: value });
+    s = activated(s, 'V01');
     s = withDice(s, [3, 4]);
     s = play(s, ['Vesania', { type: 'fire', unit: 'V01', target: 'T01' }]);
     const g = gridOf(s);
@@ -240,23 +193,16 @@ t.test('A23 a23RangedRetreat: after a ranged hit, retreat farther from the attac
 
 t.test('A30 a30Shield: infantry shields artillery in melee only, or against ranged attacks too', async (t) => {
   for (const [value, expected] of [['melee', ['T01', 'T02']], ['melee-and-ranged', ['T02']]] as const) {
-    let s = position('open', [
-      { army: 'Thargaton', kind: 'regular-artillery', hex: '5,4' },
-      { army: 'Thargaton', kind: 'regular-infantry', hex: '5,4' },
-      { army: 'Vesania', kind: 'order-of-virgo', hex: '5,6' },
-    ], 'Vesania', { a30Shield: value });
-    s = play(s, ['Vesania', { type: 'activate', units: ['V01'] }]);
+    let s = position('open', [T('regular-artillery', '5,4'), T('regular-infantry', '5,4'), V('order-of-virgo', '5,6')], 'Vesania', { a30Shield: value });
+    s = activated(s, 'V01');
     t.same(targetsOf(s, 'fire'), expected, value);
   }
 });
 
 t.test('A32 a32FireEscape: a unit passing the test when fire lands may leave or stay, or must leave', async (t) => {
   for (const [value, mayStay] of [['may-leave', true], ['must-leave', false]] as const) {
-    let s = position('open', [
-      { army: 'Thargaton', kind: 'special-artillery', hex: '5,1' },
-      { army: 'Vesania', kind: 'order-of-aquarius', hex: '5,3' },
-    ], 'Thargaton', { a32FireEscape: value });
-    s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+    let s = position('open', [T('special-artillery', '5,1'), V('order-of-aquarius', '5,3')], 'Thargaton', { a32FireEscape: value });
+    s = activated(s, 'T01');
     // aim 3; V01 tests 1+1 and passes.
     s = withDice(s, [3, 1, 1]);
     s = play(s, ['Thargaton', { type: 'bombard', unit: 'T01', hex: '5,3', ammo: 'incendiary' }]);
@@ -269,11 +215,7 @@ t.test('A32 a32FireEscape: a unit passing the test when fire lands may leave or 
 t.test('A52 a52Domination: the forts are counted at the start of the holder\'s turn, or after every activation', async (t) => {
   // domination forts: 3,4 5,4 8,5; two needed.
   for (const [value, overAtOnce] of [['turn-start', false], ['after-activation', true]] as const) {
-    let s = position('domination', [
-      { army: 'Vesania', kind: 'order-of-aquarius', hex: '3,4' },
-      { army: 'Vesania', kind: 'order-of-aquarius', hex: '5,3' },
-      { army: 'Thargaton', kind: 'regular-cavalry', hex: '1,1' },
-    ], 'Vesania', { a52Domination: value });
+    let s = position('domination', [V('order-of-aquarius', '3,4'), V('order-of-aquarius', '5,3'), T('regular-cavalry', '1,1')], 'Vesania', { a52Domination: value });
     s = play(s, ['Vesania', { type: 'activate', units: ['V02'] }], ['Vesania', { type: 'move', to: '5,4' }], ['Vesania', { type: 'end-activation' }]);
     t.equal(game.status(s).over, overAtOnce, `${value}: right after the activation`);
     if (!overAtOnce) {
@@ -285,11 +227,8 @@ t.test('A52 a52Domination: the forts are counted at the start of the holder\'s t
 
 t.test('A32 a32FriendlyTest: the firer\'s own units where fire lands do not test, or test too', async (t) => {
   for (const [value, tests] of [['no', false], ['yes', true]] as const) {
-    let s = position('open', [
-      { army: 'Thargaton', kind: 'special-artillery', hex: '5,1' },
-      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,3' },
-    ], 'Thargaton', { a32FriendlyTest: value });
-    s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+    let s = position('open', [T('special-artillery', '5,1'), T('regular-cavalry', '5,3')], 'Thargaton', { a32FriendlyTest: value });
+    s = activated(s, 'T01');
     t.ok(bombardTargets(s, unit(s, 'T01')).some((b) => b.hex === '5,3' && b.ammo === 'incendiary'), `${value}: fire on its own unit's hex (A36)`);
     // aim 3; then T02 tests 6+6 and fails (with 'yes').
     s = withDice(s, [3, 6, 6]);
@@ -301,10 +240,7 @@ t.test('A32 a32FriendlyTest: the firer\'s own units where fire lands do not test
 
 t.test('A34 a34Building: Sappers build only where every unit is infantry, or in any hex', async (t) => {
   for (const [value, may] of [['all-infantry', false], ['any-hex', true]] as const) {
-    const s = position('open', [
-      { army: 'Thargaton', kind: 'sappers', hex: '5,2' },
-      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,2' },
-    ], 'Thargaton', { a34Building: value });
+    const s = position('open', [T('sappers', '5,2'), T('regular-cavalry', '5,2')], 'Thargaton', { a34Building: value });
     const specials = game.legalActions(s, 'Thargaton').filter((a) => a.type === 'special' && (a as { unit: string }).unit === 'T01').map((a) => (a as { what: string }).what);
     t.equal(specials.includes('trench') && specials.includes('wire'), may, `${value}: with cavalry in the hex`);
   }
@@ -312,11 +248,7 @@ t.test('A34 a34Building: Sappers build only where every unit is infantry, or in 
 
 t.test('A36 a36OwnHex: fire or smoke on a hex of the firer\'s own units, or not', async (t) => {
   for (const [value, may] of [['allowed', true], ['not', false]] as const) {
-    const s = position('open', [
-      { army: 'Thargaton', kind: 'special-artillery', hex: '5,1' },
-      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,3' },
-      { army: 'Vesania', kind: 'order-of-aquarius', hex: '5,4' },
-    ], 'Thargaton', { a36OwnHex: value });
+    const s = position('open', [T('special-artillery', '5,1'), T('regular-cavalry', '5,3'), V('order-of-aquarius', '5,4')], 'Thargaton', { a36OwnHex: value });
     const at = (hex: string) => bombardTargets(s, unit(s, 'T01')).filter((b) => b.hex === hex).map((b) => b.ammo);
     t.equal(at('5,3').length > 0, may, `${value}: its own unit's hex`);
     t.same(at('5,4'), ['normal', 'incendiary', 'smoke'], `${value}: an enemy hex`);
@@ -329,8 +261,8 @@ t.test('A13 a13ChargeZoc: a charge may pass next to enemies, or only outside ene
     // An enemy next to 5,3 (passed through) but off the path.
     const beside = gridOf(probe).neighbours('5,3').find((h) => !['5,2', '5,4'].includes(h) && gridOf(probe).distance(h, '5,1') >= 2)!;
     const s = position('open', [
-      { army: 'Thargaton', kind: 'heavy-cavalry', hex: '5,1' },
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,5' },
+      T('heavy-cavalry', '5,1'),
+      V('sirens-of-vesania', '5,5'),
       { army: 'Vesania', kind: 'sirens-of-vesania', hex: beside },
     ], 'Thargaton', { a13ChargeZoc: value });
     t.equal(game.legalActions(s, 'Thargaton').filter((a) => a.type === 'charge' && (a as { to: string }).to === '5,4').length, charges, value);
@@ -340,10 +272,10 @@ t.test('A13 a13ChargeZoc: a charge may pass next to enemies, or only outside ene
 t.test('A24 a24Voluntary: a fortified unit hit without a critical may retreat of its own will, or stays', async (t) => {
   for (const [value, may] of [['may-retreat', true], ['stays', false]] as const) {
     let s = position('skirmish', [
-      { army: 'Thargaton', kind: 'sharpshooters', hex: '5,3' },
-      { army: 'Vesania', kind: 'order-of-aquarius', hex: '5,5' }, // bunker: Defence 4
+      T('sharpshooters', '5,3'),
+      V('order-of-aquarius', '5,5'), // bunker: Defence 4
     ], 'Thargaton', { a24Voluntary: value });
-    s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+    s = activated(s, 'T01');
     s = withDice(s, [6, 3]); // 3 + 3 = 6 > 4, not a 7
     s = play(s, ['Thargaton', { type: 'fire', unit: 'T01', target: 'V01' }]);
     const acts = game.legalActions(s, 'Vesania');
@@ -354,10 +286,7 @@ t.test('A24 a24Voluntary: a fortified unit hit without a critical may retreat of
 
 t.test('A45 a45SacrificeVp: the unit sacrificed by For the Queen! scores for the opponent, or not', async (t) => {
   for (const [value, vp] of [['scores', 3], ['none', 0]] as const) {
-    let s = withCommanders([
-      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,3' },
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
-    ], 'Thargaton', { Thargaton: 'vlad-kristofferson' }, { a45SacrificeVp: value });
+    let s = withCommanders([T('regular-cavalry', '5,3'), V('sirens-of-vesania', '5,4')], 'Thargaton', { Thargaton: 'vlad-kristofferson' }, { a45SacrificeVp: value });
     s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'melee', unit: 'T01', target: 'V01' }]);
     s = play(withDice(s, [1, 1, 2, 3]), ['Thargaton', { type: 'order', order: 'for-the-queen' }]);
     t.equal(unit(s, 'T01').hex, null, `${value}: the unit is removed`);
@@ -369,8 +298,8 @@ t.test('A45 a45SacrificeVp: the unit sacrificed by For the Queen! scores for the
 t.test('A42 a42RecoveryCap: Recovery up to the starting strength, or up to 4', async (t) => {
   for (const [value, offered, after] of [['starting', false, 3], ['four', true, 4]] as const) {
     const s = withCommanders([
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,6' }, // full: strength 3
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '3,6', strength: 2 },
+      V('sirens-of-vesania', '5,6'), // full: strength 3
+      V('sirens-of-vesania', '3,6', { strength: 2 }),
     ], 'Vesania', { Vesania: 'inquisitor-dominic' }, { a42RecoveryCap: value });
     const units = game.legalActions(s, 'Vesania').filter((a) => a.type === 'order' && a.order === 'recovery').map((a) => (a as { unit: string }).unit);
     t.equal(units.includes('V01'), offered, `${value}: a unit at its starting strength`);
@@ -381,11 +310,7 @@ t.test('A42 a42RecoveryCap: Recovery up to the starting strength, or up to 4', a
 
 t.test('A17 a17Unused: the turn may end with markers unused, or only when no unit can be activated', async (t) => {
   for (const [value, mayEnd] of [['allowed', true], ['every-marker', false]] as const) {
-    let s = position('open', [
-      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,2' },
-      { army: 'Thargaton', kind: 'regular-cavalry', hex: '3,2' },
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,7' },
-    ], 'Thargaton', { a17Unused: value });
+    let s = position('open', [T('regular-cavalry', '5,2'), T('regular-cavalry', '3,2'), V('sirens-of-vesania', '5,7')], 'Thargaton', { a17Unused: value });
     const ends = (x: BWState) => game.legalActions(x, 'Thargaton').some((a) => a.type === 'end-turn');
     t.equal(ends(s), mayEnd, `${value}: two units to activate, three markers`);
     s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'end-activation' }]);
@@ -398,11 +323,7 @@ t.test('A17 a17Unused: the turn may end with markers unused, or only when no uni
 
 t.test('A2 a2GroupMove: in the group move each Regular Infantry may move, or all that can must', async (t) => {
   for (const [value, mayStop] of [['may', true], ['all-must', false]] as const) {
-    let s = position('open', [
-      { army: 'Thargaton', kind: 'regular-infantry', hex: '2,1' },
-      { army: 'Thargaton', kind: 'regular-infantry', hex: '4,1' },
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,8' },
-    ], 'Thargaton', { a2GroupMove: value });
+    let s = position('open', [T('regular-infantry', '2,1'), T('regular-infantry', '4,1'), V('sirens-of-vesania', '5,8')], 'Thargaton', { a2GroupMove: value });
     const ends = (x: BWState) => game.legalActions(x, 'Thargaton').some((a) => a.type === 'end-activation');
     s = play(s, ['Thargaton', { type: 'special', unit: 'T01', what: 'group-move' }]);
     t.equal(ends(s), mayStop, `${value}: before any has moved`);
@@ -416,11 +337,11 @@ t.test('A2 a2GroupMove: in the group move each Regular Infantry may move, or all
 t.test('A43 a43PursuitZoc: the Pursuit move ignores ZOC tests, or tests when in an enemy ZOC', async (t) => {
   for (const [value, hex] of [['ignores', '5,3'], ['tests', '5,4']] as const) {
     let s = withCommanders([
-      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,3' },
-      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,5' }, // keeps V01 in a ZOC after T01 retreats
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
+      T('regular-cavalry', '5,3'),
+      T('regular-cavalry', '5,5'), // keeps V01 in a ZOC after T01 retreats
+      V('sirens-of-vesania', '5,4'),
     ], 'Vesania', { Vesania: 'inquisitor-dominic' }, { a43PursuitZoc: value });
-    s = play(s, ['Vesania', { type: 'activate', units: ['V01'] }]);
+    s = activated(s, 'V01');
     s = play(withDice(s, [5, 4]), ['Vesania', { type: 'melee', unit: 'V01', target: 'T01' }]);
     s = play(s, ['Thargaton', { type: 'retreat', to: '5,2' }]);
     // The order test passes (1,1); then 6,6: the ZOC test fails with 'tests', the new attack's roll with 'ignores'.
@@ -431,11 +352,7 @@ t.test('A43 a43PursuitZoc: the Pursuit move ignores ZOC tests, or tests when in 
 
 t.test('A41 a41SecondWhen: the second activation later in the turn, or only right after the first', async (t) => {
   for (const [value, expected] of [['later', ['V01', 'V02']], ['right-after', ['V02']]] as const) {
-    let s = withCommanders([
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,6' },
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '3,6' },
-      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,1' },
-    ], 'Vesania', { Vesania: 'inquisitor-dominic' }, { a41SecondWhen: value });
+    let s = withCommanders([V('sirens-of-vesania', '5,6'), V('sirens-of-vesania', '3,6'), T('regular-cavalry', '5,1')], 'Vesania', { Vesania: 'inquisitor-dominic' }, { a41SecondWhen: value });
     s = play(s, ['Vesania', { type: 'activate', units: ['V01'] }], ['Vesania', { type: 'end-activation' }]);
     s = play(s, ['Vesania', { type: 'activate', units: ['V02'] }], ['Vesania', { type: 'end-activation' }]);
     const units = [...new Set(game.legalActions(s, 'Vesania').filter((a) => a.type === 'order' && a.order === 'second-activation').map((a) => (a as { unit: string }).unit))].sort();

@@ -7,12 +7,12 @@
  * undo stops at an order's command test.
  */
 import t from 'tap';
-import { game, play, unit, withDice } from './fixture-helpers.ts';
+import { activated, game, play, T, unit, V, withDice } from './fixture-helpers.ts';
 import { orderNames, ordersOf, withCommanders } from './orders-helpers.ts';
 import { discipline } from '../../../src/games/black-and-white/command-test.ts';
 
 t.test('Idle Move (Alexandrus no. 4, A16): before the activation, one hex not closer to the enemy row; then the activation', async (t) => {
-  const s = withCommanders([{ army: 'Thargaton', kind: 'regular-infantry', hex: '5,3' }, { army: 'Vesania', kind: 'sirens-of-vesania', hex: '9,8' }], 'Thargaton', { Thargaton: 'lord-alexandrus' });
+  const s = withCommanders([T('regular-infantry', '5,3'), V('sirens-of-vesania', '9,8')], 'Thargaton', { Thargaton: 'lord-alexandrus' });
   const to = ordersOf(s, 'Thargaton').map((a) => (a.type === 'order' ? a.to : ''));
   t.same(to.sort(), ['4,2', '4,3', '5,2', '6,2', '6,3'].sort(), 'back or sideways, never towards row 8');
   const passed = play(withDice(s, [1, 1]), ['Thargaton', { type: 'order', order: 'idle-move', unit: 'T01', to: '5,2' }]);
@@ -27,14 +27,7 @@ t.test('Idle Move (Alexandrus no. 4, A16): before the activation, one hex not cl
 });
 
 t.test('Forced March (Alexandrus no. 2, A16): one more hex after the move, no attack; undo stops at its test', async (t) => {
-  let s = withCommanders(
-    [
-      { army: 'Thargaton', kind: 'regular-infantry', hex: '5,1' },
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '4,5' },
-    ],
-    'Thargaton',
-    { Thargaton: 'lord-alexandrus' },
-  );
+  let s = withCommanders([T('regular-infantry', '5,1'), V('sirens-of-vesania', '4,5')], 'Thargaton', { Thargaton: 'lord-alexandrus' });
   s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'move', to: '5,2' }], ['Thargaton', { type: 'move', to: '5,3' }]);
   t.ok(s.act, 'the activation stays open while the order is on offer');
   t.same(orderNames(s, 'Thargaton'), ['forced-march']);
@@ -49,16 +42,8 @@ t.test('Forced March (Alexandrus no. 2, A16): one more hex after the move, no at
 });
 
 t.test('Reconnaissance (Vlad no. 3): the kind of an enemy 2–3 hexes away in LOS, to that seat only', async (t) => {
-  let s = withCommanders(
-    [
-      { army: 'Thargaton', kind: 'regular-infantry', hex: '5,2' },
-      { army: 'Vesania', kind: 'lions-of-vesania', hex: '5,4' },
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,8' },
-    ],
-    'Thargaton',
-    { Thargaton: 'vlad-kristofferson' },
-  );
-  s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+  let s = withCommanders([T('regular-infantry', '5,2'), V('lions-of-vesania', '5,4'), V('sirens-of-vesania', '5,8')], 'Thargaton', { Thargaton: 'vlad-kristofferson' });
+  s = activated(s, 'T01');
   t.same(ordersOf(s, 'Thargaton'), [{ type: 'order', order: 'reconnaissance', unit: 'T01', target: 'V01' }], 'only the unit 2–3 hexes away');
   const passed = play(withDice(s, [1, 1]), ['Thargaton', { type: 'order', order: 'reconnaissance', unit: 'T01', target: 'V01' }]);
   t.notOk(unit(passed, 'V01').revealed, 'not revealed to the table');
@@ -79,17 +64,9 @@ t.test('Reconnaissance (Vlad no. 3): the kind of an enemy 2–3 hexes away in LO
 });
 
 t.test("Rafael's special order: look at an enemy in the ZOC of an activated unit, no test, any number of times", async (t) => {
-  let s = withCommanders(
-    [
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
-      { army: 'Thargaton', kind: 'regular-infantry', hex: '5,3' },
-      { army: 'Thargaton', kind: 'sappers', hex: '5,5' },
-    ],
-    'Vesania',
-    { Vesania: 'cardinal-rafael' },
-  );
+  let s = withCommanders([V('sirens-of-vesania', '5,4'), T('regular-infantry', '5,3'), T('sappers', '5,5')], 'Vesania', { Vesania: 'cardinal-rafael' });
   t.same(orderNames(s, 'Vesania'), [], 'not before the unit is activated');
-  s = play(s, ['Vesania', { type: 'activate', units: ['V01'] }]);
+  s = activated(s, 'V01');
   t.same(
     ordersOf(s, 'Vesania').filter((a) => a.type === 'order' && a.order === 'look'),
     [
@@ -104,14 +81,7 @@ t.test("Rafael's special order: look at an enemy in the ZOC of an activated unit
 });
 
 t.test('Surge of Strength (Vlad no. 4): melee after a full move into an enemy ZOC', async (t) => {
-  let s = withCommanders(
-    [
-      { army: 'Thargaton', kind: 'regular-infantry', hex: '5,1' },
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
-    ],
-    'Thargaton',
-    { Thargaton: 'vlad-kristofferson' },
-  );
+  let s = withCommanders([T('regular-infantry', '5,1'), V('sirens-of-vesania', '5,4')], 'Thargaton', { Thargaton: 'vlad-kristofferson' });
   s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'move', to: '5,2' }], ['Thargaton', { type: 'move', to: '5,3' }]);
   t.notOk(game.legalActions(s, 'Thargaton').some((a) => a.type === 'melee'), 'a full move forbids the attack');
   t.same(orderNames(s, 'Thargaton'), ['surge-of-strength']);
@@ -122,14 +92,7 @@ t.test('Surge of Strength (Vlad no. 4): melee after a full move into an enemy ZO
 });
 
 t.test('Recovery (Dominic no. 2, A42): a whole activation, +1 strength up to the maximum', async (t) => {
-  const s = withCommanders(
-    [
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,6', strength: 2 },
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '3,6' },
-    ],
-    'Vesania',
-    { Vesania: 'inquisitor-dominic' },
-  );
+  const s = withCommanders([V('sirens-of-vesania', '5,6', { strength: 2 }), V('sirens-of-vesania', '3,6')], 'Vesania', { Vesania: 'inquisitor-dominic' });
   t.same(ordersOf(s, 'Vesania'), [{ type: 'order', order: 'recovery', unit: 'V01' }], 'only a damaged unit not yet activated');
   const passed = play(withDice(s, [1, 1]), ['Vesania', { type: 'order', order: 'recovery', unit: 'V01' }]);
   t.equal(unit(passed, 'V01').strength, 3);
@@ -142,15 +105,7 @@ t.test('Recovery (Dominic no. 2, A42): a whole activation, +1 strength up to the
 });
 
 t.test("Dominic's special order (A41): a second activation of one unit, once a turn, not counted", async (t) => {
-  let s = withCommanders(
-    [
-      { army: 'Vesania', kind: 'order-of-virgo', hex: '5,6' },
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '3,6', strength: 2 },
-      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,4' },
-    ],
-    'Vesania',
-    { Vesania: 'inquisitor-dominic' },
-  );
+  let s = withCommanders([V('order-of-virgo', '5,6'), V('sirens-of-vesania', '3,6', { strength: 2 }), T('regular-cavalry', '5,4')], 'Vesania', { Vesania: 'inquisitor-dominic' });
   const first = play(s, ['Vesania', { type: 'activate', units: ['V01'] }]);
   // A41: the double shot is a special ability, usable in one of the two activations only.
   s = play(withDice(first, [2, 2, 2, 2]), ['Vesania', { type: 'fire', unit: 'V01', target: 'T01' }], ['Vesania', { type: 'fire', unit: 'V01', target: 'T01' }]);
@@ -170,16 +125,8 @@ t.test("Dominic's special order (A41): a second activation of one unit, once a t
 });
 
 t.test('Battle Frenzy (Rafael no. 2, A31): two melee attacks in one activation', async (t) => {
-  let s = withCommanders(
-    [
-      { army: 'Vesania', kind: 'order-of-aquarius', hex: '5,4' },
-      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,3' },
-      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,5' },
-    ],
-    'Vesania',
-    { Vesania: 'cardinal-rafael' },
-  );
-  s = play(s, ['Vesania', { type: 'activate', units: ['V01'] }]);
+  let s = withCommanders([V('order-of-aquarius', '5,4'), T('regular-cavalry', '5,3'), T('regular-cavalry', '5,5')], 'Vesania', { Vesania: 'cardinal-rafael' });
+  s = activated(s, 'V01');
   t.ok(orderNames(s, 'Vesania').includes('battle-frenzy'));
   const passed = play(withDice(s, [1, 1, 2, 2]), ['Vesania', { type: 'order', order: 'battle-frenzy', unit: 'V01' }], ['Vesania', { type: 'melee', unit: 'V01', target: 'T01' }]);
   t.ok(game.legalActions(passed, 'Vesania').some((a) => a.type === 'melee' && a.target === 'T02'), 'a second melee attack, at another unit');
@@ -190,15 +137,8 @@ t.test('Battle Frenzy (Rafael no. 2, A31): two melee attacks in one activation',
 });
 
 t.test('Dodge (Rafael no. 3): the infantry unit takes no damage from the counterattack', async (t) => {
-  let s = withCommanders(
-    [
-      { army: 'Vesania', kind: 'order-of-aquarius', hex: '5,4' },
-      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,3' },
-    ],
-    'Vesania',
-    { Vesania: 'cardinal-rafael' },
-  );
-  s = play(s, ['Vesania', { type: 'activate', units: ['V01'] }]);
+  let s = withCommanders([V('order-of-aquarius', '5,4'), T('regular-cavalry', '5,3')], 'Vesania', { Vesania: 'cardinal-rafael' });
+  s = activated(s, 'V01');
   s = play(withDice(s, [5, 4, 2, 3]), ['Vesania', { type: 'melee', unit: 'V01', target: 'T01' }], ['Thargaton', { type: 'stand' }], ['Thargaton', { type: 'counterattack' }]);
   t.same(orderNames(s, 'Vesania'), ['dodge']);
   t.equal(unit(play(withDice(s, [1, 1, 5, 3]), ['Vesania', { type: 'order', order: 'dodge' }]), 'V01').strength, 3);
@@ -206,15 +146,8 @@ t.test('Dodge (Rafael no. 3): the infantry unit takes no damage from the counter
 });
 
 t.test('Paralysis (Rafael no. 4, A47): the ordering unit passes and the enemy fails; it sits out its next turn only', async (t) => {
-  let s = withCommanders(
-    [
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
-      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,3' },
-    ],
-    'Vesania',
-    { Vesania: 'cardinal-rafael' },
-  );
-  s = play(s, ['Vesania', { type: 'activate', units: ['V01'] }]);
+  let s = withCommanders([V('sirens-of-vesania', '5,4'), T('regular-cavalry', '5,3')], 'Vesania', { Vesania: 'cardinal-rafael' });
+  s = activated(s, 'V01');
   t.ok(ordersOf(s, 'Vesania').some((a) => a.type === 'order' && a.order === 'paralysis' && a.target === 'T01'), 'at the beginning of the activation');
   const resisted = play(withDice(s, [1, 1, 1, 1]), ['Vesania', { type: 'order', order: 'paralysis', unit: 'V01', target: 'T01' }]);
   t.same(resisted.orders.paralysed, [], 'the enemy passed its test: no effect');
@@ -230,15 +163,8 @@ t.test('Paralysis (Rafael no. 4, A47): the ordering unit passes and the enemy fa
 });
 
 t.test('Fear (Anastasia no. 4, A47): the enemy fails its test and retreats from the ordering unit; also from a fort with the default', async (t) => {
-  let s = withCommanders(
-    [
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
-      { army: 'Thargaton', kind: 'regular-infantry', hex: '5,3' },
-    ],
-    'Vesania',
-    { Vesania: 'sister-anastasia' },
-  );
-  s = play(s, ['Vesania', { type: 'activate', units: ['V01'] }]);
+  let s = withCommanders([V('sirens-of-vesania', '5,4'), T('regular-infantry', '5,3')], 'Vesania', { Vesania: 'sister-anastasia' });
+  s = activated(s, 'V01');
   const feared = play(withDice(s, [1, 1, 6, 6]), ['Vesania', { type: 'order', order: 'fear', unit: 'V01', target: 'T01' }]);
   t.same(game.activeRoles(feared), ['Thargaton']);
   const choices = game.legalActions(feared, 'Thargaton');
@@ -246,10 +172,7 @@ t.test('Fear (Anastasia no. 4, A47): the enemy fails its test and retreats from 
   const resisted = play(withDice(s, [1, 1, 1, 1]), ['Vesania', { type: 'order', order: 'fear', unit: 'V01', target: 'T01' }]);
   t.same(resisted.pending, []);
   const fortified = withCommanders(
-    [
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
-      { army: 'Thargaton', kind: 'regular-infantry', hex: '5,3' },
-    ],
+    [V('sirens-of-vesania', '5,4'), T('regular-infantry', '5,3')],
     'Vesania',
     { Vesania: 'sister-anastasia' },
     { a47FearFortified: 'no' },
@@ -259,23 +182,16 @@ t.test('Fear (Anastasia no. 4, A47): the enemy fails its test and retreats from 
 });
 
 t.test("Baron's special order: +1 Discipline for the units activated this turn, in his own turn only", async (t) => {
-  let s = withCommanders([{ army: 'Thargaton', kind: 'regular-cavalry', hex: '5,3' }], 'Thargaton', { Thargaton: 'baron-maximilian' });
+  let s = withCommanders([T('regular-cavalry', '5,3')], 'Thargaton', { Thargaton: 'baron-maximilian' });
   t.equal(discipline(s, unit(s, 'T01')), 7, 'not yet activated');
-  s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+  s = activated(s, 'T01');
   t.equal(discipline(s, unit(s, 'T01')), 8);
   s = play(s, ['Thargaton', { type: 'end-activation' }], ['Thargaton', { type: 'end-turn' }]);
   t.equal(discipline(s, unit(s, 'T01')), 7, "not in the opponent's turn");
 });
 
 t.test('A19: a detachment receiving an order tests with its lowest Discipline', async (t) => {
-  let s = withCommanders(
-    [
-      { army: 'Thargaton', kind: 'regular-infantry', hex: '5,1' },
-      { army: 'Thargaton', kind: 'sharpshooters', hex: '5,1' },
-    ],
-    'Thargaton',
-    { Thargaton: 'lord-alexandrus' },
-  );
+  let s = withCommanders([T('regular-infantry', '5,1'), T('sharpshooters', '5,1')], 'Thargaton', { Thargaton: 'lord-alexandrus' });
   s = play(s, ['Thargaton', { type: 'activate', units: ['T01', 'T02'] }], ['Thargaton', { type: 'move', to: '5,2' }]);
   // Regular Infantry 7 + 2 (A1, two infantry) = 9; Sharpshooters 8 + 2 = 10.
   t.same(play(withDice(s, [5, 5]), ['Thargaton', { type: 'order', order: 'forced-march' }]).orders.issued[0]?.ok, false, '10 fails on the lowest, 9');
@@ -284,15 +200,12 @@ t.test('A19: a detachment receiving an order tests with its lowest Discipline', 
 
 t.test("A54 'hide': what a seat looked at is forgotten at the end of the turn, like revealed kinds", async (t) => {
   let s = withCommanders(
-    [
-      { army: 'Thargaton', kind: 'regular-infantry', hex: '5,2' },
-      { army: 'Vesania', kind: 'lions-of-vesania', hex: '5,4' },
-    ],
+    [T('regular-infantry', '5,2'), V('lions-of-vesania', '5,4')],
     'Thargaton',
     { Thargaton: 'vlad-kristofferson' },
     { a54Revealed: 'hide' },
   );
-  s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+  s = activated(s, 'T01');
   s = play(withDice(s, [1, 1]), ['Thargaton', { type: 'order', order: 'reconnaissance', unit: 'T01', target: 'V01' }]);
   t.same((game.view(s, 'Thargaton') as { orders: { learned: object } }).orders.learned, { V01: 'lions-of-vesania' });
   s = play(s, ['Thargaton', { type: 'end-activation' }], ['Thargaton', { type: 'end-turn' }]);
@@ -300,15 +213,7 @@ t.test("A54 'hide': what a seat looked at is forgotten at the end of the turn, l
 });
 
 t.test('§16.8.3: an order to a hidden shooter names its hex, not its block', async (t) => {
-  let s = withCommanders(
-    [
-      { army: 'Vesania', kind: 'order-of-virgo', hex: '5,6' },
-      { army: 'Vesania', kind: 'order-of-virgo', hex: '5,6' },
-      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,4' },
-    ],
-    'Vesania',
-    { Vesania: 'sister-anastasia' },
-  );
+  let s = withCommanders([V('order-of-virgo', '5,6'), V('order-of-virgo', '5,6'), T('regular-cavalry', '5,4')], 'Vesania', { Vesania: 'sister-anastasia' });
   s = play(s, ['Vesania', { type: 'activate', units: ['V02'] }], ['Vesania', { type: 'fire', unit: 'V02', target: 'T01' }]);
   s = play(withDice(s, [1, 1, 2, 1]), ['Vesania', { type: 'order', order: 'take-aim' }]);
   t.same(s.orders.issued, [{ army: 'Vesania', order: 'take-aim', unit: null, ok: true }]);
@@ -318,10 +223,7 @@ t.test('§16.8.3: an order to a hidden shooter names its hex, not its block', as
 });
 
 t.test("A41: Dominic's second activation may be a charge if the first activation used no special ability, not after a charge", async (t) => {
-  const units = [
-    { army: 'Vesania' as const, kind: 'iron-order' as const, hex: '5,7' },
-    { army: 'Thargaton' as const, kind: 'regular-cavalry' as const, hex: '5,3' },
-  ];
+  const units = [V('iron-order', '5,7'), T('regular-cavalry', '5,3')];
   let s = withCommanders(units, 'Vesania', { Vesania: 'inquisitor-dominic' });
   s = play(s, ['Vesania', { type: 'activate', units: ['V01'] }], ['Vesania', { type: 'end-activation' }]);
   t.ok(ordersOf(s, 'Vesania').some((a) => a.type === 'order' && a.order === 'second-activation' && a.to === '5,4'), 'a charge is on offer');

@@ -8,13 +8,13 @@
  * in the army's own turn, and no window where no order is on offer.
  */
 import t from 'tap';
-import { game, play, unit, withDice } from './fixture-helpers.ts';
+import { activated, game, play, T, unit, V, withDice } from './fixture-helpers.ts';
 import { orderNames, withCommanders } from './orders-helpers.ts';
 
 const cavalryDuel = (player: 'Thargaton' | 'Vesania', c: Parameters<typeof withCommanders>[2], vKind: 'sirens-of-vesania' | 'lions-of-vesania' = 'sirens-of-vesania') =>
   withCommanders(
     [
-      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,3' },
+      T('regular-cavalry', '5,3'),
       { army: 'Vesania', kind: vKind, hex: '5,4' },
     ],
     player,
@@ -40,20 +40,11 @@ t.test('Motivation (Baron no. 2): offered after the melee declaration, +1 on a p
 });
 
 t.test('one numbered order a turn: after Motivation (even failed) no order window opens again', async (t) => {
-  let s = withCommanders(
-    [
-      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,3' },
-      { army: 'Thargaton', kind: 'regular-cavalry', hex: '3,3' },
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '3,4' },
-    ],
-    'Thargaton',
-    { Thargaton: 'baron-maximilian' },
-  );
+  let s = withCommanders([T('regular-cavalry', '5,3'), T('regular-cavalry', '3,3'), V('sirens-of-vesania', '5,4'), V('sirens-of-vesania', '3,4')], 'Thargaton', { Thargaton: 'baron-maximilian' });
   s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'melee', unit: 'T01', target: 'V01' }]);
   s = play(withDice(s, [6, 6, 2, 2]), ['Thargaton', { type: 'order', order: 'motivation' }]);
   t.equal(unit(s, 'V01').strength, 3, 'the critical failure missed');
-  s = play(s, ['Thargaton', { type: 'activate', units: ['T02'] }]);
+  s = activated(s, 'T02');
   s = play(withDice(s, [2, 2]), ['Thargaton', { type: 'melee', unit: 'T02', target: 'V02' }]);
   t.notOk(s.orders.window, 'no window: the turn has had its order');
   t.equal(s.log.some((e) => e.pub.key === 'log.attackMissed'), true, 'the attack was rolled at once');
@@ -61,7 +52,7 @@ t.test('one numbered order a turn: after Motivation (even failed) no order windo
 
 t.test('orders only in the own turn: the Baron offers nothing when Vesania attacks', async (t) => {
   let s = cavalryDuel('Vesania', { Thargaton: 'baron-maximilian', Vesania: 'cardinal-rafael' });
-  s = play(s, ['Vesania', { type: 'activate', units: ['V01'] }]);
+  s = activated(s, 'V01');
   s = play(withDice(s, [5, 4, 2, 3]), ['Vesania', { type: 'melee', unit: 'V01', target: 'T01' }], ['Thargaton', { type: 'stand' }]);
   t.same(game.legalActions(s, 'Thargaton'), [{ type: 'counterattack' }, { type: 'no-counterattack' }], 'the defender decides as without commanders');
 });
@@ -89,7 +80,7 @@ t.test('Dodge (Baron no. 4, A40): after the counterattack is declared, the caval
 
 t.test('Defence (Alexandrus no. 3): +1 Defence against the counterattack', async (t) => {
   let s = cavalryDuel('Thargaton', { Thargaton: 'lord-alexandrus' });
-  s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+  s = activated(s, 'T01');
   s = play(withDice(s, [5, 4, 2, 3]), ['Thargaton', { type: 'melee', unit: 'T01', target: 'V01' }], ['Vesania', { type: 'stand' }], ['Vesania', { type: 'counterattack' }]);
   t.same(orderNames(s, 'Thargaton'), ['defence']);
   // 2,1: 1 + Melee 3 = 4 > Defence 3, not > 4.
@@ -126,14 +117,7 @@ t.test('For the Queen! (Vlad no. 2, A45): the unit is sacrificed, the enemy take
 });
 
 t.test('Take Aim (Anastasia no. 3) +1 on a ranged attack; her special order re-rolls a failed ranged attack (A48)', async (t) => {
-  const base = withCommanders(
-    [
-      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,4' },
-      { army: 'Vesania', kind: 'order-of-virgo', hex: '5,6' },
-    ],
-    'Vesania',
-    { Vesania: 'sister-anastasia' },
-  );
+  const base = withCommanders([T('regular-cavalry', '5,4'), V('order-of-virgo', '5,6')], 'Vesania', { Vesania: 'sister-anastasia' });
   const s = play(base, ['Vesania', { type: 'activate', units: ['V01'] }], ['Vesania', { type: 'fire', unit: 'V01', target: 'T01' }]);
   t.same(orderNames(s, 'Vesania'), ['take-aim']);
   // 2,1: 1 + Ranged 2 = 3, not > Defence 3; +1 hits.
@@ -146,15 +130,8 @@ t.test('Take Aim (Anastasia no. 3) +1 on a ranged attack; her special order re-r
 });
 
 t.test('Until Death (Anastasia no. 2, A46): about to be eliminated by the counterattack, the unit attacks first', async (t) => {
-  let s = withCommanders(
-    [
-      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,3' },
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4', strength: 1 },
-    ],
-    'Vesania',
-    { Vesania: 'sister-anastasia' },
-  );
-  s = play(s, ['Vesania', { type: 'activate', units: ['V01'] }]);
+  let s = withCommanders([T('regular-cavalry', '5,3'), V('sirens-of-vesania', '5,4', { strength: 1 })], 'Vesania', { Vesania: 'sister-anastasia' });
+  s = activated(s, 'V01');
   s = play(withDice(s, [5, 4, 2, 3, 5, 3]), ['Vesania', { type: 'melee', unit: 'V01', target: 'T01' }], ['Thargaton', { type: 'stand' }], ['Thargaton', { type: 'counterattack' }]);
   t.same(orderNames(s, 'Vesania'), ['until-death'], 'offered after the counterattack hit');
   const passed = play(withDice(s, [1, 2, 5, 4]), ['Vesania', { type: 'order', order: 'until-death' }]);
@@ -168,7 +145,7 @@ t.test('Until Death (Anastasia no. 2, A46): about to be eliminated by the counte
 
 t.test('Withdrawal (Dominic no. 4, A44): before the counterattack the attacker retreats and none follows', async (t) => {
   let s = cavalryDuel('Vesania', { Vesania: 'inquisitor-dominic' });
-  s = play(s, ['Vesania', { type: 'activate', units: ['V01'] }]);
+  s = activated(s, 'V01');
   s = play(withDice(s, [5, 4, 2, 3]), ['Vesania', { type: 'melee', unit: 'V01', target: 'T01' }], ['Thargaton', { type: 'stand' }]);
   t.same(game.activeRoles(s), ['Vesania'], 'before the defender chooses its counterattack');
   t.same(orderNames(s, 'Vesania'), ['withdrawal']);
@@ -184,7 +161,7 @@ t.test('Withdrawal (Dominic no. 4, A44): before the counterattack the attacker r
 
 t.test('Pursuit (Dominic no. 3, A43): after the enemy retreats, into the vacated hex and attack again', async (t) => {
   let s = cavalryDuel('Vesania', { Vesania: 'inquisitor-dominic' });
-  s = play(s, ['Vesania', { type: 'activate', units: ['V01'] }]);
+  s = activated(s, 'V01');
   s = play(withDice(s, [5, 4]), ['Vesania', { type: 'melee', unit: 'V01', target: 'T01' }]);
   s = play(s, ['Thargaton', { type: 'retreat', to: '5,2' }]);
   t.same(orderNames(s, 'Vesania'), ['pursuit']);
@@ -197,16 +174,8 @@ t.test('Pursuit (Dominic no. 3, A43): after the enemy retreats, into the vacated
 });
 
 t.test("Alexandrus's special order: a missed aiming die is re-rolled once (no test, not counted)", async (t) => {
-  let s = withCommanders(
-    [
-      { army: 'Thargaton', kind: 'regular-artillery', hex: '5,1' },
-      { army: 'Thargaton', kind: 'regular-infantry', hex: '8,1' },
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
-    ],
-    'Thargaton',
-    { Thargaton: 'lord-alexandrus' },
-  );
-  s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+  let s = withCommanders([T('regular-artillery', '5,1'), T('regular-infantry', '8,1'), V('sirens-of-vesania', '5,4')], 'Thargaton', { Thargaton: 'lord-alexandrus' });
+  s = activated(s, 'T01');
   // Distance 3 needs 4 on the aiming die.
   s = play(withDice(s, [2]), ['Thargaton', { type: 'bombard', unit: 'T01', hex: '5,4', ammo: 'normal' }]);
   t.same(orderNames(s, 'Thargaton'), ['aiming-reroll']);
@@ -225,7 +194,7 @@ t.test('without commanders (the default) no order window ever opens', async (t) 
   let s = cavalryDuel('Thargaton', {});
   s.options.commanders = false;
   s.orders.commander.Thargaton = 'baron-maximilian';
-  s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+  s = activated(s, 'T01');
   s = play(withDice(s, [3, 4]), ['Thargaton', { type: 'melee', unit: 'T01', target: 'V01' }]);
   t.equal(s.orders.window, null);
   t.equal(unit(s, 'V01').strength, 2);
@@ -233,7 +202,7 @@ t.test('without commanders (the default) no order window ever opens', async (t) 
 
 t.test('Withdrawal (A44) also after a melee attack that settled with no counterattack to come (a miss)', async (t) => {
   let s = cavalryDuel('Vesania', { Vesania: 'inquisitor-dominic' });
-  s = play(s, ['Vesania', { type: 'activate', units: ['V01'] }]);
+  s = activated(s, 'V01');
   s = play(withDice(s, [3, 3]), ['Vesania', { type: 'melee', unit: 'V01', target: 'T01' }]);
   t.same(orderNames(s, 'Vesania'), ['withdrawal']);
   const passed = play(withDice(s, [1, 1]), ['Vesania', { type: 'order', order: 'withdrawal' }]);
@@ -243,12 +212,9 @@ t.test('Withdrawal (A44) also after a melee attack that settled with no countera
 });
 
 t.test("A48: Anastasia's special order re-rolls artillery fire's missed damage roll; not with a48ReRoll 'not-artillery'", async (t) => {
-  const units = [
-    { army: 'Vesania' as const, kind: 'order-of-capricorn' as const, hex: '5,8' },
-    { army: 'Thargaton' as const, kind: 'regular-cavalry' as const, hex: '5,5' },
-  ];
+  const units = [V('order-of-capricorn', '5,8'), T('regular-cavalry', '5,5')];
   let s = withCommanders(units, 'Vesania', { Vesania: 'sister-anastasia' });
-  s = play(s, ['Vesania', { type: 'activate', units: ['V01'] }]);
+  s = activated(s, 'V01');
   s = play(withDice(s, [5, 3, 3]), ['Vesania', { type: 'bombard', unit: 'V01', hex: '5,5', ammo: 'normal' }]);
   t.same(orderNames(s, 'Vesania'), ['ranged-reroll'], 'aimed, then the damage roll missed');
   t.ok(unit(s, 'T01').revealed, 'the target is revealed after the roll');
@@ -261,15 +227,8 @@ t.test("A48: Anastasia's special order re-rolls artillery fire's missed damage r
 });
 
 t.test("artillery fire's damage roll is an attack roll too: Finish Them after a critical success costs every unit hit 2 steps", async (t) => {
-  let s = withCommanders(
-    [
-      { army: 'Thargaton', kind: 'regular-artillery', hex: '5,1' },
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
-    ],
-    'Thargaton',
-    { Thargaton: 'baron-maximilian' },
-  );
-  s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+  let s = withCommanders([T('regular-artillery', '5,1'), V('sirens-of-vesania', '5,4')], 'Thargaton', { Thargaton: 'baron-maximilian' });
+  s = activated(s, 'T01');
   s = play(withDice(s, [5, 3, 4]), ['Thargaton', { type: 'bombard', unit: 'T01', hex: '5,4', ammo: 'normal' }]);
   t.same(orderNames(s, 'Thargaton'), ['finish-them']);
   t.equal(unit(play(withDice(s, [1, 1]), ['Thargaton', { type: 'order', order: 'finish-them' }]), 'V01').strength, 1);
@@ -278,10 +237,7 @@ t.test("artillery fire's damage roll is an attack roll too: Finish Them after a 
 
 t.test("A40 'after-roll': the Baron's Dodge comes once the counterattack has hit", async (t) => {
   let s = withCommanders(
-    [
-      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,3' },
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
-    ],
+    [T('regular-cavalry', '5,3'), V('sirens-of-vesania', '5,4')],
     'Thargaton',
     { Thargaton: 'baron-maximilian' },
     { a40BaronDodge: 'after-roll' },

@@ -7,13 +7,13 @@
  * other's view (Reconnaissance, Rafael's look).
  */
 import t from 'tap';
-import { randomInt, seedRng } from '../../../src/engine/rng.ts';
-import { IllegalActionError } from '../../../src/engine/types.ts';
+import { seedRng } from '../../../src/engine/rng.ts';
 import type { Message } from '../../../src/engine/types.ts';
 import { Formatter, loadCatalogues } from '../../../src/i18n/index.ts';
 import { ARMIES, KINDS, type Army } from '../../../src/games/black-and-white/data-format.ts';
 import type { BWState } from '../../../src/games/black-and-white/state.ts';
 import { DATA, game } from './fixture-helpers.ts';
+import { mostly, outOfTurn, pickOne, playsOn, randomTestGame, undoWatcher } from '../../helpers/games/black-and-white.ts';
 
 const formatter = new Formatter(loadCatalogues(game.messagesDir!));
 const KIND_NAMES = new Map<string, string>();
@@ -64,74 +64,58 @@ t.test('random games with commanders: legal actions only, no leak', async (t) =>
     const sc = DATA.scenarios[g % DATA.scenarios.length]!.id;
     const pick = seedRng(`orders-pick${g}`);
     const options: Record<string, unknown> = { commanders: true, ...(g % 4 === 3 ? { a37Commander: 'first-order', a54Revealed: 'hide', a22CounterAfterMiss: true, a40BaronDodge: 'after-roll', a47FearFortified: 'no', a48ReRoll: 'not-artillery' } : {}) };
-    let s = game.setup({ scenario: sc, seed: `orders${g}`, options });
     const known: Record<Army, Set<string>> = { Thargaton: new Set(), Vesania: new Set() };
-    const mine: BWState[] = [];
-    for (let step = 0; step < 1500 && !game.status(s).over; step++) {
-      const roles = game.activeRoles(s);
-      if (roles.length === 0) {
-        t.fail('nobody may act in a game not over');
-        break;
-      }
-      const role = roles[randomInt(pick, roles.length)]!;
-      let legal = game.legalActions(s, role);
-      if (legal.length === 0) {
-        t.fail(`no legal action for active ${role}`);
-        break;
-      }
-      // Commanders in turn: game g gives each army its (g mod 3)-th commander.
-      const chooses = legal.filter((a) => a.type === 'commander');
-      if (chooses.length) {
-        const want = s.orders.choices[role as Army][g % 3];
-        const mine = chooses.find((a) => a.type === 'commander' && a.commander === want);
-        if (mine) legal = [mine];
-        else legal = legal.filter((a) => a.type !== 'commander');
-      }
-      // Orders are offered often and taken more often than not, so that every order gets issued.
-      const orders = legal.filter((a) => a.type === 'order');
-      const weighted = legal.filter((a) => a.type !== 'end-turn' && a.type !== 'end-activation' && a.type !== 'undo');
-      const pool = orders.length && randomInt(pick, 3) > 0 ? orders : weighted.length && randomInt(pick, 10) > 0 ? weighted : legal;
-      const a = pool[randomInt(pick, pool.length)]!;
-      // No two choices read alike.
-      const texts = legal.map((x) => formatter.format('en', game.describeAction!(s, role, x)));
-      if (new Set(texts).size !== texts.length) problems.push(`two of ${role}'s actions read alike: ${texts.join(' | ')}`);
-      for (const m of [game.describeAction!(s, role, a), ...game.actionGroups!(s, role, a)]) distinct.set(JSON.stringify(m), m);
-      const other = ARMIES.find((x) => x !== role)!;
-      if (!roles.includes(other)) {
-        try {
-          game.apply(s, other, a);
-          t.fail(`${other} applied ${JSON.stringify(a)} out of turn`);
-        } catch (e) {
-          if (!(e instanceof IllegalActionError)) throw e;
+    const undoRestores = undoWatcher();
+    const s = randomTestGame(game, {
+      scenario: sc,
+      seed: `orders${g}`,
+      options,
+      rng: pick,
+      maxSteps: 1500,
+      fail: (m) => t.fail(m),
+      choose: (all, s, role) => {
+        let legal = all;
+        // Commanders in turn: game g gives each army its (g mod 3)-th commander.
+        const chooses = legal.filter((a) => a.type === 'commander');
+        if (chooses.length) {
+          const want = s.orders.choices[role][g % 3];
+          const mine = chooses.find((a) => a.type === 'commander' && a.commander === want);
+          if (mine) legal = [mine];
+          else legal = legal.filter((a) => a.type !== 'commander');
         }
-      }
-      const before = s;
-      s = game.apply(s, role, a);
-      steps++;
-      // Undo gives back exactly the state before the last undoable action.
-      if (a.type === 'undo') {
-        const back = mine.pop()!;
-        const strip = (x: BWState) => JSON.stringify({ ...x, log: [], logFrom: 0, undo: x.undo.length });
-        if (strip(back) !== strip(s)) t.fail('undo did not restore the earlier state');
-      } else if (s.undo.length > before.undo.length) mine.push(before);
-      else if (s.undo.length === 0) mine.length = 0;
-      seen.add(a.type === 'order' ? `order:${a.order}` : a.type);
-      if (step % 5 === 0 || a.type === 'order') for (const seat of [...ARMIES, null]) checkView(t, s, seat);
-      for (const seat of ARMIES) for (const k of knownKinds(s, seat)) known[seat].add(k);
-      for (const e of game.logChange(s).entries) {
-        for (const seat of [...ARMIES, null]) {
-          game.logLine(e, seat);
-          const m = game.logMessage!(e, seat)!;
-          distinct.set(JSON.stringify(m), m);
-          if (seat === null) continue;
-          const text = formatter.format('en', m);
-          const enemy = ARMIES.find((x) => x !== seat)!;
-          for (const k of Object.keys(KINDS[enemy])) {
-            if (!known[seat].has(k) && text.includes(KIND_NAMES.get(k)!)) problems.push(`${seat} reads "${text}" naming ${k}`);
+        // Orders are offered often and taken more often than not, so that every order gets issued.
+        const a = pickOne(pick, mostly(pick, legal, (x) => x.type === 'order', 3, () => mostly(pick, legal, playsOn, 10)));
+        // No two choices read alike.
+        const texts = legal.map((x) => formatter.format('en', game.describeAction!(s, role, x)));
+        if (new Set(texts).size !== texts.length) problems.push(`two of ${role}'s actions read alike: ${texts.join(' | ')}`);
+        return a;
+      },
+      onStep: (x) => {
+        const { step, role, action: a, before, after: s } = x;
+        for (const m of [game.describeAction!(before, role, a), ...game.actionGroups!(before, role, a)]) distinct.set(JSON.stringify(m), m);
+        const wrong = outOfTurn(game, x);
+        if (wrong) t.fail(wrong);
+        steps++;
+        // Undo gives back exactly the state before the last undoable action.
+        if (!undoRestores(x)) t.fail('undo did not restore the earlier state');
+        seen.add(a.type === 'order' ? `order:${a.order}` : a.type);
+        if (step % 5 === 0 || a.type === 'order') for (const seat of [...ARMIES, null]) checkView(t, s, seat);
+        for (const seat of ARMIES) for (const k of knownKinds(s, seat)) known[seat].add(k);
+        for (const e of game.logChange(s).entries) {
+          for (const seat of [...ARMIES, null]) {
+            game.logLine(e, seat);
+            const m = game.logMessage!(e, seat)!;
+            distinct.set(JSON.stringify(m), m);
+            if (seat === null) continue;
+            const text = formatter.format('en', m);
+            const enemy = ARMIES.find((y) => y !== seat)!;
+            for (const k of Object.keys(KINDS[enemy])) {
+              if (!known[seat].has(k) && text.includes(KIND_NAMES.get(k)!)) problems.push(`${seat} reads "${text}" naming ${k}`);
+            }
           }
         }
-      }
-    }
+      },
+    });
     if (game.status(s).over) finished++;
   }
   t.same(problems.slice(0, 10), [], 'no log line names an enemy kind its reader does not know');

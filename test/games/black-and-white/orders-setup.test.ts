@@ -7,7 +7,7 @@
 import t from 'tap';
 import type { Army } from '../../../src/games/black-and-white/data-format.ts';
 import type { BWState } from '../../../src/games/black-and-white/state.ts';
-import { game, play, withDice } from './fixture-helpers.ts';
+import { game, play, T, V, withDice } from './fixture-helpers.ts';
 import { withCommanders } from './orders-helpers.ts';
 
 const commanderSeen = (s: BWState, seat: Army | null, army: Army): string | null =>
@@ -51,10 +51,7 @@ t.test("A37 'public': chosen behind the screen from the army's three, shown when
 
 t.test("A37 'first-order': the commander stays secret until its army's first order", async (t) => {
   let s = withCommanders(
-    [
-      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,3' },
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
-    ],
+    [T('regular-cavalry', '5,3'), V('sirens-of-vesania', '5,4')],
     'Thargaton',
     { Thargaton: 'baron-maximilian', Vesania: 'cardinal-rafael' },
     { a37Commander: 'first-order' },
@@ -69,27 +66,13 @@ t.test("A37 'first-order': the commander stays secret until its army's first ord
 });
 
 t.test("views: the order window in full to its player, only that one is open to others; an activation's order effects; orders issued this turn", async (t) => {
-  let s = withCommanders(
-    [
-      { army: 'Thargaton', kind: 'regular-infantry', hex: '5,1' },
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '9,8' },
-    ],
-    'Thargaton',
-    { Thargaton: 'lord-alexandrus' },
-  );
+  let s = withCommanders([T('regular-infantry', '5,1'), V('sirens-of-vesania', '9,8')], 'Thargaton', { Thargaton: 'lord-alexandrus' });
   s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'move', to: '5,2' }]);
   s = play(withDice(s, [1, 1]), ['Thargaton', { type: 'order', order: 'forced-march' }]);
   type V = { orders: { activation: unknown; issued: unknown[]; window: unknown } };
   t.same((game.view(s, 'Vesania') as V).orders.activation, { extraMove: 1 });
   t.same((game.view(s, null) as V).orders.issued, [{ army: 'Thargaton', order: 'forced-march', unit: 'T01', ok: true }]);
-  let w = withCommanders(
-    [
-      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,3' },
-      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
-    ],
-    'Thargaton',
-    { Thargaton: 'baron-maximilian' },
-  );
+  let w = withCommanders([T('regular-cavalry', '5,3'), V('sirens-of-vesania', '5,4')], 'Thargaton', { Thargaton: 'baron-maximilian' });
   w = play(w, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'melee', unit: 'T01', target: 'V01' }]);
   t.match((game.view(w, 'Thargaton') as V).orders.window, { at: 'declared', attack: { attacker: 'T01', target: 'V01' } });
   t.same((game.view(w, 'Vesania') as V).orders.window, { at: 'declared' });

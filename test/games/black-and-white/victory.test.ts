@@ -3,14 +3,14 @@
  * A50–A52).
  */
 import t from 'tap';
-import { game, play, position, unit, withDice, type Placing } from './fixture-helpers.ts';
+import { activated, game, play, position, T, unit, V, withDice, type Placing } from './fixture-helpers.ts';
 
 const cav = (army: 'Thargaton' | 'Vesania', hex: string, strength?: number): Placing =>
   army === 'Thargaton' ? { army, kind: 'regular-cavalry', hex, strength } : { army, kind: 'sirens-of-vesania', hex, strength };
 
 t.test('§17/A49: a unit at strength 1 that is hit is eliminated and the opponent scores its value (or cost)', async (t) => {
   let s = position('open', [cav('Thargaton', '5,3'), cav('Vesania', '5,4', 1)]);
-  s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+  s = activated(s, 'T01');
   s = withDice(s, [5, 4]);
   s = play(s, ['Thargaton', { type: 'melee', unit: 'T01', target: 'V01' }]);
   t.equal(unit(s, 'V01').hex, null);
@@ -22,7 +22,7 @@ t.test('§19 Skirmish and Training: 10 VP wins at once', async (t) => {
   for (const sc of ['skirmish', 'training']) {
     let s = position(sc, [cav('Thargaton', '5,2'), cav('Vesania', '5,3', 1)]);
     s.vp.Thargaton = 8;
-    s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+    s = activated(s, 'T01');
     s = withDice(s, [5, 4]);
     s = play(s, ['Thargaton', { type: 'melee', unit: 'T01', target: 'V01' }]);
     t.same(game.status(s), { over: true, winner: 'Thargaton', reason: 'vp' }, sc);
@@ -33,7 +33,7 @@ t.test('§19 Skirmish and Training: 10 VP wins at once', async (t) => {
 
 t.test('§19 Defence (A50): the attacker wins on entering the fort; the defender at 15 VP or when time runs out', async (t) => {
   // defence: fort 5,6, attacker Thargaton, limit 10
-  let s = position('defence', [{ army: 'Thargaton', kind: 'regular-infantry', hex: '5,4' }, cav('Vesania', '9,8')]);
+  let s = position('defence', [T('regular-infantry', '5,4'), cav('Vesania', '9,8')]);
   s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'move', to: '5,5' }], ['Thargaton', { type: 'move', to: '5,6' }]);
   t.same(game.status(s), { over: true, winner: 'Thargaton', reason: 'fort' });
   let d = position('defence', [cav('Thargaton', '1,1'), cav('Vesania', '9,8')]);
@@ -57,13 +57,13 @@ t.test('§19 Defence (A50): the attacker wins on entering the fort; the defender
 t.test('§19 Domination (A52): holding 2 forts at the start of its own turn wins', async (t) => {
   // forts 3,4 5,4 8,5
   let s = position('domination', [
-    { army: 'Vesania', kind: 'order-of-aquarius', hex: '3,4' },
-    { army: 'Vesania', kind: 'order-of-aquarius', hex: '5,4' },
+    V('order-of-aquarius', '3,4'),
+    V('order-of-aquarius', '5,4'),
     cav('Thargaton', '1,1'),
   ]);
   s = play(s, ['Thargaton', { type: 'end-turn' }]);
   t.same(game.status(s), { over: true, winner: 'Vesania', reason: 'forts' });
-  let one = position('domination', [{ army: 'Vesania', kind: 'order-of-aquarius', hex: '3,4' }, cav('Thargaton', '1,1')]);
+  let one = position('domination', [V('order-of-aquarius', '3,4'), cav('Thargaton', '1,1')]);
   one = play(one, ['Thargaton', { type: 'end-turn' }]);
   t.equal(game.status(one).over, false);
 });
@@ -71,9 +71,9 @@ t.test('§19 Domination (A52): holding 2 forts at the start of its own turn wins
 t.test('§19 Behind Enemy Lines (A51): three units on arrow hexes at once; "cumulative" counts each that ever got there', async (t) => {
   // arrows 1,8 2,8 3,8, attacker Thargaton
   const units: Placing[] = [
-    { army: 'Thargaton', kind: 'regular-infantry', hex: '1,7' },
-    { army: 'Thargaton', kind: 'regular-infantry', hex: '2,8' },
-    { army: 'Thargaton', kind: 'regular-infantry', hex: '3,8' },
+    T('regular-infantry', '1,7'),
+    T('regular-infantry', '2,8'),
+    T('regular-infantry', '3,8'),
     cav('Vesania', '9,1'),
   ];
   let s = position('bel', units);

@@ -13,10 +13,14 @@
 // spectator's view and log lines at every version, with Black & White's leak
 // rules (examples/leak-scan/black-and-white.ts): random play through the
 // module's views, what the service sends a seat.
-import type { GameModule } from '../../../src/engine/types.ts';
-import { nextUint32, seedRng } from '../../../src/engine/rng.ts';
+//
+// And for the game's own tests (test/games/black-and-white): randomTestGame,
+// the seeded random game they check step by step, with its choice helpers
+// (mostly, pickOne), the undo check and the out-of-turn check.
+import { IllegalActionError, type GameModule } from '../../../src/engine/types.ts';
+import { nextUint32, randomInt, seedRng, type RngState } from '../../../src/engine/rng.ts';
 import { gridOf, terrainAt } from '../../../src/games/black-and-white/board.ts';
-import type { Army } from '../../../src/games/black-and-white/data-format.ts';
+import { ARMIES, type Army } from '../../../src/games/black-and-white/data-format.ts';
 import type { Action } from '../../../src/games/black-and-white/flow.ts';
 import { OPTION_DECLARATIONS } from '../../../src/games/black-and-white/options.ts';
 import type { BWState } from '../../../src/games/black-and-white/state.ts';
@@ -213,4 +217,101 @@ export function chooseFromView<A>(actions: A[], random: () => number, view: unkn
   let x = random() * w.reduce((n, y) => n + y, 0);
   for (let i = 0; i < actions.length; i++) if ((x -= w[i]!) < 0) return actions[i]!;
   return actions[actions.length - 1]!;
+}
+
+/** One step of a random test game: the position before, the seat and the action it took, the position after. */
+export interface RandomStep {
+  step: number;
+  roles: Army[];
+  role: Army;
+  legal: Action[];
+  action: Action;
+  before: BWState;
+  after: BWState;
+}
+
+/**
+ * A seeded random game for the tests that check something at every step
+ * (test/games/black-and-white random-play, orders-random, labels): the seat
+ * is drawn from the active ones, `choose` picks its action from the legal
+ * list, `onStep` checks the step once it is applied. Stops when the game is
+ * over or after `maxSteps`; a game not over with nobody to act, or an active
+ * seat with no legal action, goes to `fail` and stops it. Returns the last position.
+ */
+export function randomTestGame(
+  m: GameModule<BWState, Action>,
+  o: {
+    scenario: string;
+    seed: string;
+    options?: Record<string, unknown>;
+    rng: RngState;
+    maxSteps: number;
+    choose: (legal: Action[], s: BWState, role: Army) => Action;
+    onStep: (x: RandomStep) => void;
+    fail: (message: string) => unknown;
+  },
+): BWState {
+  let s = m.setup({ scenario: o.scenario, seed: o.seed, ...(o.options ? { options: o.options } : {}) });
+  for (let step = 0; step < o.maxSteps && !m.status(s).over; step++) {
+    const roles = m.activeRoles(s) as Army[];
+    if (roles.length === 0) {
+      o.fail('nobody may act in a game not over');
+      break;
+    }
+    const role = roles[randomInt(o.rng, roles.length)]!;
+    const legal = m.legalActions(s, role);
+    if (legal.length === 0) {
+      o.fail(`no legal action for active ${role}`);
+      break;
+    }
+    const action = o.choose(legal, s, role);
+    const before = s;
+    s = m.apply(s, role, action);
+    o.onStep({ step, roles, role, legal, action, before, after: s });
+  }
+  return s;
+}
+
+/** Actions that play on rather than end the turn or the activation early, or undo. */
+export const playsOn = (a: Action): boolean => a.type !== 'end-turn' && a.type !== 'end-activation' && a.type !== 'undo';
+
+/**
+ * The actions `keep` picks out, unless there are none or a 1-in-`odds` draw
+ * says otherwise: then `otherwise()` (by default every legal action). So that
+ * random play uses what it has (games reach combat) but still ends turns.
+ */
+export function mostly(rng: RngState, legal: Action[], keep: (a: Action) => boolean, odds: number, otherwise: () => Action[] = () => legal): Action[] {
+  const pool = legal.filter(keep);
+  return pool.length && randomInt(rng, odds) > 0 ? pool : otherwise();
+}
+
+export const pickOne = <A>(rng: RngState, list: readonly A[]): A => list[randomInt(rng, list.length)]!;
+
+/**
+ * Watches a random game's undoable actions: after an undo, the position must
+ * be exactly the one before the last undoable action (but for the log).
+ * Returns false where it is not.
+ */
+export function undoWatcher(): (x: Pick<RandomStep, 'action' | 'before' | 'after'>) => boolean {
+  const undoable: BWState[] = [];
+  const strip = (x: BWState) => JSON.stringify({ ...x, log: [], logFrom: 0, undo: x.undo.length });
+  return ({ action, before, after }) => {
+    if (action.type === 'undo') return strip(undoable.pop()!) === strip(after);
+    if (after.undo.length > before.undo.length) undoable.push(before);
+    else if (after.undo.length === 0) undoable.length = 0;
+    return true;
+  };
+}
+
+/** The step's action applied by the other seat while it is not active must be refused (IllegalActionError): what went wrong, or null. */
+export function outOfTurn(m: GameModule<BWState, Action>, { roles, role, action, before }: Pick<RandomStep, 'roles' | 'role' | 'action' | 'before'>): string | null {
+  const other = ARMIES.find((y) => y !== role)!;
+  if (roles.includes(other)) return null;
+  try {
+    m.apply(before, other, action);
+  } catch (e) {
+    if (e instanceof IllegalActionError) return null;
+    throw e;
+  }
+  return `${other} applied ${JSON.stringify(action)} out of turn`;
 }
