@@ -67,9 +67,13 @@ export function seen(s: BWState, units: Unit[]): void {
   if (s.unseen.length) s.unseen = s.unseen.filter((id) => !units.some((u) => u.id === id));
 }
 
-/** The third hexes a unit may charge to (A13): a straight path, an enemy it may attack adjacent at the end. */
+/**
+ * The third hexes a unit may charge to (A13): a straight path, an enemy it may
+ * attack adjacent at the end. None out of a forest hex: a unit in forest moves
+ * one hex at most (§11, A11, with either reading of a11Forest).
+ */
 export function chargeDestinations(s: BWState, u: Unit): string[] {
-  if (CHARGE_BONUS[u.kind] === undefined || hasFeature(s, u.hex!, 'smoke')) return [];
+  if (CHARGE_BONUS[u.kind] === undefined || hasFeature(s, u.hex!, 'smoke') || terrainAt(s, u.hex!) === 'forest') return [];
   const g = gridOf(s);
   const out: string[] = [];
   for (let d = 0; d < 6; d++) {
