@@ -97,12 +97,15 @@ export function beginCharge(s: BWState, u: Unit, to: string): void {
     return afterResolution(s);
   }
   s.act.zoc = 'passed';
+  let wire = false;
   for (const h of chargePath(s, u, to)!) {
-    enterHex(s, [u], h);
+    wire = enterHex(s, [u], h).wire;
     if (u.hex === null) break;
   }
   // A unit eliminated by fire on its path may win the game for the other side: nothing left to do.
   if (s.act === null) return;
+  // §12.2: infantry entering wire (only ever the last hex, A13) may not attack after that move.
+  if (wire) s.act.noAttack = true;
   s.act.moved = 3;
   s.act.stopped = true;
   s.act.charge = true;

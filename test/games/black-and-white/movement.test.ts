@@ -283,3 +283,14 @@ t.test('§11/A11: a unit in a forest hex moves one hex at most, so it cannot cha
   open.board = { ...open.board, rows: 9 };
   t.ok(game.legalActions(open, 'Thargaton').some((a) => a.type === 'charge'), 'the same charge from the open hex next to it');
 });
+
+t.test('§12.2: infantry that charges into barbed wire stops there and may not attack after that move', async (t) => {
+  const s = position('open', [
+    { army: 'Vesania', kind: 'brotherhood-of-the-sword', hex: '5,1' },
+    { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,5' },
+  ], 'Vesania', {}, { '5,4': ['wire'] });
+  const c = play(s, ['Vesania', { type: 'charge', unit: 'V01', to: '5,4' }]);
+  t.equal(unit(c, 'V01').hex, '5,4');
+  t.notOk(game.legalActions(c, 'Vesania').some((a) => a.type === 'melee'), 'no melee after entering the wire');
+  t.equal(c.act, null, 'the activation is over');
+});
