@@ -17,6 +17,7 @@ import { settleForced } from './retreat.ts';
 import { endTurn } from './turn.ts';
 import { commandTest } from './command-test.ts';
 import { activationOrders, secondMelee } from './orders-activation.ts';
+import { paralysed } from './orders.ts';
 import { meleeSettled } from './orders-combat.ts';
 import type { ActivationOrders } from './orders-state.ts';
 import { reveal } from './reveal.ts';
@@ -137,10 +138,11 @@ export function beginSpecial(s: BWState, u: Unit, what: SpecialAction): void {
     s.features[hex] = (s.features[hex] ?? []).filter((f) => f !== 'wire');
     if (s.features[hex]!.length === 0) delete s.features[hex];
   } else {
-    // A2: every Regular Infantry unit not yet activated may move one hex; each that moves counts as activated.
+    // A2: every Regular Infantry unit not yet activated may move one hex; each that moves counts as activated,
+    // so a paralysed one (§18.2 Paralysis: not to be activated this turn) may not.
     s.act = newActivation(s, [u]);
     s.act.groupMove = s.units
-      .filter((x) => x.army === u.army && x.hex !== null && x.kind === 'regular-infantry' && (x.id === u.id || !s.activated.includes(x.id)))
+      .filter((x) => x.army === u.army && x.hex !== null && x.kind === 'regular-infantry' && (x.id === u.id || (!s.activated.includes(x.id) && !paralysed(s, x))))
       .map((x) => x.id);
     return afterResolution(s);
   }
