@@ -17,6 +17,7 @@ import { settleForced } from './retreat.ts';
 import { endTurn } from './turn.ts';
 import { commandTest } from './command-test.ts';
 import { activationOrders, secondMelee } from './orders-activation.ts';
+import { paralysed } from './orders.ts';
 import { meleeSettled } from './orders-combat.ts';
 import type { ActivationOrders } from './orders-state.ts';
 import { reveal } from './reveal.ts';
@@ -67,9 +68,13 @@ export function seen(s: BWState, units: Unit[]): void {
   if (s.unseen.length) s.unseen = s.unseen.filter((id) => !units.some((u) => u.id === id));
 }
 
-/** The third hexes a unit may charge to (A13): a straight path, an enemy it may attack adjacent at the end. */
+/**
+ * The third hexes a unit may charge to (A13): a straight path, an enemy it may
+ * attack adjacent at the end. None out of a forest hex: a unit in forest moves
+ * one hex at most (§11, A11, with either reading of a11Forest).
+ */
 export function chargeDestinations(s: BWState, u: Unit): string[] {
-  if (CHARGE_BONUS[u.kind] === undefined || hasFeature(s, u.hex!, 'smoke')) return [];
+  if (CHARGE_BONUS[u.kind] === undefined || hasFeature(s, u.hex!, 'smoke') || terrainAt(s, u.hex!) === 'forest') return [];
   const g = gridOf(s);
   const out: string[] = [];
   for (let d = 0; d < 6; d++) {
@@ -93,12 +98,15 @@ export function beginCharge(s: BWState, u: Unit, to: string): void {
     return afterResolution(s);
   }
   s.act.zoc = 'passed';
+  let wire = false;
   for (const h of chargePath(s, u, to)!) {
-    enterHex(s, [u], h);
+    wire = enterHex(s, [u], h).wire;
     if (u.hex === null) break;
   }
   // A unit eliminated by fire on its path may win the game for the other side: nothing left to do.
   if (s.act === null) return;
+  // §12.2: infantry entering wire (only ever the last hex, A13) may not attack after that move.
+  if (wire) s.act.noAttack = true;
   s.act.moved = 3;
   s.act.stopped = true;
   s.act.charge = true;
@@ -130,10 +138,11 @@ export function beginSpecial(s: BWState, u: Unit, what: SpecialAction): void {
     s.features[hex] = (s.features[hex] ?? []).filter((f) => f !== 'wire');
     if (s.features[hex]!.length === 0) delete s.features[hex];
   } else {
-    // A2: every Regular Infantry unit not yet activated may move one hex; each that moves counts as activated.
+    // A2: every Regular Infantry unit not yet activated may move one hex; each that moves counts as activated,
+    // so a paralysed one (§18.2 Paralysis: not to be activated this turn) may not.
     s.act = newActivation(s, [u]);
     s.act.groupMove = s.units
-      .filter((x) => x.army === u.army && x.hex !== null && x.kind === 'regular-infantry' && (x.id === u.id || !s.activated.includes(x.id)))
+      .filter((x) => x.army === u.army && x.hex !== null && x.kind === 'regular-infantry' && (x.id === u.id || (!s.activated.includes(x.id) && !paralysed(s, x))))
       .map((x) => x.id);
     return afterResolution(s);
   }

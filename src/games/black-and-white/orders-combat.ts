@@ -299,8 +299,9 @@ export function applyWindow(s: BWState, army: Army, a: Action): void {
         // A43: into the vacated hex without a ZOC test (with 'tests', one if in an enemy ZOC; a failure stays), then a melee attack on the retreated unit if it is adjacent.
         if (s.options.a43PursuitZoc === 'tests' && inEnemyZoc(s, mine.hex!, army) && !commandTest(s, [mine], 'zoc')) break;
         logLine(s, 'log.pursuit', { unit: mine, hex: w.vacated });
-        enterHex(s, [mine], w.vacated);
-        if (mine.hex !== null && enemy.hex !== null && canCounter(s, mine, enemy) && !hasFeature(s, enemy.hex, 'smoke')) {
+        // §12.2: infantry entering barbed wire may not attack after that move.
+        const { wire } = enterHex(s, [mine], w.vacated);
+        if (!wire && mine.hex !== null && enemy.hex !== null && canCounter(s, mine, enemy) && !hasFeature(s, enemy.hex, 'smoke')) {
           resolveAttack(s, mine, enemy, 'melee', false, false, { declared: true });
         }
       }

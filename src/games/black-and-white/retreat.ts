@@ -4,7 +4,8 @@
  * lands (§12.3, A32). While one is pending, the deciding army is the active role.
  */
 import type { Action, StepHandler } from './flow.ts';
-import { adjacentEnemies, canEnterTerrain, gridOf, roomFor } from './board.ts';
+import { adjacentEnemies, canEnterTerrain, gridOf, kindOnlyMove, roomFor } from './board.ts';
+import { reveal } from './reveal.ts';
 import { commandTest } from './command-test.ts';
 import { canCounter, resolveCounter } from './combat.ts';
 import { logLine } from './msg.ts';
@@ -34,6 +35,8 @@ export function retreatHexes(s: BWState, u: Unit, p: Pick<PendingDecision, 'caus
 
 function retreatTo(s: BWState, u: Unit, to: string): void {
   u.hex = to;
+  // §9.4: a move only its kind can make (swamp for cavalry or artillery) shows the kind, a retreat too.
+  if (kindOnlyMove(s, u, to)) reveal(s, u, 'log.revealedByMove');
   removeMarkersOnMove(s, u);
   noteArrival(s, u);
   logLine(s, 'log.retreated', { unit: u, hex: to });
@@ -144,9 +147,19 @@ export const decisionStep: StepHandler = {
     }
     afterResolution(s);
   },
-  // Retreating or not reveals nothing and rolls nothing (it may be undone while the decider still acts).
-  undoable: (s, a) => a.type === 'retreat' || a.type === 'stay' || a.type === 'no-counterattack' || (a.type === 'stand' && s.pending[0]!.fortified && !s.pending[0]!.mayCounter),
+  // Retreating or not rolls nothing (it may be undone while the decider still acts), unless the retreat reveals.
+  undoable: (s, a) =>
+    (a.type === 'retreat' && !retreatReveals(s, a.to)) ||
+    a.type === 'stay' ||
+    a.type === 'no-counterattack' ||
+    (a.type === 'stand' && s.pending[0]!.fortified && !s.pending[0]!.mayCounter),
 };
+
+/** A retreat that shows the unit's kind (§9.4 swamp) or may eliminate it (fire: an eliminated block is shown). */
+function retreatReveals(s: BWState, to: string): boolean {
+  const u = unitById(s, s.pending[0]!.unit);
+  return (!u.revealed && kindOnlyMove(s, u, to)) || (s.features[to] ?? []).includes('fire');
+}
 
 /** Queues a decision; if it is a forced retreat with nowhere to go, settles it at once. */
 export function settleForced(s: BWState): void {

@@ -263,3 +263,34 @@ t.test('§9.3 detachment: moves as one, then one of its units may attack if it d
   s = play(s, ['Thargaton', { type: 'move', to: '4,3' }]);
   t.notOk(game.legalActions(s, 'Thargaton').some((a) => a.type === 'melee' || a.type === 'fire'), 'moved 2: no attack');
 });
+
+t.test('§11/A11: a unit in a forest hex moves one hex at most, so it cannot charge (three hexes) out of it', async (t) => {
+  // skirmish terrain: forest 3,4 and 4,4; 4,5 4,6 4,7 are open.
+  const s = position('skirmish', [
+    { army: 'Thargaton', kind: 'heavy-cavalry', hex: '4,4' },
+    { army: 'Vesania', kind: 'sirens-of-vesania', hex: '4,8' },
+  ]);
+  t.same(game.legalActions(s, 'Thargaton').filter((a) => a.type === 'charge'), [], 'no charge out of the forest');
+  const start = position('skirmish', [
+    { army: 'Thargaton', kind: 'heavy-cavalry', hex: '4,4' },
+    { army: 'Vesania', kind: 'sirens-of-vesania', hex: '4,8' },
+  ], 'Thargaton', { a11Forest: 'start-only' });
+  t.same(game.legalActions(start, 'Thargaton').filter((a) => a.type === 'charge'), [], "nor with A11 'start-only'");
+  const open = position('skirmish', [
+    { army: 'Thargaton', kind: 'heavy-cavalry', hex: '4,5' },
+    { army: 'Vesania', kind: 'sirens-of-vesania', hex: '4,9' },
+  ]);
+  open.board = { ...open.board, rows: 9 };
+  t.ok(game.legalActions(open, 'Thargaton').some((a) => a.type === 'charge'), 'the same charge from the open hex next to it');
+});
+
+t.test('§12.2: infantry that charges into barbed wire stops there and may not attack after that move', async (t) => {
+  const s = position('open', [
+    { army: 'Vesania', kind: 'brotherhood-of-the-sword', hex: '5,1' },
+    { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,5' },
+  ], 'Vesania', {}, { '5,4': ['wire'] });
+  const c = play(s, ['Vesania', { type: 'charge', unit: 'V01', to: '5,4' }]);
+  t.equal(unit(c, 'V01').hex, '5,4');
+  t.notOk(game.legalActions(c, 'Vesania').some((a) => a.type === 'melee'), 'no melee after entering the wire');
+  t.equal(c.act, null, 'the activation is over');
+});

@@ -341,3 +341,20 @@ t.test("A41: Dominic's second activation may be a charge if the first activation
     'after a charge, only a plain second activation',
   );
 });
+
+t.test('Paralysis (Rafael no. 4): a paralysed Regular Infantry may not join the group move either (it would count as activated, A2)', async (t) => {
+  let s = withCommanders(
+    [
+      { army: 'Thargaton', kind: 'regular-infantry', hex: '2,1' },
+      { army: 'Thargaton', kind: 'regular-infantry', hex: '4,1' },
+      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,8' },
+    ],
+    'Thargaton',
+    { Vesania: 'cardinal-rafael' },
+  );
+  s.orders.paralysed = [{ unit: 'T02', turn: s.turn }];
+  t.notOk(game.legalActions(s, 'Thargaton').some((a) => a.type === 'activate' && a.units.includes('T02')), 'T02 may not be activated');
+  s = play(s, ['Thargaton', { type: 'special', unit: 'T01', what: 'group-move' }]);
+  const movers = new Set(game.legalActions(s, 'Thargaton').filter((a) => a.type === 'move-unit').map((a) => (a as { unit: string }).unit));
+  t.same([...movers], ['T01'], 'only the one not paralysed moves');
+});

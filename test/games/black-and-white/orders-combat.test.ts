@@ -295,3 +295,24 @@ t.test("A40 'after-roll': the Baron's Dodge comes once the counterattack has hit
   t.equal(unit(play(withDice(s, [6, 6]), ['Thargaton', { type: 'order', order: 'dodge' }]), 'T01').strength, 2, 'failed');
   t.equal(unit(play(s, ['Thargaton', { type: 'go-on' }]), 'T01').strength, 2);
 });
+
+t.test('Pursuit (A43) and §12.2: infantry pursuing into a barbed-wire hex stops there and may not attack after that move', async (t) => {
+  let s = withCommanders(
+    [
+      { army: 'Thargaton', kind: 'regular-infantry', hex: '5,3' },
+      { army: 'Vesania', kind: 'order-of-aquarius', hex: '5,4' },
+    ],
+    'Vesania',
+    { Vesania: 'inquisitor-dominic' },
+  );
+  s.features = { '5,3': ['wire'] };
+  s = play(s, ['Vesania', { type: 'activate', units: ['V01'] }]);
+  // 5,4: 1 + Melee 3 + 1 (A1) = 5 > Defence 3 + 1 (A1) = 4.
+  s = play(withDice(s, [5, 4]), ['Vesania', { type: 'melee', unit: 'V01', target: 'T01' }]);
+  s = play(s, ['Thargaton', { type: 'retreat', to: '5,2' }]);
+  t.same(orderNames(s, 'Vesania'), ['pursuit']);
+  s = play(withDice(s, [1, 1, 5, 4]), ['Vesania', { type: 'order', order: 'pursuit' }]);
+  t.equal(unit(s, 'V01').hex, '5,3', 'into the vacated wire hex');
+  t.equal(unit(s, 'T01').strength, 2, 'no second attack');
+  t.same(game.activeRoles(s), ['Vesania'], 'no decision for the defender');
+});

@@ -175,3 +175,19 @@ t.test('A9: the Order of the Scorpion moves then fires at 1–3 hexes with LOS, 
   t.same(targetsOf(s, 'fire'), ['T01']);
   t.same(targetsOf(s, 'bombard'), [], 'no aimed fire');
 });
+
+t.test('§9.4: a unit escaping from fire into swamp shows it is the kind that may enter swamp (the Scorpion, Light Cavalry)', async (t) => {
+  // skirmish terrain: swamp 7,5. Aim at 3 hexes needs 4; the Scorpion tests 1+1 ≤ 6 and may leave.
+  let s = position('skirmish', [
+    { army: 'Thargaton', kind: 'special-artillery', hex: '7,1' },
+    { army: 'Vesania', kind: 'order-of-the-scorpion', hex: '7,4' },
+  ]);
+  s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+  s = play(withDice(s, [4, 1, 1]), ['Thargaton', { type: 'bombard', unit: 'T01', hex: '7,4', ammo: 'incendiary' }]);
+  t.notOk(unit(s, 'V01').revealed, 'the fire test reveals nothing');
+  t.ok(game.legalActions(s, 'Vesania').some((a) => a.type === 'retreat' && a.to === '7,5'));
+  s = play(s, ['Vesania', { type: 'retreat', to: '7,5' }]);
+  t.ok(unit(s, 'V01').revealed, 'revealed by the move into swamp');
+  const v = game.view(s, 'Thargaton') as { armies: { Vesania: { units: { id: string; kind?: string }[] } } };
+  t.equal(v.armies.Vesania.units.find((u) => u.id === 'V01')!.kind, 'order-of-the-scorpion');
+});
