@@ -63,6 +63,7 @@ function mustRetreat(s: BWState, p: PendingDecision, u: Unit): void {
  */
 export function counterTargets(s: BWState, u: Unit, attacker: Unit): Unit[] {
   if (s.options.a28CounterTarget !== 'any-unit') return [attacker];
+  if (attacker.hex === null) return [];
   const there = s.units.filter((x) => x.hex === attacker.hex && x.army === attacker.army);
   const shielded = there.some((x) => x.type === 'infantry');
   return there.filter((x) => x.id === attacker.id || ((x.type !== 'artillery' || !shielded) && canCounter(s, u, x)));
