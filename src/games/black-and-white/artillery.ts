@@ -5,7 +5,7 @@
  * §16.7, A32, A33, A36).
  */
 import { rollD6 } from '../../engine/rng.ts';
-import { ARMIES } from './data-format.ts';
+import { ARMIES, type Army } from './data-format.ts';
 import type { Ammo } from './flow.ts';
 import { gridOf, hasFeature } from './board.ts';
 import { commandTest } from './command-test.ts';
@@ -53,9 +53,27 @@ function addFeature(s: BWState, hex: string, f: 'fire' | 'smoke'): void {
   s.features[hex] = [...(s.features[hex] ?? []), f];
 }
 
+/**
+ * The army's aiming markers that help a shot at the hex now (A25): all of
+ * them, or with a25MarkersLast 'next-turn' those laid in the army's previous
+ * turn (older ones are gone, those of this turn wait for the next).
+ */
+export function helpingMarkers(s: BWState, hex: string, army: Army): number {
+  const next = s.options.a25MarkersLast === 'next-turn';
+  return s.aimingMarkers.filter((m) => m.hex === hex && m.army === army && !(next && (m.turn ?? 0) >= s.turn)).length;
+}
+
+/** A25 'next-turn': at the end of an army's turn its markers laid in an earlier turn have had their turn, and go. */
+export function expireMarkers(s: BWState, army: Army): void {
+  if (s.options.a25MarkersLast !== 'next-turn') return;
+  const before = s.aimingMarkers.length;
+  s.aimingMarkers = s.aimingMarkers.filter((m) => m.army !== army || (m.turn ?? 0) >= s.turn);
+  if (s.aimingMarkers.length < before) logLine(s, 'log.markersExpired', { n: before - s.aimingMarkers.length });
+}
+
 export function bombard(s: BWState, u: Unit, hex: string, ammo: Ammo): void {
   revealAttacker(s, u, false);
-  const mine = s.aimingMarkers.filter((m) => m.hex === hex && m.army === u.army).length;
+  const mine = helpingMarkers(s, hex, u.army);
   aimRolled(s, u, hex, ammo, rollD6(s.rng), mine, true);
 }
 
@@ -72,7 +90,9 @@ export function aimRolled(s: BWState, u: Unit, hex: string, ammo: Ammo, die: num
 export function aimResult(s: BWState, u: Unit, hex: string, ammo: Ammo, aimed: boolean): void {
   const targets = s.units.filter((x) => x.hex === hex && x.army !== u.army);
   if (!aimed) {
-    if (aimingSupply(s) > 0) s.aimingMarkers.push({ hex, army: u.army, by: u.id, target: targets[0]?.id ?? null });
+    if (aimingSupply(s) > 0) {
+      s.aimingMarkers.push({ hex, army: u.army, by: u.id, target: targets[0]?.id ?? null, ...(s.options.a25MarkersLast === 'next-turn' ? { turn: s.turn } : {}) });
+    }
     return;
   }
   s.aimingMarkers = s.aimingMarkers.filter((m) => m.hex !== hex);

@@ -188,9 +188,15 @@ export interface CounterMods {
   noDamage?: boolean;
 }
 
-/** §16.3: the defender attacks back the unit that attacked it (A28); no retreat, no test for the attacker. */
+/**
+ * §16.3: the defender attacks back the unit that attacked it, or (A28
+ * 'any-unit') the unit of that hex it chose; no retreat, no test for it. Its
+ * target is revealed after the roll, as an attack's defender (§16.8.1): the
+ * attacker already is; another unit of its hex may not be.
+ */
 export function resolveCounter(s: BWState, defender: Unit, attacker: Unit, mods: CounterMods = {}): void {
   const r = roll2d6(s);
+  revealDefender(s, attacker);
   const value = meleeValue(s, defender, attacker, false, true);
   const defence = defenceValue(s, attacker, defender, 'counter') + (mods.defence ?? 0);
   const hit = succeeds(r, value, defence);

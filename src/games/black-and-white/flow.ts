@@ -33,7 +33,8 @@ export type Action =
   // The other seat's decisions (§16.2–§16.4, §12.3)
   | { type: 'retreat'; to: string }
   | { type: 'stand' }
-  | { type: 'counterattack' }
+  // `target`: only with the rule option a28CounterTarget 'any-unit' (A28), a unit of the attacking hex
+  | { type: 'counterattack'; target?: string }
   | { type: 'no-counterattack' }
   | { type: 'stay' }
   // Commanders (§7.7, §18): the choice behind the screen, an order, going on without one

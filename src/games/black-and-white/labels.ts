@@ -40,6 +40,12 @@ export function describeAction(s: BWState, seat: Army, a: Action): Message {
       return msg('action.bombard', { unit: unitP(s, a.unit, seat), hex: a.hex, ammo: { ref: 'ammo', id: a.ammo } });
     case 'retreat':
       return msg('action.retreat', { hex: a.to });
+    case 'counterattack': {
+      // A28 'any-unit': the chosen unit as the defender sees it (its type until revealed) and its hex.
+      if (!a.target) return msg('action.counterattack');
+      const target = s.units.find((x) => x.id === a.target);
+      return msg('action.counterattackUnit', { target: unitP(s, a.target, seat), hex: target?.hex ?? '' });
+    }
     case 'commander':
       return msg('action.commander', { commander: { ref: 'commander', id: a.commander } });
     case 'order': {
@@ -72,6 +78,8 @@ export function actionGroups(s: BWState, seat: Army, a: Action): Message[] {
       return [msg('group.attack', { unit: unitP(s, a.unit, seat) })];
     case 'retreat':
       return [msg('group.retreat')];
+    case 'counterattack':
+      return a.target ? [msg('group.counterattack')] : [];
     case 'order':
       return [msg('group.order')];
     default:

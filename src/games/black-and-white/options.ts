@@ -98,6 +98,10 @@ export interface RuleOptions {
   a43PursuitZoc: 'ignores' | 'tests';
   /** A41: Dominic's second activation of a unit may come later in the turn, or only right after its first. */
   a41SecondWhen: 'later' | 'right-after';
+  /** A28: the counterattack hits the unit that made the attack, or any unit of the attacking hex the defender chooses. */
+  a28CounterTarget: 'attacker' | 'any-unit';
+  /** A25: an aiming marker helps in any later turn of its army, or in its army's next turn only (it goes at that turn's end). */
+  a25MarkersLast: 'later' | 'next-turn';
 }
 
 export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
@@ -413,6 +417,21 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
     values: ['later', 'right-after'],
     default: 'later',
     description: "A41: Dominic's special order activates the same unit a second time at any later point of the turn, or only right after its first activation.",
+  },
+  // New options go last: the fuzz draws the options from its seed in this order (optionsFromSeed).
+  {
+    name: 'a28CounterTarget',
+    type: 'string',
+    values: ['attacker', 'any-unit'],
+    default: 'attacker',
+    description: 'A28: a counterattack hits the unit that made the attack, even in a stack, or any unit of the attacking hex the defender chooses (knowing only its type unless revealed; infantry still shields artillery).',
+  },
+  {
+    name: 'a25MarkersLast',
+    type: 'string',
+    values: ['later', 'next-turn'],
+    default: 'later',
+    description: "A25: an aiming marker helps its army's artillery firing at the hex in any later turn, or in the army's next turn only (the marker goes at the end of that turn).",
   },
 ];
 

@@ -54,6 +54,21 @@ function mustRetreat(s: BWState, p: PendingDecision, u: Unit): void {
   }
 }
 
+/**
+ * The units a counterattack may hit (§16.3, A28): the unit that attacked;
+ * with the option a28CounterTarget 'any-unit', any unit of its hex the
+ * defender could attack back (the attacker always; infantry there shields
+ * artillery, §16.8.2). Chosen by id and type, as the defender sees the hex:
+ * only public facts decide which are listed.
+ */
+export function counterTargets(s: BWState, u: Unit, attacker: Unit): Unit[] {
+  if (s.options.a28CounterTarget !== 'any-unit') return [attacker];
+  if (attacker.hex === null) return [];
+  const there = s.units.filter((x) => x.hex === attacker.hex && x.army === attacker.army);
+  const shielded = there.some((x) => x.type === 'infantry');
+  return there.filter((x) => x.id === attacker.id || ((x.type !== 'artillery' || !shielded) && canCounter(s, u, x)));
+}
+
 export const decisionStep: StepHandler = {
   actors: (s) => (s.pending[0] ? [s.pending[0].army] : []),
   actions(s, army) {
@@ -71,7 +86,10 @@ export const decisionStep: StepHandler = {
         for (const to of retreatHexes(s, u, p)) out.push({ type: 'retreat', to });
         break;
       case 'counter':
-        out.push({ type: 'counterattack' }, { type: 'no-counterattack' });
+        if (s.options.a28CounterTarget === 'any-unit') {
+          for (const x of counterTargets(s, u, unitById(s, p.from))) out.push({ type: 'counterattack', target: x.id });
+        } else out.push({ type: 'counterattack' });
+        out.push({ type: 'no-counterattack' });
         break;
       case 'fire-escape': {
         const hexes = retreatHexes(s, u, p);
@@ -119,10 +137,12 @@ export const decisionStep: StepHandler = {
         }
         break;
       }
-      case 'counterattack':
+      case 'counterattack': {
         s.pending.shift();
-        if (!counterDeclared(s, u, unitById(s, p.from))) resolveCounter(s, u, unitById(s, p.from));
+        const target = unitById(s, a.target ?? p.from);
+        if (!counterDeclared(s, u, target)) resolveCounter(s, u, target);
         break;
+      }
       default:
         throw new Error(`${a.type} in a decision`);
     }

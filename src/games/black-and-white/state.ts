@@ -33,6 +33,8 @@ export interface AimingMarker {
   by: string;
   /** The unit aimed at when it was laid (A25 'target-moves' removes it when that unit moves). */
   target: string | null;
+  /** The turn it was laid in: only with A25 'next-turn' (a25MarkersLast), which lets it help in its army's next turn alone. */
+  turn?: number;
 }
 
 /** The activation being made (§9). */

@@ -8,6 +8,7 @@ import type { Action, StepHandler } from './flow.ts';
 import { armyRef, logLine } from './msg.ts';
 import { other, unitById, type BWState, type Unit } from './state.ts';
 import { hasFeature } from './board.ts';
+import { expireMarkers } from './artillery.ts';
 import { ordersStartTurn, paralysed } from './orders.ts';
 import { checkDomination, checkTimeLimit, loseSteps } from './victory.ts';
 import { beginActivation, beginCharge, chargeDestinations, specialActions, beginSpecial } from './activation.ts';
@@ -37,6 +38,7 @@ export function endTurn(s: BWState): void {
     checkTimeLimit(s);
     if (s.result) return;
   }
+  expireMarkers(s, army);
   if (s.options.a54Revealed === 'hide') {
     // The cards go face down again; players must remember what they saw.
     for (const u of s.units) if (u.hex !== null) u.revealed = false;

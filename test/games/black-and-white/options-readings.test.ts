@@ -1,16 +1,20 @@
 /**
  * The rule options that turn §22's readings A1 (Vesanian counterattacks), A3,
  * A4, A5, A6, A7, A9, A10, A11, A18 (entering a ZOC), A20, A21, A23, A30,
- * A32, A33 and A35 into choices: each shown with its default (the proposed
- * reading) and its other value.
+ * A32, A33 and A35 into choices (and the others below, A25's markers' life
+ * and A28's counterattack target among them): each shown with its default
+ * (the proposed reading) and its other value.
  */
 import t from 'tap';
-import { bombardTargets } from '../../../src/games/black-and-white/artillery.ts';
+import { bombardTargets, helpingMarkers } from '../../../src/games/black-and-white/artillery.ts';
+import { Formatter, loadCatalogues } from '../../../src/i18n/index.ts';
 import { gridOf, lineOfSight } from '../../../src/games/black-and-white/board.ts';
 import { canCounter, defenceValue, meleeValue } from '../../../src/games/black-and-white/combat.ts';
 import type { BWState } from '../../../src/games/black-and-white/state.ts';
 import { activated, game, play, position, T, unit, V, withDice, type Placing } from './fixture-helpers.ts';
 import { withCommanders } from './orders-helpers.ts';
+
+const formatter = new Formatter(loadCatalogues(game.messagesDir!));
 
 const targetsOf = (s: BWState, type: string): string[] =>
   game.legalActions(s, s.player!).filter((a) => a.type === type).map((a) => (a as { target?: string; hex?: string }).target ?? (a as { hex: string }).hex);
@@ -357,5 +361,81 @@ t.test('A41 a41SecondWhen: the second activation later in the turn, or only righ
     s = play(s, ['Vesania', { type: 'activate', units: ['V02'] }], ['Vesania', { type: 'end-activation' }]);
     const units = [...new Set(game.legalActions(s, 'Vesania').filter((a) => a.type === 'order' && a.order === 'second-activation').map((a) => (a as { unit: string }).unit))].sort();
     t.same(units, expected, value);
+  }
+});
+
+t.test('A28 a28CounterTarget: the counterattack hits the attacker, or any unit of the attacking hex the defender chooses', async (t) => {
+  const counters = (s: BWState) => game.legalActions(s, 'Vesania').filter((a) => a.type === 'counterattack');
+  // T01 (cavalry) attacks from a hex it shares with T02 (infantry): 5,4 hits (1 + 3 > 3), the stand test 2+3 passes.
+  const hit = (value: string) => {
+    let s = position('open', [
+      { army: 'Thargaton', kind: 'regular-cavalry', hex: '5,3' },
+      { army: 'Thargaton', kind: 'regular-infantry', hex: '5,3' },
+      { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
+    ], 'Thargaton', { a28CounterTarget: value });
+    s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+    s = withDice(s, [5, 4, 2, 3]);
+    return play(s, ['Thargaton', { type: 'melee', unit: 'T01', target: 'V01' }], ['Vesania', { type: 'stand' }]);
+  };
+  const attacker = hit('attacker');
+  t.same(counters(attacker), [{ type: 'counterattack' }], 'attacker: one counterattack, at the attacker');
+  const any = hit('any-unit');
+  t.same(counters(any), [{ type: 'counterattack', target: 'T01' }, { type: 'counterattack', target: 'T02' }], 'any-unit: either unit of the hex');
+  t.notOk(unit(any, 'T02').revealed, 'the other unit is not revealed by being offered');
+  const label = formatter.format('en', game.describeAction!(any, 'Vesania', { type: 'counterattack', target: 'T02' }));
+  t.match(label, /T02/, label);
+  t.match(label, /5,3/, 'the hex is named');
+  t.notMatch(label, /Regular Infantry/, 'an unrevealed unit is named by its type, not its kind');
+  // The counter at T02: 5,3 gives 2 + Melee 3 = 5 > Defence 3 + 1 (Thargaton infantry bonus, A1 'self').
+  const after = play(withDice(any, [5, 3]), ['Vesania', { type: 'counterattack', target: 'T02' }]);
+  t.equal(unit(after, 'T02').strength, 2, 'the chosen unit lost a step');
+  t.equal(unit(after, 'T01').strength, 3, 'the attacker did not');
+  t.ok(unit(after, 'T02').revealed, 'the target is revealed after the roll, as an attack\'s defender (§16.8.1)');
+  t.equal(unit(after, 'T02').hex, '5,3', 'it neither retreats nor tests');
+  const v = game.view(after, 'Vesania') as { armies: Record<string, { units: { id: string; kind?: string; strength?: number }[] }> };
+  const seen = v.armies.Thargaton!.units.find((u) => u.id === 'T02')!;
+  t.equal(seen.kind, 'regular-infantry', "Vesania's view shows the revealed kind");
+  t.notOk('strength' in seen, 'never its strength');
+  t.throws(() => play(withDice(attacker, [5, 3]), ['Vesania', { type: 'counterattack', target: 'T02' }]), /not a legal action/, 'attacker: no other target');
+  // Infantry shields artillery (§16.8.2): a counterattack may not pick the artillery of an infantry hex.
+  let shield = position('open', [
+    { army: 'Thargaton', kind: 'regular-infantry', hex: '5,3' },
+    { army: 'Thargaton', kind: 'regular-artillery', hex: '5,3' },
+    { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' },
+  ], 'Thargaton', { a28CounterTarget: 'any-unit' });
+  shield = play(shield, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+  // 6,1: 5 + 2 > 3; the stand test 2+3 passes.
+  shield = play(withDice(shield, [6, 1, 2, 3]), ['Thargaton', { type: 'melee', unit: 'T01', target: 'V01' }], ['Vesania', { type: 'stand' }]);
+  t.same(counters(shield), [{ type: 'counterattack', target: 'T01' }], 'any-unit: the artillery is shielded');
+});
+
+t.test('A25 a25MarkersLast: an aiming marker helps in any later turn, or in its army\'s next turn only', async (t) => {
+  const units: Placing[] = [
+    { army: 'Thargaton', kind: 'regular-artillery', hex: '5,1' },
+    { army: 'Vesania', kind: 'sirens-of-vesania', hex: '5,4' }, // distance 3: the aim needs 4
+  ];
+  const endTurns = (s: BWState) => play(s, ['Thargaton', { type: 'end-turn' }], ['Vesania', { type: 'end-turn' }]);
+  for (const [value, atTurn5] of [['later', 1], ['next-turn', 0]] as const) {
+    let s = position('open', units, 'Thargaton', { a25MarkersLast: value });
+    s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+    s = play(withDice(s, [1]), ['Thargaton', { type: 'bombard', unit: 'T01', hex: '5,4', ammo: 'normal' }]);
+    t.equal(s.aimingMarkers.length, 1, `${value}: the miss lays a marker`);
+    t.equal(s.aimingMarkers[0]!.turn, value === 'next-turn' ? 1 : undefined, `${value}: the turn it was laid in is recorded for next-turn only`);
+    t.equal(helpingMarkers(s, '5,4', 'Thargaton'), value === 'later' ? 1 : 0, `${value}: in the turn it was laid`);
+    s = endTurns(s);
+    t.equal(s.turn, 3);
+    t.equal(helpingMarkers(s, '5,4', 'Thargaton'), 1, `${value}: in the army's next turn`);
+    const next = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+    // 3 + 1 marker = 4: aimed, then the damage roll 5,4: 1 + 4 > 3.
+    t.equal(unit(play(withDice(next, [3, 5, 4]), ['Thargaton', { type: 'bombard', unit: 'T01', hex: '5,4', ammo: 'normal' }]), 'V01').strength, 2, `${value}: the marker makes the aim`);
+    s = play(s, ['Thargaton', { type: 'end-turn' }]);
+    t.equal(JSON.stringify(s.log).includes('log.markersExpired'), value === 'next-turn', `${value}: its removal at the end of that turn, logged`);
+    s = play(s, ['Vesania', { type: 'end-turn' }]);
+    t.equal(s.turn, 5);
+    t.equal(s.aimingMarkers.length, atTurn5, `${value}: the marker in the turn after`);
+    t.equal(helpingMarkers(s, '5,4', 'Thargaton'), atTurn5, `${value}: its help then`);
+    s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
+    s = play(withDice(s, [3, 5, 4]), ['Thargaton', { type: 'bombard', unit: 'T01', hex: '5,4', ammo: 'normal' }]);
+    t.equal(unit(s, 'V01').strength, value === 'later' ? 2 : 3, `${value}: a 3 aims only with the marker`);
   }
 });

@@ -3,7 +3,7 @@
 // and fights are rare. So random play here attacks whenever it can, prefers
 // moves that come nearer an enemy or the scenario's objective (forts, arrow
 // hexes), ends turns and activations seldom and undoes rarely. Some positions
-// cannot end at all (a Domination game where no army has units enough left
+// cannot end at all (a Domination game where no army has infantry enough left
 // to hold the forts; a Skirmish where neither side can reach 10 VP any more):
 // `deadEnd` names them, and the bench and the fuzz stop there (the fuzz
 // counts them, with the games random play has not ended in MAX_DECISIONS).
@@ -113,7 +113,8 @@ export function blackAndWhiteDeadEnd(state: unknown): boolean {
     case 'defence':
       return false;
     case 'domination':
-      return armies.every((a) => onBoard(a).length < (sc.fortsToWin ?? 2));
+      // Only infantry may enter a fort (§11, board.ts), so only infantry can hold one.
+      return armies.every((a) => onBoard(a).filter((u) => u.type === 'infantry').length < (sc.fortsToWin ?? 2));
     case 'behind-enemy-lines': {
       const att = sc.attacker!;
       const def = att === 'Thargaton' ? 'Vesania' : 'Thargaton';
