@@ -114,6 +114,8 @@ export interface GameTypeInfo {
   missing: { message: string; file: string | null; path: string | null }[];
   roles: string[];
   scenarios: { id: string; name: string; description: string; options: OptionDeclaration[] }[];
+  /** The levels Herald's AI plays this game at (random always; the search levels where the module samples states); [] when not playable. */
+  aiLevels: string[];
 }
 
 export type GameStatus = 'setup' | 'active' | 'finished' | 'abandoned';
@@ -130,6 +132,8 @@ export interface SeatInfo {
   player: { id: string; name: string; isBot: boolean } | null;
   /** An unused invite code is waiting for this seat. */
   invited: boolean;
+  /** Herald's AI plays this seat, at this level (issue 20); null: a person or a bot of their own. */
+  ai: { level: string } | null;
 }
 
 export interface GameSummary {
@@ -193,6 +197,8 @@ export interface CreateGameInput {
   visibility?: Visibility;
   /** Roles the creator takes at once (hot-seat: all of them). */
   roles?: string[];
+  /** Roles Herald's AI takes, with its level: `{"Lancaster": "random"}` (levels: random, easy, normal, hard; see GameType.aiLevels). */
+  ai?: Record<string, Json> | null;
   autoStart?: boolean;
   /** Update both players' Glicko-2 ratings when the game finishes (default false). */
   rated?: boolean;
