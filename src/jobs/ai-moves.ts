@@ -18,8 +18,8 @@ export interface AiMovesOptions {
   play: (gameId: string) => Promise<'moved' | 'idle'>;
   /** The games where an AI seat is to act now (the sweep). */
   pending: () => Promise<string[]>;
-  /** Subscribes to the AI players' "your turn" messages; resolves to an unsubscribe. */
-  subscribe: (onTurn: (gameId: string) => void) => Promise<() => Promise<void>>;
+  /** Subscribes to the AI players' "your turn" messages; resolves to an unsubscribe, or null when there is nothing to subscribe to yet (asked again at each sweep). */
+  subscribe: (onTurn: (gameId: string) => void) => Promise<(() => Promise<void>) | null>;
   /** Games worked on at once (default 2: one computing while another reads or commits). */
   concurrency?: number;
   intervalMs?: number;
@@ -66,13 +66,19 @@ export function startAiMoves(o: AiMovesOptions): AiMovesJob {
     pump();
   };
 
-  let unsubscribe: Promise<(() => Promise<void>) | null> = o.subscribe(poke).catch((err: unknown) => {
-    o.log.warn({ err }, 'the AI job could not subscribe to its turns; it relies on its sweep');
-    return null;
-  });
+  // Until the subscription is made (no AI player yet, or the bus failed), each sweep tries again.
+  let unsubscribe: (() => Promise<void>) | null = null;
+  const subscribe = async (): Promise<void> => {
+    if (unsubscribe || stopped) return;
+    try {
+      unsubscribe = await o.subscribe(poke);
+    } catch (err) {
+      o.log.warn({ err }, 'the AI job could not subscribe to its turns; it relies on its sweep');
+    }
+  };
   const sweep = repeat(
     () =>
-      o.pending().then(
+      subscribe().then(() => o.pending()).then(
         (ids) => {
           if (ids.length > 0) o.log.debug({ games: ids.length }, 'AI moves due');
           for (const id of ids) poke(id);
@@ -90,8 +96,8 @@ export function startAiMoves(o: AiMovesOptions): AiMovesJob {
       stopped = true;
       waiting.clear();
       await sweep.stop();
-      const u = await unsubscribe;
-      unsubscribe = Promise.resolve(null);
+      const u = unsubscribe;
+      unsubscribe = null;
       await u?.();
       await Promise.all(running.values());
     },

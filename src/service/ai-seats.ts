@@ -9,7 +9,7 @@ import { AI_LEVELS, isAiLevel, type AiLevel } from '../ai/index.ts';
 import type { Json } from '../bus/bus.ts';
 import type { GameModule } from '../engine/types.ts';
 import { aiTurnGames } from '../store/games.ts';
-import { ensureAiPlayers } from '../store/players.ts';
+import { ensureAiPlayers, findAiPlayers } from '../store/players.ts';
 import { playerChannel, type Caller } from './api.ts';
 import { currentGame, type Ctx } from './context.ts';
 import { ServiceError } from './errors.ts';
@@ -73,6 +73,15 @@ export function parseAiSeats(m: GameModule, raw: unknown, creatorRoles: readonly
 
 export type AiTurnOutcome = 'moved' | 'idle';
 
+/**
+ * Actions that take back the seat's own last action (Richard III's take_back of a card played
+ * while the other seat has not played yet; an undo). The AI never takes back: it decided with
+ * all it could see, and a seat whose only choice is a take-back would otherwise play and take
+ * back for ever while it waits for the other seat. It waits instead (as examples/rest-bot.ts).
+ */
+const TAKE_BACKS: ReadonlySet<string> = new Set(['take_back', 'undo']);
+const isTakeBack = (a: unknown): boolean => isPlainObject(a) && typeof a.type === 'string' && TAKE_BACKS.has(a.type);
+
 const MAX_ATTEMPTS = 5;
 
 /**
@@ -85,31 +94,35 @@ const MAX_ATTEMPTS = 5;
 export async function playAiTurn(ctx: Ctx, gameId: string): Promise<AiTurnOutcome> {
   const pool = ctx.aiPool;
   if (!pool) throw new Error('no AI pool on this instance');
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  attempts: for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const game = await currentGame(ctx, gameId);
     if (!game || game.status !== 'active') return 'idle';
-    const seat = game.seats.find((s) => s.player?.aiLevel && s.playerId !== null && game.activeRoles.includes(s.role));
-    if (!seat || !isAiLevel(seat.player!.aiLevel)) return 'idle';
-    const level = seat.player!.aiLevel;
-    const role = seat.role;
-    const caller: Caller = { playerId: seat.playerId!, keyId: `ai:${level}`, kind: 'player' };
-    const seen = await getView(ctx, caller, gameId, { role });
-    const legal = await getLegalActions(ctx, caller, gameId, { role });
-    if (seen.version !== legal.version) continue;
-    if (!legal.active || legal.actions.length === 0) return 'idle';
-    const decision = await pool.choose({
-      gameType: game.gameType, role, view: seen.view, legalActions: legal.actions, level, seed: `${gameId}:${legal.version}:${role}`,
-    });
-    try {
-      await submitAction(ctx, caller, gameId, { role, action: decision.action as Json, expectedVersion: legal.version });
-      return 'moved';
-    } catch (err) {
-      if (!(err instanceof ServiceError)) throw err;
-      if (err.code === 'version_conflict') continue;
-      // Over meanwhile (a resignation, a timeout), or no longer this seat's turn: nothing to do.
-      if (err.code === 'game_over' || err.code === 'not_your_turn' || err.code === 'deadline_passed' || err.code === 'invalid_state') return 'idle';
-      throw err;
+    // Both seats may be the AI's and both active (Richard III's card play): the first with something to do acts.
+    for (const seat of game.seats) {
+      const level = seat.player?.aiLevel;
+      if (!isAiLevel(level) || seat.playerId === null || !game.activeRoles.includes(seat.role)) continue;
+      const role = seat.role;
+      const caller: Caller = { playerId: seat.playerId, keyId: `ai:${level}`, kind: 'player' };
+      const seen = await getView(ctx, caller, gameId, { role });
+      const legal = await getLegalActions(ctx, caller, gameId, { role });
+      if (seen.version !== game.version || legal.version !== game.version) continue attempts;
+      const choices = legal.actions.filter((a) => !isTakeBack(a));
+      if (!legal.active || choices.length === 0) continue;
+      const decision = await pool.choose({
+        gameType: game.gameType, role, view: seen.view, legalActions: choices, level, seed: `${gameId}:${legal.version}:${role}`,
+      });
+      try {
+        await submitAction(ctx, caller, gameId, { role, action: decision.action as Json, expectedVersion: legal.version });
+        return 'moved';
+      } catch (err) {
+        if (!(err instanceof ServiceError)) throw err;
+        if (err.code === 'version_conflict') continue attempts;
+        // Over meanwhile (a resignation, a timeout), or no longer this seat's turn: nothing to do.
+        if (err.code === 'game_over' || err.code === 'not_your_turn' || err.code === 'deadline_passed' || err.code === 'invalid_state') return 'idle';
+        throw err;
+      }
     }
+    return 'idle';
   }
   // Kept changing: the next event or sweep tries again.
   return 'idle';
@@ -120,9 +133,15 @@ export function pendingAiGames(ctx: Ctx, limit = 500): Promise<string[]> {
   return aiTurnGames(ctx.sql, limit);
 }
 
-/** Calls `onTurn(gameId)` for every "your turn" of an AI player on the bus (from any instance); resolves to an unsubscribe. */
-export async function onAiTurn(ctx: Ctx, onTurn: (gameId: string) => void): Promise<() => Promise<void>> {
-  const ids = [...(await aiPlayers(ctx)).values()];
+/**
+ * Calls `onTurn(gameId)` for every "your turn" of an AI player on the bus (from any
+ * instance); resolves to an unsubscribe, or to null while no AI player exists yet (they
+ * are made by the first game with an AI seat, on any instance: the job asks again later).
+ */
+export async function onAiTurn(ctx: Ctx, onTurn: (gameId: string) => void): Promise<(() => Promise<void>) | null> {
+  const found = await findAiPlayers(ctx.sql);
+  if (found.size < AI_LEVELS.length) return null;
+  const ids = [...found.values()];
   const subs = await Promise.all(ids.map((id) => ctx.bus.subscribe(playerChannel(id), (msg) => {
     if (isPlainObject(msg) && msg.type === 'your_turn' && typeof msg.gameId === 'string') onTurn(msg.gameId);
   })));

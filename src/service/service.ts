@@ -229,7 +229,7 @@ export class GameService implements GameServiceApi {
   /** Games where an AI seat is to act (the AI job's sweep). */
   pendingAiGames = (limit?: number): Promise<string[]> => aiSeats.pendingAiGames(this.ctx, limit);
   /** Calls onTurn(gameId) for each "your turn" of an AI player (the AI job's trigger); resolves to an unsubscribe. */
-  onAiTurn = (onTurn: (gameId: string) => void): Promise<() => Promise<void>> => aiSeats.onAiTurn(this.ctx, onTurn);
+  onAiTurn = (onTurn: (gameId: string) => void): Promise<(() => Promise<void>) | null> => aiSeats.onAiTurn(this.ctx, onTurn);
   /** Deletes finished webhook messages older than the retention (jobs/webhook-deliveries.ts); how many. */
   pruneWebhooks = (): Promise<number> => webhooks.pruneFinished(this.ctx);
 }

@@ -55,10 +55,12 @@ export async function ensureAiPlayers(sql: Sql, levels: readonly { level: string
       ON CONFLICT (ai_level) DO NOTHING`,
     values: [levels.map((l) => l.level), levels.map((l) => l.name)],
   });
-  const { rows } = await sql.query<{ id: string; ai_level: string }>({
-    text: 'SELECT id::text AS id, ai_level FROM players WHERE ai_level = ANY($1::text[])',
-    values: [levels.map((l) => l.level)],
-  });
+  return findAiPlayers(sql);
+}
+
+/** The AI players made so far, level → id. */
+export async function findAiPlayers(sql: Sql): Promise<Map<string, string>> {
+  const { rows } = await sql.query<{ id: string; ai_level: string }>('SELECT id::text AS id, ai_level FROM players WHERE ai_level IS NOT NULL');
   return new Map(rows.map((r) => [r.ai_level, r.id]));
 }
 
