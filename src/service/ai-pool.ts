@@ -2,9 +2,13 @@
 // so a search never runs on the server's event loop and a busy server slows AI
 // moves, never human ones. Threads start on first use and stop when idle; the
 // queue is bounded (a full queue refuses the task: the AI job tries that game
-// again on its next sweep). Workers load TypeScript as the server does: they
-// inherit its execArgv (tsx's loader under `npm start`, tap's under tests), and
-// Node 24 strips the types of a .ts worker by itself otherwise.
+// again on its next sweep).
+//
+// Workers run the same TypeScript sources as the server. Where Node strips types
+// itself (process.features.typescript: Node 22.18+, 24) a worker starts without
+// the parent's module loaders: tap's TypeScript loader took 11.4 s to start a
+// worker (it compiles the games again in each new thread), Node's own stripping
+// 0.9 s, tsx's 1.3 s. Elsewhere the worker inherits the parent's loaders (tsx).
 import { Piscina } from 'piscina';
 import type { AiDecision, AiRequest } from '../ai/index.ts';
 
@@ -45,8 +49,22 @@ export const DEFAULT_AI_WORKERS = 1;
 export const DEFAULT_AI_QUEUE = 64;
 export const DEFAULT_AI_TIME_CAP_MS = 10_000;
 
+/** The parent's execArgv without its module loaders (--import, --require, --loader and their values). */
+export function withoutLoaders(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (/^--(import|require|loader|experimental-loader)$/.test(a) || a === '-r') i++;
+    else if (!/^--(import|require|loader|experimental-loader)=/.test(a)) out.push(a);
+  }
+  return out;
+}
+
+const nativeTypeScript = Boolean((process.features as { typescript?: unknown }).typescript);
+
 export function createAiPool(o: AiPoolOptions): AiPool {
   const pool = new Piscina<AiRequest, AiDecision>({
+    ...(nativeTypeScript ? { execArgv: withoutLoaders(process.execArgv) } : {}),
     filename: o.filename ?? new URL('./ai-worker.ts', import.meta.url).href,
     minThreads: 0,
     maxThreads: o.workers,
