@@ -3,6 +3,8 @@
  * module of this shape: the service never touches a game's state except
  * through these functions. State and actions are plain JSON values.
  */
+import type { RngState } from './rng.ts';
+
 export interface ScenarioInfo {
   id: string;
   name: string;
@@ -126,6 +128,20 @@ export interface GameModule<State = unknown, Action = unknown> {
   actionGroups?(state: State, role: string, action: Action): Message[];
   /** A log entry as a message for that seat (null = spectator), or null when the entry has none (older games). */
   logMessage?(entry: unknown, role: string | null): Message | null;
+  /**
+   * A full state consistent with what `role` sees (`view` is view(state, role)),
+   * every fact that seat may not see drawn with `rng` (advanced in place). The
+   * computer players (src/ai) search over such states (determinization), so
+   * they never need the server's state. Optional: without it only the random
+   * level plays the game.
+   */
+  sampleState?(view: unknown, role: string, rng: RngState): State;
+  /**
+   * A cheap estimate, in [0, 1], of how likely `role` is to win from `state`
+   * (0.5: even). Optional; the computer players' search uses it to score
+   * playouts cut short by their depth limit. Pure and deterministic.
+   */
+  evaluate?(state: State, role: string): number;
 }
 
 /** Thrown by apply() for anything that is not one of legalActions(). */
