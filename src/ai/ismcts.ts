@@ -90,22 +90,44 @@ export function canonicalJson(v: unknown): string {
 }
 
 /**
- * Undo takes back the seat's own step: searching it only makes loops, and
- * random playouts that undo never end. Games mark it as { type: 'undo' }.
+ * Actions that only take back the seat's own last step: { type: 'undo' } (any
+ * game) and { type: 'take_back' } (a card played face down, before the other
+ * seat plays: Richard III). Searching them only makes loops, and random
+ * playouts that take back never end, so the search leaves them out; a seat
+ * whose only actions are these is waiting for the other seat.
  */
-const isUndo = (a: unknown): boolean =>
-  typeof a === 'object' && a !== null && (a as { type?: unknown }).type === 'undo';
+export const TAKE_BACK_TYPES: ReadonlySet<string> = new Set(['undo', 'take_back']);
 
+const isTakeBack = (a: unknown): boolean =>
+  typeof a === 'object' && a !== null && TAKE_BACK_TYPES.has((a as { type?: unknown }).type as string);
+
+/** The actions worth searching: all but take-backs (all of them when nothing else is left). */
 export function searchActions(list: readonly unknown[]): unknown[] {
-  const out = list.filter((a) => !isUndo(a));
+  const out = list.filter((a) => !isTakeBack(a));
   return out.length > 0 ? out : list.slice();
 }
 
-/** Who acts next in the search: the searching role when it is among several (the pessimistic order), else the first active. */
-function actorOf(module: AnyGameModule, state: unknown, me: string): string | null {
-  const active = module.activeRoles(state);
-  if (active.length === 0) return null;
-  return active.includes(me) ? me : active[0]!;
+/** Whether a seat with these legal actions is only waiting (it may take back, nothing else): no decision to make. */
+export function onlyWaiting(list: readonly unknown[]): boolean {
+  return list.length > 0 && list.every(isTakeBack);
+}
+
+/**
+ * Who acts next in the search, and with which actions: of the active roles
+ * that have something other than a take-back to do, the searching role when
+ * it is one of them (simultaneous frames searched with it first: the
+ * pessimistic order), else the first. Null: nobody can move (game over).
+ */
+export function nextMover(module: AnyGameModule, state: unknown, me: string): { actor: string; actions: unknown[] } | null {
+  let first: { actor: string; actions: unknown[] } | null = null;
+  for (const role of module.activeRoles(state)) {
+    const list = module.legalActions(state, role);
+    if (list.length === 0 || onlyWaiting(list)) continue;
+    const m = { actor: role, actions: searchActions(list) };
+    if (role === me) return m;
+    first ??= m;
+  }
+  return first;
 }
 
 /** Reward per role in [0, 1] for a finished or cut-off game. */
@@ -203,19 +225,17 @@ export function ismcts(module: AnyGameModule, input: SearchInput, opts: SearchOp
       const st = module.status(state);
       if (st.over) { over = true; winner = st.winner; break; }
       if (expanded) break;
-      const a = actorOf(module, state, me);
-      if (a === null) { over = true; break; }
-      actor = a;
-      const acts = searchActions(module.legalActions(state, actor));
-      legal = acts.map((x) => ({ key: `${actor} ${canonicalJson(x)}`, action: x }));
+      const m = nextMover(module, state, me);
+      if (m === null) break; // nobody can move and the game is not over: score it as cut off
+      actor = m.actor;
+      legal = m.actions.map((x) => ({ key: `${actor} ${canonicalJson(x)}`, action: x }));
     }
 
     // Playout: uniform random legal play, up to the depth limit.
     for (let depth = 0; !over && depth < depthLimit; depth++) {
-      const a = actorOf(module, state, me);
-      if (a === null) { over = true; break; }
-      const acts = searchActions(module.legalActions(state, a));
-      state = module.apply(state, a, acts[randomInt(rng, acts.length)]);
+      const m = nextMover(module, state, me);
+      if (m === null) break;
+      state = module.apply(state, m.actor, m.actions[randomInt(rng, m.actions.length)]);
       const st = module.status(state);
       if (st.over) { over = true; winner = st.winner; }
     }
