@@ -129,11 +129,17 @@ export interface GameModule<State = unknown, Action = unknown> {
   /** A log entry as a message for that seat (null = spectator), or null when the entry has none (older games). */
   logMessage?(entry: unknown, role: string | null): Message | null;
   /**
-   * A full state consistent with what `role` sees (`view` is view(state, role)),
-   * every fact that seat may not see drawn with `rng` (advanced in place). The
-   * computer players (src/ai) search over such states (determinization), so
-   * they never need the server's state. Optional: without it only the random
-   * level plays the game.
+   * Determinization, for computer players (src/ai) that play from one seat's
+   * view: a full state that `role`'s view (`view(state, role)`) could have come
+   * from, with every fact the view hides (enemy pieces, hands, deck order, the
+   * RNG, hidden parts of the flow) drawn with `rng`, which is advanced. It
+   * depends on nothing but (view, role, rng): two states with the same view give
+   * the same sample for the same rng. Properties the game's tests hold it to:
+   * view(sample, role) equals `view` (the log aside: a sample has none);
+   * activeRoles agree, and so do role's legal actions when it is active (bar
+   * undo: a sample has no undo history); the sample is a sound state that play
+   * can continue from to the game's end. Optional: a game without it can be
+   * played only by the random level.
    */
   sampleState?(view: unknown, role: string, rng: RngState): State;
   /**
