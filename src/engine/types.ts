@@ -3,6 +3,8 @@
  * module of this shape: the service never touches a game's state except
  * through these functions. State and actions are plain JSON values.
  */
+import type { RngState } from './rng.ts';
+
 export interface ScenarioInfo {
   id: string;
   name: string;
@@ -126,6 +128,26 @@ export interface GameModule<State = unknown, Action = unknown> {
   actionGroups?(state: State, role: string, action: Action): Message[];
   /** A log entry as a message for that seat (null = spectator), or null when the entry has none (older games). */
   logMessage?(entry: unknown, role: string | null): Message | null;
+  /**
+   * Determinization, for computer players (src/ai) that play from one seat's
+   * view: a full state that `role`'s view (`view(state, role)`) could have come
+   * from, with every fact the view hides (enemy pieces, hands, deck order, the
+   * RNG, hidden parts of the flow) drawn with `rng`, which is advanced. It
+   * depends on nothing but (view, role, rng): two states with the same view give
+   * the same sample for the same rng. Properties the game's tests hold it to:
+   * view(sample, role) equals `view` (the log aside: a sample has none);
+   * activeRoles agree, and so do role's legal actions when it is active (bar
+   * undo: a sample has no undo history); the sample is a sound state that play
+   * can continue from to the game's end. Optional: a game without it can be
+   * played only by the random level.
+   */
+  sampleState?(view: unknown, role: string, rng: RngState): State;
+  /**
+   * A cheap estimate, in [0, 1], of how likely `role` is to win from `state`
+   * (0.5: even). Optional; the computer players' search uses it to score
+   * playouts cut short by their depth limit. Pure and deterministic.
+   */
+  evaluate?(state: State, role: string): number;
 }
 
 /** Thrown by apply() for anything that is not one of legalActions(). */

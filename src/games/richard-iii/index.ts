@@ -14,6 +14,8 @@ import { pushUndo, restoreSnapshot } from './undo.ts';
 export { sameJson };
 import { setupState } from './setup.ts';
 import { lineFor, viewFor } from './view.ts';
+import { sampleState } from './sample-state.ts';
+import { evaluate } from './evaluate.ts';
 import { actionGroups, describeAction, logMessage } from './labels.ts';
 import { fileURLToPath } from 'node:url';
 import { handlers as cardHandlers } from './cards.ts';
@@ -168,6 +170,8 @@ export const richardIII: GameModule<R3State, Action> = {
   describeAction: (s, role, action) => describeAction(s, asSide(role)!, action),
   actionGroups: (s, role, action) => actionGroups(s, asSide(role)!, action),
   logMessage: (entry, role) => logMessage(entry as LogEntry, role === null ? null : asSide(role)),
+  sampleState,
+  evaluate: (s, role) => evaluate(s, role),
 };
 
 export default richardIII;

@@ -20,16 +20,21 @@
  *   is hidden) and INTERPRETATIONS 53 lists it; it also follows from public facts
  *   (blocks of a side minus those on the map, dead, minors and off-map versions).
  * - Cards: own hand and played card; hand sizes and whether a card is down; the
- *   opponent's card only once both are revealed. Never the deck, the RNG, the undo
- *   stack, the opponent's hand.
+ *   opponent's card only once both are revealed; the cards played in earlier turns
+ *   of the campaign (each was revealed when played). Never the deck, the RNG, the
+ *   undo stack, the opponent's hand.
+ * - Flow: every frame of the flow stack as the seat may see it (flow-view.ts, which
+ *   says per field why it is public or the seat's own), for computer players that
+ *   rebuild states from the view (sample-state.ts).
  * - Log: each entry's owner-only text for its owner, the public text otherwise.
  * Spectators (seat null) get only what both seats see.
  */
-import { AREA, BLOCK_INDEX, BLOCKS, NUM_BLOCKS, SIDES, other, type Side } from './data.ts';
+import { AREA, BLOCK_INDEX, BLOCKS, CARDS, NUM_BLOCKS, SIDES, other, type Side } from './data.ts';
 import { battleFrame } from './battle-state.ts';
 import type { HandlerTable } from './flow.ts';
 import { ownerOf, top, type LogEntry, type R3State } from './state.ts';
 import { HANDLERS } from './index.ts';
+import { flowView, type FrameView } from './flow-view.ts';
 
 /** One of the seat's own blocks. */
 export interface OwnBlockView {
@@ -85,6 +90,12 @@ export interface R3View {
     played: { York: string | null; Lancaster: string | null };
     mulligan: { York: boolean; Lancaster: boolean };
     treason: Side | null;
+    /**
+     * Cards played in earlier Game Turns of this campaign, in deck order: each was
+     * revealed face-up when played (1.1), so they are public record. (All 25 cards
+     * minus the deck, the hands and this turn's cards.)
+     */
+    discards: string[];
   };
   /** The seat's hand (absent for spectators). */
   hand?: string[];
@@ -93,6 +104,15 @@ export interface R3View {
   /** Blocks per area (map and exile) and side; areas with no block are left out. */
   areas: Record<string, Partial<Record<Side, AreaCount>>>;
   pools: Record<Side, { n: number; down: number }>;
+  /**
+   * Per exile area and side, how many of the upright blocks counted in `areas`
+   * are that area's own mercenaries (free of its limit, 7.2 [R-28]); areas with
+   * none are left out. Public as far as the counts go: exile limits are
+   * enforced in the open (the owner must give up blocks, or not), and the
+   * exile-limit prompts every seat sees depend on it (fog.test.ts keeps it when
+   * it scrambles hidden blocks). Never which mercenary.
+   */
+  exileMercenaries: Record<string, Partial<Record<Side, number>>>;
   minors: Record<Side, string[]>;
   dead: string[];
   off: string[];
@@ -107,6 +127,12 @@ export interface R3View {
   }>;
   battle: { area: string; blocks: RevealedBlockView[] } | null;
   prompt: { state: string; side: Side | 'both' | null; active: Side[]; [k: string]: unknown };
+  /**
+   * Every frame of the flow stack, bottom first, as this seat may see it
+   * (flow-view.ts): the prompt shows only the top one; a computer player that
+   * rebuilds whole states from its view (sample-state.ts) needs them all.
+   */
+  flow: FrameView[];
   /**
    * The log lines the change that made this version wrote, as this seat may
    * read them; they replace the log's lines from `logFrom` on (an undo takes
@@ -161,6 +187,19 @@ function attackView(s: R3State): R3View['attacks'] {
   return out;
 }
 
+/** Cards played in earlier Game Turns of this campaign (see R3View.cards.discards), in deck order. */
+function discards(s: R3State): string[] {
+  const out = new Set<string>();
+  for (const c of CARDS) out.add(c.id);
+  for (const c of s.deck) out.delete(c);
+  for (const side of SIDES) {
+    for (const c of s.hands[side]) out.delete(c);
+    const p = s.played[side];
+    if (p !== null) out.delete(p);
+  }
+  return [...out];
+}
+
 /** A log entry as a seat reads it: its own side's private text, else the public one. */
 export function lineFor(e: LogEntry, seat: Side | null): string {
   return seat !== null && e.own?.side === seat ? e.own.text : e.pub;
@@ -180,11 +219,16 @@ export function viewFor(s: R3State, seat: Side | null, handlers: HandlerTable = 
   const minors: R3View['minors'] = { York: [], Lancaster: [] };
   const dead: string[] = [];
   const off: string[] = [];
+  const exileMercs: R3View['exileMercenaries'] = {};
   for (let b = 0; b < NUM_BLOCKS; b++) {
     const loc = s.loc[b]!;
     const side = ownerOf(s, b);
     const down = s.down[b] ? 1 : 0;
     if (AREA[loc]) {
+      if (!down && AREA[loc]!.homeMercenaries?.includes(BLOCKS[b]!.id)) {
+        const e = (exileMercs[loc] ??= {});
+        e[side] = (e[side] ?? 0) + 1;
+      }
       const byArea = (areas[loc] ??= {});
       const c = (byArea[side] ??= { n: 0, down: 0, acted: 0 });
       c.n++;
@@ -245,9 +289,11 @@ export function viewFor(s: R3State, seat: Side | null, handlers: HandlerTable = 
       played: { York: played('York'), Lancaster: played('Lancaster') },
       mulligan: { York: s.mulligan.York, Lancaster: s.mulligan.Lancaster },
       treason: s.treason,
+      discards: discards(s),
     },
     areas: sortedAreas,
     pools,
+    exileMercenaries: Object.fromEntries(Object.keys(exileMercs).sort().map((a) => [a, exileMercs[a]!])),
     minors,
     dead,
     off,
@@ -266,6 +312,7 @@ export function viewFor(s: R3State, seat: Side | null, handlers: HandlerTable = 
         }
       : null,
     prompt,
+    flow: flowView(s, seat),
     log: s.log.map((e) => lineFor(e, seat)),
     logFrom: s.logFrom,
   };

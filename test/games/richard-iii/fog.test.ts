@@ -160,15 +160,18 @@ function scramble(s0: R3State, hidden: readonly Side[], rng: RngState): R3State 
   }
   remapFrames(s.flow, m);
 
-  // Cards: the deck plus the hidden sides' hands and unrevealed played cards.
+  // Cards: the deck plus the hidden sides' hands and unrevealed played cards. A side
+  // that demanded a redeal alone has shown its hand (5.1 [R-12]) until the answer.
   const unknown = [...s.deck];
-  for (const side of hidden) {
+  const shownHand = s.flow.find((f) => f.s === 'redeal_answer')?.['demander'];
+  const cardSides = hidden.filter((side) => side !== shownHand);
+  for (const side of cardSides) {
     unknown.push(...s.hands[side]);
     if (!s.revealed && s.played[side] !== null) unknown.push(s.played[side]!);
   }
   shuffle(rng, unknown);
   let i = 0;
-  for (const side of hidden) {
+  for (const side of cardSides) {
     const n = s.hands[side].length;
     s.hands[side] = unknown.slice(i, i + n).sort(byDeck);
     i += n;
