@@ -5,7 +5,7 @@
 // playAiTurn reads the seat's view and legal actions exactly as a client of
 // that seat gets them, asks the worker pool (ai-pool.ts) and submits the answer
 // through the one write path with expectedVersion.
-import { AI_LEVELS, isAiLevel, type AiLevel } from '../ai/index.ts';
+import { AI_LEVELS, isAiLevel, levelAvailable as aiLevelAvailable, type AiLevel, type AnyGameModule } from '../ai/index.ts';
 import type { Json } from '../bus/bus.ts';
 import type { GameModule } from '../engine/types.ts';
 import { aiTurnGames } from '../store/games.ts';
@@ -22,7 +22,7 @@ export const aiPlayerName = (level: AiLevel): string => `Herald AI (${level})`;
 
 /** A level the module can be played at: random always; the search levels need the module to sample states consistent with a view. */
 export function levelAvailable(m: GameModule, level: AiLevel): boolean {
-  return level === 'random' || typeof (m as { sampleState?: unknown }).sampleState === 'function';
+  return aiLevelAvailable(m as AnyGameModule, level);
 }
 
 /** The levels a game type offers (GET /game-types lists them). */

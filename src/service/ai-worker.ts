@@ -3,7 +3,7 @@
 // registry plus the data files the server was given, through workerData) and
 // hands the request (a seat's view and legal actions, nothing else) to src/ai.
 import { workerData } from 'node:worker_threads';
-import { chooseRandom, type AiDecision, type AiRequest } from '../ai/index.ts';
+import { chooseAction, type AiDecision, type AiRequest, type AnyGameModule } from '../ai/index.ts';
 import type { GameModule } from '../engine/types.ts';
 import { games, gamesNeedingData } from '../games/index.ts';
 import { installGames } from './installed-games.ts';
@@ -19,5 +19,5 @@ const modules: Record<string, GameModule> = installGames(games, gamesNeedingData
 export default function decide(req: AiRequest): AiDecision {
   const m = Object.hasOwn(modules, req.gameType) ? modules[req.gameType] : undefined;
   if (!m) throw new Error(`game type ${req.gameType} is not installed in the AI worker`);
-  return chooseRandom(req);
+  return chooseAction(m as AnyGameModule, req);
 }

@@ -4,7 +4,7 @@
 // move; the validation of `ai`; and requests answered while the AI's worker
 // thread is busy. The AI's moves are made by the app's own job (jobs/ai-moves.ts)
 // on its worker pool (service/ai-pool.ts), as in production.
-import t from 'tap';
+import t, { type Test as TapTest } from 'tap';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/http/app.ts';
 import type { GameModule } from '../../src/engine/types.ts';
@@ -109,36 +109,48 @@ t.test('GraphQL createGame with an AI seat: the seat shows the AI and its level'
   });
 });
 
-t.test('AI against AI, clocks on: a full game, every move in the log as the AI player\'s', async (t) => {
+t.test('AI against AI, clocks on: a full game, every move in the log as its AI player\'s', async (t) => {
   const res = await ada.req('POST', '/games', { ...R3, ai: { York: 'random', Lancaster: 'random' }, timeControl: CLOCK });
-  t.equal(res.statusCode, 201, "created");
+  t.equal(res.statusCode, 201, 'created');
   const created = res.json() as Summary;
   t.equal(created.status, 'active', 'every seat held: started at once');
-  t.match(created.seats, [{ role: 'York', ai: { level: 'random' }, player: { isBot: true } }, { role: 'Lancaster', ai: { level: 'random' } }]);
-  const aiPlayer = created.seats[0]!.player!.id;
-  t.equal(created.seats[1]!.player!.id, aiPlayer, 'one AI player per level');
-  const over = await until(ada, created.id, (g) => g.status !== 'active');
+  t.match(created.seats, [
+    { role: 'York', ai: { level: 'random' }, player: { name: 'Herald AI (random)', isBot: true } },
+    { role: 'Lancaster', ai: { level: 'random' }, player: { name: 'Herald AI (random)', isBot: true } },
+  ]);
+  const player: Record<string, string> = Object.fromEntries(created.seats.map((s) => [s.role, s.player!.id]));
+  t.equal(player.York, player.Lancaster, 'one AI player per level, in both seats');
+  const over = await until(ada, created.id, (g) => g.status !== 'active', 3_000);
   t.equal(over.status, 'finished');
   t.ok(over.result?.reason, `ended: ${over.result?.reason}`);
   const entries = await log(ada, created.id);
   const actions = entries.filter((e) => e.kind === 'action');
   t.ok(actions.length > 10, `${actions.length} actions`);
-  t.ok(actions.every((e) => e.playerId === aiPlayer), 'each action recorded as the AI player\'s');
+  t.ok(actions.every((e) => e.playerId === player[e.role!]), 'each action recorded as its seat\'s AI player\'s');
   t.same(new Set(actions.map((e) => e.role)), new Set(['York', 'Lancaster']), 'both seats moved');
   t.same(entries.map((e) => e.version), entries.map((_, i) => i + 1), 'one version per log entry, none lost');
   t.ok(over.clock!.seats.every((s) => s.remainingMs !== null && s.remainingMs <= CLOCK.initialMs + actions.length * CLOCK.incrementMs), 'the clocks ran');
 });
 
-t.test('AI against a scripted bot, clocks on: the bot moves by REST, the AI by itself', async (t) => {
-  const bob = await signup(app, 'Bob');
-  const res = await bob.req('POST', '/games', { ...R3, roles: ['Lancaster'], ai: { York: 'random' }, timeControl: CLOCK });
-  t.equal(res.statusCode, 201, "created");
+/**
+ * A scripted bot (Lancaster, random legal moves by REST, never a take-back) against the AI (York)
+ * until the game is over, or until the AI has made `aiMoves` moves: then the bot resigns.
+ */
+async function againstBot(t: TapTest, level: string, aiMoves = Infinity): Promise<void> {
+  const bob = await signup(app, `Bob-${level}`);
+  const res = await bob.req('POST', '/games', { ...R3, roles: ['Lancaster'], ai: { York: level }, timeControl: CLOCK });
+  t.equal(res.statusCode, 201, 'created');
   const id = (res.json() as Summary).id;
-  const r = rng('ai-vs-bot');
+  const aiPlayer = (res.json() as Summary).seats[0]!.player!.id;
+  const r = rng(`ai-vs-bot-${level}`);
   let botMoves = 0;
-  for (let i = 0; i < 2_000; i++) {
+  for (let i = 0; i < 3_000; i++) {
     const g = await summary(bob, id);
     if (g.status !== 'active') break;
+    if ((await log(bob, id)).filter((e) => e.kind === 'action' && e.role === 'York').length >= aiMoves) {
+      t.equal((await bob.req('POST', `/games/${id}/resign`, {})).statusCode, 200, 'the bot resigns');
+      break;
+    }
     if (!g.activeRoles.includes('Lancaster')) {
       await sleep(20);
       continue;
@@ -158,9 +170,17 @@ t.test('AI against a scripted bot, clocks on: the bot moves by REST, the AI by i
   }
   const over = await summary(bob, id);
   t.equal(over.status, 'finished', `ended: ${over.result?.reason}`);
-  const entries = await log(bob, id);
-  t.ok(botMoves > 0 && entries.some((e) => e.kind === 'action' && e.role === 'York'), 'both sides moved');
-  t.ok(entries.filter((e) => e.role === 'York' && e.kind === 'action').every((e) => e.playerId === over.seats[0]!.player!.id), 'York\'s moves are the AI player\'s');
+  const yorks = (await log(bob, id)).filter((e) => e.kind === 'action' && e.role === 'York');
+  t.ok(botMoves > 0 && yorks.length > 0, `both sides moved (the bot ${botMoves} times, the AI ${yorks.length})`);
+  t.ok(yorks.every((e) => e.playerId === aiPlayer), 'York\'s moves are the AI player\'s');
+}
+
+t.test('AI (random) against a scripted bot, clocks on: a full game, the bot moves by REST, the AI by itself', (t) => againstBot(t, 'random'));
+
+t.test('AI (easy: a search on the worker) against a scripted bot, clocks on: six AI moves, then the bot resigns', async (t) => {
+  const levels = ((await ada.req('GET', '/game-types')).json() as { id: string; aiLevels: string[] }[]).find((g) => g.id === 'richard-iii')!.aiLevels;
+  t.ok(levels.includes('easy'), 'Richard III offers the search levels (its module samples states)');
+  await againstBot(t, 'easy', 6);
 });
 
 t.test('the AI to move and no AI job running: a new app on the same database makes the move', async (t) => {
