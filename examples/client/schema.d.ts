@@ -1162,7 +1162,11 @@ export interface paths {
          *     open, or late into a running Swiss league that allows it; otherwise
          *     409 `registration_closed` (`reason` says why: not open yet, closed,
          *     full). With `playerId` an organiser enters that player (the entry
-         *     limit aside), optionally with a `seed`.
+         *     limit aside), optionally with a `seed`. With `ai` (a level) an
+         *     organiser enters Herald's AI, e.g. to fill an odd seat: its player
+         *     `Herald AI (<level>)` is paired like anyone and its games are played
+         *     by the AI job; a level the league's game type does not offer is 422
+         *     `ai_level_unavailable`.
          */
         post: operations["enterLeague"];
         delete?: never;
@@ -5479,8 +5483,10 @@ export interface operations {
                      * @description Organisers: the player to enter (leave out to join yourself).
                      */
                     playerId?: string;
-                    /** @description With playerId: the seed (default: by rating at the start). */
+                    /** @description With playerId or ai: the seed (default: by rating at the start). */
                     seed?: number;
+                    /** @description Organisers: enter Herald's AI at this level (instead of playerId). */
+                    ai?: components["schemas"]["AiLevel"];
                 };
             };
         };
@@ -5499,6 +5505,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["LeagueNotFound"];
             409: components["responses"]["LeagueConflict"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     withdrawFromLeague: {

@@ -646,7 +646,8 @@ export interface GameServiceApi {
   /** The caller withdraws: before the start the entry is removed; after, never paired again. */
   withdrawFromLeague(caller: Caller, leagueId: string): Promise<Entrant | null>;
   /** Organiser: add a player (any time registration would let them join, and the entry limit aside). */
-  addEntrant(caller: Caller, leagueId: string, input: { playerId: string; seed?: number }): Promise<Entrant>;
+  /** An organiser enters a player (`playerId`), or Herald's AI at a level (`ai`: it fills an odd seat; its games are played by the AI job). */
+  addEntrant(caller: Caller, leagueId: string, input: { playerId?: string; ai?: unknown; seed?: number }): Promise<Entrant>;
   /** Organiser: seed, withdraw or disqualify (with a reason), or remove before the start. */
   updateEntrant(caller: Caller, leagueId: string, playerId: string, input: { seed?: number | null; status?: 'withdrawn' | 'disqualified'; reason?: string }): Promise<Entrant>;
   removeEntrant(caller: Caller, leagueId: string, playerId: string): Promise<void>;

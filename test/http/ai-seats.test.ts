@@ -183,6 +183,38 @@ t.test('AI (easy: a search on the worker) against a scripted bot, clocks on: six
   await againstBot(t, 'easy', 6);
 });
 
+t.test('a league organiser enters the AI (an odd seat filled): it is paired and plays its board', async (t) => {
+  const org = await signup(app, 'Organiser');
+  const league = await org.req('POST', '/leagues', { name: 'With the computer', gameType: 'richard-iii', format: 'round-robin' });
+  t.equal(league.statusCode, 201, 'league created');
+  const leagueId = league.json().id as string;
+  t.equal((await org.req('POST', `/leagues/${leagueId}/entrants`, {})).statusCode, 201, 'the organiser joins');
+  const bad = await org.req('POST', `/leagues/${leagueId}/entrants`, { ai: 'grandmaster' });
+  t.match(bad.json(), { status: 400, code: 'invalid_request', field: 'ai' });
+  const entered = await org.req('POST', `/leagues/${leagueId}/entrants`, { ai: 'random' });
+  t.equal(entered.statusCode, 201, 'the AI entered');
+  t.match(entered.json(), { player: { name: 'Herald AI (random)', isBot: true } });
+  const started = await org.req('POST', `/leagues/${leagueId}/start`);
+  t.equal(started.statusCode, 200, 'started');
+  const pairing = await store.prisma.leaguePairing.findFirst({ where: { leagueId, gameId: { not: null } } });
+  t.ok(pairing?.gameId, 'round 1 has its game');
+  const id = pairing!.gameId!;
+  const game = await summary(org, id);
+  t.match(game.seats.find((s) => s.ai), { ai: { level: 'random' }, player: { name: 'Herald AI (random)' } });
+  const aiRole = game.seats.find((s) => s.ai)!.role;
+  // The organiser moves when it is their turn; the AI's move must come by itself.
+  let aiMoved = false;
+  for (let i = 0; i < 500 && !aiMoved; i++) {
+    aiMoved = (await log(org, id)).some((e) => e.kind === 'action' && e.role === aiRole);
+    if (aiMoved) break;
+    const legal = (await org.req('GET', `/games/${id}/actions`)).json() as { version: number; actions: { type?: string }[] };
+    const useful = (legal.actions ?? []).filter((a) => a.type !== 'take_back' && a.type !== 'undo');
+    if (useful.length > 0) await org.req('POST', `/games/${id}/actions`, { action: useful[0], expectedVersion: legal.version });
+    else await sleep(20);
+  }
+  t.ok(aiMoved, 'the AI played its league board');
+});
+
 t.test('the AI to move and no AI job running: a new app on the same database makes the move', async (t) => {
   // An API-only instance: it runs no jobs, so nobody moves for the AI.
   const apiOnly = await appOn({ jobs: false });
