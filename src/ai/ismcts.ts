@@ -60,6 +60,8 @@ export interface SearchResult {
    * when there is none.
    */
   sampleMismatches: number;
+  /** Tree nodes built (the search's memory is about this many small objects). */
+  nodes: number;
   /** Visits and mean reward of each root action, in the request's order (for tests and the benchmark). */
   root: { action: unknown; visits: number; mean: number }[];
 }
@@ -161,6 +163,7 @@ export function ismcts(module: AnyGameModule, input: SearchInput, opts: SearchOp
 
   let simulations = 0;
   let sampleMismatches = 0;
+  let nodes = 1;
   let cappedByTime = false;
   const path: TreeNode[] = [];
 
@@ -212,6 +215,7 @@ export function ismcts(module: AnyGameModule, input: SearchInput, opts: SearchOp
         const pick = untried[randomInt(rng, untried.length)]!;
         next = newNode(actor);
         next.avail = 1;
+        nodes++;
         node.children.set(pick.key, next);
         action = pick.action;
         expanded = true;
@@ -259,5 +263,5 @@ export function ismcts(module: AnyGameModule, input: SearchInput, opts: SearchOp
     const a = root_[i]!, b = root_[bestI]!;
     if (a.visits > b.visits || (a.visits === b.visits && a.mean > b.mean)) bestI = i;
   }
-  return { action: root_[bestI]!.action, simulations, cappedByTime, sampleMismatches, root: root_ };
+  return { action: root_[bestI]!.action, simulations, cappedByTime, sampleMismatches, nodes, root: root_ };
 }
