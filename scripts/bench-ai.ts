@@ -15,8 +15,10 @@
 // Options: --games N (games per pairing and seat, default 20), --levels
 // easy,normal,hard, --pairs normal:random,... (default: each level vs random and
 // vs the level below), --workers N, --cost-positions N (default 30; 0 skips),
+// --partial FILE (rewrite the strength figures so far to FILE every few games),
 // --sims easy=50,normal=200 and --depth N (override the levels' budgets, for tuning).
 import { fork } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chooseAction, chooseRandom, LEVEL_SEARCH, type AiLevel, type SearchLevel } from '../src/ai/index.ts';
 import { ismcts, nextMover, onlyWaiting, type SearchOptions } from '../src/ai/ismcts.ts';
@@ -142,8 +144,11 @@ async function main(): Promise<void> {
       const feed = () => child.send(next < jobs.length ? jobs[next++]! : { done: true });
       child.on('message', (r: GameResult) => {
         results.push(r);
-        if (results.length % 10 === 0 || results.length === jobs.length) {
+        if (results.length % 4 === 0 || results.length === jobs.length) {
           process.stderr.write(`  ${results.length}/${jobs.length} games, ${Math.round((Date.now() - started) / 1000)} s\n`);
+          // The figures so far, for a long run stopped early.
+          const out = arg('partial');
+          if (out) writeFileSync(out, capture(() => report(pairs, results)));
         }
         feed();
       });
@@ -151,7 +156,17 @@ async function main(): Promise<void> {
       feed();
     }
   });
-  report(pairs, results);
+  if (!arg('partial')) report(pairs, results);
+  else console.log(capture(() => report(pairs, results)));
+}
+
+/** What fn prints, as a string (console.log captured). */
+function capture(fn: () => void): string {
+  const lines: string[] = [];
+  const log = console.log;
+  console.log = (...xs: unknown[]) => { lines.push(xs.join(' ')); };
+  try { fn(); } finally { console.log = log; }
+  return lines.join('\n') + '\n';
 }
 
 function report(pairs: [AiLevel, AiLevel][], results: GameResult[]): void {

@@ -34,7 +34,7 @@ export interface SearchOptions {
   timeCapMs?: number;
   /** UCB1 exploration constant (rewards are in [0, 1]). */
   exploration?: number;
-  /** Actions a playout may take past the tree before it is scored by module.evaluate (or as even); absent: to the end. */
+  /** Actions a playout may take past the tree before module.evaluate scores it; absent, or a module without evaluate: to the end. */
   playoutDepth?: number;
   /** A clock in ms (tests inject one); default performance.now. */
   now?: () => number;
@@ -150,7 +150,8 @@ export function ismcts(module: AnyGameModule, input: SearchInput, opts: SearchOp
   if (input.legalActions.length === 0) throw new RangeError('no legal action to choose from');
   const rng: RngState = seedRng(input.seed);
   const c = opts.exploration ?? DEFAULT_EXPLORATION;
-  const depthLimit = opts.playoutDepth ?? Infinity;
+  // Without an evaluation a cut-off playout would score as even: play to the end.
+  const depthLimit = module.evaluate ? (opts.playoutDepth ?? Infinity) : Infinity;
   const now = opts.now ?? (() => performance.now());
   const cap = opts.timeCapMs && opts.timeCapMs > 0 ? opts.timeCapMs : 0;
   const start = cap ? now() : 0;
