@@ -34,7 +34,7 @@ export interface SearchOptions {
   timeCapMs?: number;
   /** UCB1 exploration constant (rewards are in [0, 1]). */
   exploration?: number;
-  /** Actions a playout may take past the tree before it is scored by module.evaluate (or as even); absent: to the end. */
+  /** Actions a playout may take past the tree before module.evaluate scores it; absent, or a module without evaluate: to the end. */
   playoutDepth?: number;
   /** A clock in ms (tests inject one); default performance.now. */
   now?: () => number;
@@ -60,6 +60,8 @@ export interface SearchResult {
    * when there is none.
    */
   sampleMismatches: number;
+  /** Tree nodes built (the search's memory is about this many small objects). */
+  nodes: number;
   /** Visits and mean reward of each root action, in the request's order (for tests and the benchmark). */
   root: { action: unknown; visits: number; mean: number }[];
 }
@@ -148,7 +150,8 @@ export function ismcts(module: AnyGameModule, input: SearchInput, opts: SearchOp
   if (input.legalActions.length === 0) throw new RangeError('no legal action to choose from');
   const rng: RngState = seedRng(input.seed);
   const c = opts.exploration ?? DEFAULT_EXPLORATION;
-  const depthLimit = opts.playoutDepth ?? Infinity;
+  // Without an evaluation a cut-off playout would score as even: play to the end.
+  const depthLimit = module.evaluate ? (opts.playoutDepth ?? Infinity) : Infinity;
   const now = opts.now ?? (() => performance.now());
   const cap = opts.timeCapMs && opts.timeCapMs > 0 ? opts.timeCapMs : 0;
   const start = cap ? now() : 0;
@@ -161,6 +164,7 @@ export function ismcts(module: AnyGameModule, input: SearchInput, opts: SearchOp
 
   let simulations = 0;
   let sampleMismatches = 0;
+  let nodes = 1;
   let cappedByTime = false;
   const path: TreeNode[] = [];
 
@@ -212,6 +216,7 @@ export function ismcts(module: AnyGameModule, input: SearchInput, opts: SearchOp
         const pick = untried[randomInt(rng, untried.length)]!;
         next = newNode(actor);
         next.avail = 1;
+        nodes++;
         node.children.set(pick.key, next);
         action = pick.action;
         expanded = true;
@@ -259,5 +264,5 @@ export function ismcts(module: AnyGameModule, input: SearchInput, opts: SearchOp
     const a = root_[i]!, b = root_[bestI]!;
     if (a.visits > b.visits || (a.visits === b.visits && a.mean > b.mean)) bestI = i;
   }
-  return { action: root_[bestI]!.action, simulations, cappedByTime, sampleMismatches, root: root_ };
+  return { action: root_[bestI]!.action, simulations, cappedByTime, sampleMismatches, nodes, root: root_ };
 }
