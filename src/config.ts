@@ -96,6 +96,12 @@ export interface Config {
    * (that game is listed but not playable). Absent: none set.
    */
   gameDataFiles?: Record<string, string | null>;
+  /**
+   * The AI's worker pool (issue 20): threads (HERALD_AI_WORKERS, default 1), decisions waiting
+   * at most (HERALD_AI_QUEUE, default 64) and the wall-clock cap of one decision in ms
+   * (HERALD_AI_TIME_CAP_MS, default 10,000). Absent: those defaults.
+   */
+  ai?: { workers: number; queue: number; timeCapMs: number };
 }
 
 /**
@@ -276,8 +282,15 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     gameDataFiles[name] = file === undefined ? null : path.resolve(cwd, file);
   }
 
+  const ai = {
+    workers: intVar(env, 'HERALD_AI_WORKERS', 1, 1, problems),
+    queue: intVar(env, 'HERALD_AI_QUEUE', 64, 1, problems),
+    timeCapMs: intVar(env, 'HERALD_AI_TIME_CAP_MS', 10_000, 100, problems),
+  };
+  if (ai.workers > 64) problems.push(`HERALD_AI_WORKERS must be from 1 to 64 (got "${env.HERALD_AI_WORKERS}")`);
+
   if (problems.length > 0) throw new ConfigError(problems);
-  return { gameDataFiles, databaseUrl, databasePooler, databaseDirectUrl, redisUrl, port, host, logLevel, dataDir, busPrefix, development, adminToken, openSignup, vacationDays, reminderSharePercent, rateLimit, sseHeartbeatMs, databaseQueryTimeoutMs, trustProxy, webhookAllowPrivate, webhookRetentionDays, jobs, publicUrl };
+  return { ai, gameDataFiles, databaseUrl, databasePooler, databaseDirectUrl, redisUrl, port, host, logLevel, dataDir, busPrefix, development, adminToken, openSignup, vacationDays, reminderSharePercent, rateLimit, sseHeartbeatMs, databaseQueryTimeoutMs, trustProxy, webhookAllowPrivate, webhookRetentionDays, jobs, publicUrl };
 }
 
 /** The URL with its password hidden, for logs and error messages. */

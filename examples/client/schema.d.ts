@@ -463,6 +463,14 @@ export interface paths {
          *     /game-types`), of their type and in range: anything else is 422
          *     `invalid_options` naming the option (`option`) and nothing is stored.
          *     The game keeps every declared option, defaults filled in.
+         *
+         *     Playing against the computer: `ai` gives seats to Herald's AI at a
+         *     level (`{"Lancaster": "random"}`; both seats for AI against AI). The
+         *     AI plays through the same write path as any player (rules, log,
+         *     events, clocks, ratings and webhooks unchanged), from its seat's view
+         *     only, moved by a background job within moments of its turn. A level
+         *     this game type does not offer (`GameType.aiLevels`) is 422
+         *     `ai_level_unavailable`; nothing is stored.
          */
         post: operations["createGame"];
         delete?: never;
@@ -1154,7 +1162,11 @@ export interface paths {
          *     open, or late into a running Swiss league that allows it; otherwise
          *     409 `registration_closed` (`reason` says why: not open yet, closed,
          *     full). With `playerId` an organiser enters that player (the entry
-         *     limit aside), optionally with a `seed`.
+         *     limit aside), optionally with a `seed`. With `ai` (a level) an
+         *     organiser enters Herald's AI, e.g. to fill an odd seat: its player
+         *     `Herald AI (<level>)` is paired like anyone and its games are played
+         *     by the AI job; a level the league's game type does not offer is 422
+         *     `ai_level_unavailable`.
          */
         post: operations["enterLeague"];
         delete?: never;
@@ -1848,7 +1860,16 @@ export interface components {
             };
             /** @description An unused invite code is waiting for this seat. */
             invited: boolean;
+            /** @description Herald's AI plays this seat, at this level (its player is the bot `Herald AI (<level>)`); null: a person, or a bot of their own. */
+            ai: null | {
+                level: components["schemas"]["AiLevel"];
+            };
         };
+        /**
+         * @description A level of Herald's AI, weakest first: random plays a uniformly random legal action; the others search with a fixed budget of simulations (GameType.aiLevels lists those a game type offers).
+         * @enum {string}
+         */
+        AiLevel: "random" | "easy" | "normal" | "hard";
         GameResult: {
             winner: string | null;
             reason: string;
@@ -1874,7 +1895,8 @@ export interface components {
          *             "name": "Ada",
          *             "isBot": false
          *           },
-         *           "invited": false
+         *           "invited": false,
+         *           "ai": null
          *         },
          *         {
          *           "role": "Lancaster",
@@ -1883,7 +1905,8 @@ export interface components {
          *             "name": "Bob",
          *             "isBot": true
          *           },
-         *           "invited": false
+         *           "invited": false,
+         *           "ai": null
          *         }
          *       ],
          *       "result": null,
@@ -2047,6 +2070,10 @@ export interface components {
             visibility?: components["schemas"]["Visibility"];
             /** @description Seats the creator takes at once. */
             roles?: string[];
+            /** @description Seats Herald's AI takes, role → level (`{"Lancaster": "random"}`); not a role of `roles`. A bad role or level is 400 invalid_request (`field`), a level this game type does not offer (GameType.aiLevels) 422 ai_level_unavailable; nothing is created then. With `roles`, every seat taken: the game starts at once. */
+            ai?: {
+                [key: string]: components["schemas"]["AiLevel"];
+            };
             /** @default true */
             autoStart: boolean;
             /** @description Update both players' Glicko-2 ratings when the game finishes (two different players on the two seats). Default false. */
@@ -2397,6 +2424,9 @@ export interface components {
          *         "York",
          *         "Lancaster"
          *       ],
+         *       "aiLevels": [
+         *         "random"
+         *       ],
          *       "scenarios": [
          *         {
          *           "id": "wars-of-the-roses",
@@ -2441,6 +2471,8 @@ export interface components {
             missing: components["schemas"]["GameTypeProblem"][];
             roles: string[];
             scenarios: components["schemas"]["Scenario"][];
+            /** @description The levels Herald's AI plays this game at (POST /games `ai`): random always; easy, normal and hard where the game can sample states consistent with a seat's view. Empty when not playable. */
+            aiLevels: components["schemas"]["AiLevel"][];
             /** @description The data files' URLs; null when the game is not playable. */
             data: components["schemas"]["GameDataIndex"] | null;
         };
@@ -4417,16 +4449,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "gameType": "richard-iii",
-                 *       "scenario": "richard-iii",
-                 *       "visibility": "public",
-                 *       "roles": [
-                 *         "York"
-                 *       ]
-                 *     }
-                 */
                 "application/json": components["schemas"]["CreateGame"];
             };
         };
@@ -4445,7 +4467,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            /** @description invalid_options — an option the scenario does not declare, of another type or out of range; invalid_time_control — a time control out of range or malformed (`problems` lists each). */
+            /** @description invalid_options — an option the scenario does not declare, of another type or out of range; invalid_time_control — a time control out of range or malformed (`problems` lists each); ai_level_unavailable — an AI level this game type does not offer (`levels` lists those it does). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5461,8 +5483,10 @@ export interface operations {
                      * @description Organisers: the player to enter (leave out to join yourself).
                      */
                     playerId?: string;
-                    /** @description With playerId: the seed (default: by rating at the start). */
+                    /** @description With playerId or ai: the seed (default: by rating at the start). */
                     seed?: number;
+                    /** @description Organisers: enter Herald's AI at this level (instead of playerId). */
+                    ai?: components["schemas"]["AiLevel"];
                 };
             };
         };
@@ -5481,6 +5505,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["LeagueNotFound"];
             409: components["responses"]["LeagueConflict"];
+            422: components["responses"]["Unprocessable"];
         };
     };
     withdrawFromLeague: {

@@ -110,6 +110,17 @@ export class HeraldBot {
       await i.editReply({ content: `<@${i.user.id}> (York) challenges <@${opponent.id}> (Lancaster). Game \`${game.id}\`; the board follows.`, allowedMentions: { users: [opponent.id] } });
       return;
     }
+    if (i.commandName === 'computer') {
+      await i.deferReply();
+      const level = i.options.getString('level') ?? 'random';
+      const york = await this.playerOf(i.user);
+      // Herald's AI takes Lancaster: every seat is held, so the game starts now; the AI moves by itself.
+      const game = await this.herald.createGame(york, i.options.getString('scenario') ?? undefined, { Lancaster: level });
+      this.state.set(game.id, { channelId: i.channelId, messageId: null, shown: -1, seats: { York: i.user.id, Lancaster: '' } });
+      await i.editReply({ content: `<@${i.user.id}> (York) plays Herald's AI (${level}, Lancaster). Game \`${game.id}\`; the board follows.`, allowedMentions: { users: [] } });
+      await this.refreshBoard(game.id); // it started before it was remembered
+      return;
+    }
     const gameId = this.state.latest(i.channelId, i.user.id);
     if (!gameId) {
       await i.reply({ content: 'You have no game in this channel.', flags: MessageFlags.Ephemeral });

@@ -13,6 +13,24 @@ export const commands = [
         { name: 'Wars of the Roses (the full game)', value: 'wars-of-the-roses' },
       ),
     ),
+  new SlashCommandBuilder()
+    .setName('computer')
+    .setDescription("Start a game of Richard III against Herald's AI (you play York)")
+    .addStringOption((o) =>
+      o.setName('level').setDescription('How strong (default random; the server lists what each game offers)').addChoices(
+        { name: 'Random legal moves', value: 'random' },
+        { name: 'Easy', value: 'easy' },
+        { name: 'Normal', value: 'normal' },
+        { name: 'Hard', value: 'hard' },
+      ),
+    )
+    .addStringOption((o) =>
+      o.setName('scenario').setDescription('Which scenario').addChoices(
+        { name: 'Richard III (one campaign)', value: 'richard-iii' },
+        { name: 'Kingmaker', value: 'kingmaker' },
+        { name: 'Wars of the Roses (the full game)', value: 'wars-of-the-roses' },
+      ),
+    ),
   new SlashCommandBuilder().setName('board').setDescription('Post the board of your game in this channel again'),
   new SlashCommandBuilder().setName('resign').setDescription('Resign your game in this channel'),
 ].map((c) => c.toJSON());

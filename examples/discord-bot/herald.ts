@@ -57,8 +57,9 @@ export class Herald {
   }
 
   /** A game between two players, York the challenger; it starts when the opponent takes their seat. */
-  async createGame(york: string, scenario = this.o.scenario ?? 'richard-iii'): Promise<Game> {
-    return this.json<Game>('POST', '/games', { as: york, body: { gameType: 'richard-iii', scenario, visibility: 'public', roles: ['York'], autoStart: true } });
+  /** A game with York taken by `york`; `ai` gives seats to Herald's AI (`{ Lancaster: 'random' }`), which then starts it. */
+  async createGame(york: string, scenario = this.o.scenario ?? 'richard-iii', ai?: Record<string, string>): Promise<Game> {
+    return this.json<Game>('POST', '/games', { as: york, body: { gameType: 'richard-iii', scenario, visibility: 'public', roles: ['York'], autoStart: true, ...(ai ? { ai } : {}) } });
   }
 
   join(gameId: string, player: string): Promise<Game> {

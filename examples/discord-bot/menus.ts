@@ -46,7 +46,9 @@ export interface Seats {
 
 /** The channel's board message: the spectator picture, whose turn it is, and its buttons. */
 export function boardMessage(game: Game, seats: Seats, png: Buffer | null): BaseMessageOptions {
-  const who = (role: string) => (seats[role] ? `<@${seats[role]}> (${role})` : role);
+  // A seat of no member of the channel: Herald's AI ("Herald AI (random) (Lancaster)"), or just the role.
+  const ai = (role: string) => game.seats.find((s) => s.role === role && s.ai)?.player?.name;
+  const who = (role: string) => (seats[role] ? `<@${seats[role]}> (${role})` : ai(role) ? `${ai(role)} (${role})` : role);
   const lines = [`**Richard III** (${game.scenario}) — ${Object.keys(seats).map(who).join(' vs ')} — version ${game.version}`];
   const buttons: ButtonBuilder[] = [];
   if (game.status === 'active') {

@@ -5,3 +5,6 @@
  */
 export { AI_LEVELS, isAiLevel, type AiDecision, type AiLevel, type AiRequest, type AnyGameModule } from './types.ts';
 export { chooseRandom } from './random.ts';
+export { chooseAction, levelAvailable } from './choose.ts';
+export { LEVEL_SEARCH, type SearchLevel } from './levels.ts';
+export { ismcts, canonicalJson, type SearchOptions, type SearchResult } from './ismcts.ts';

@@ -36,6 +36,8 @@ export interface AiDecision {
   simulations: number;
   /** True when the time cap, not the budget, ended the search. */
   cappedByTime: boolean;
+  /** Sampled states whose legal actions for the seat differed from the request's (should stay 0; see ismcts.ts). */
+  sampleMismatches?: number;
 }
 
 /** A game module as the AI sees it: the contract, nothing game-specific. */

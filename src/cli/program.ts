@@ -51,6 +51,17 @@ function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
+/** `role=level` pairs of --ai: the seats Herald's AI takes (the server checks the roles and levels). */
+function aiSeats(pairs: string[] = []): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0 || eq === pair.length - 1) throw usageError(`--ai wants role=level (e.g. Lancaster=random), not "${pair}"`);
+    out[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return out;
+}
+
 /** `name=value` options of a new game: numbers and booleans as such, else strings. */
 function gameOptions(pairs: string[] = []): Record<string, string | number | boolean> {
   const out: Record<string, string | number | boolean> = {};
@@ -155,7 +166,7 @@ export function buildProgram(io: Io): Command {
       const types = await gameTypes(clientOf(cmd, false));
       if (opts.json) return printJson(types);
       for (const g of types) {
-        print(`${g.id}: ${g.title} (seats: ${g.roles.join(', ')})`);
+        print(`${g.id}: ${g.title} (seats: ${g.roles.join(', ')}${g.aiLevels?.length ? `; AI levels: ${g.aiLevels.join(', ')}` : ''})`);
         for (const sc of g.scenarios) print(`  ${sc.id}: ${sc.name}`);
       }
     });
@@ -188,17 +199,19 @@ export function buildProgram(io: Io): Command {
     });
   games
     .command('create')
-    .description('Create a game; with --role you take that seat (twice for both: hot-seat).')
+    .description('Create a game; with --role you take that seat (twice for both: hot-seat), with --ai the computer takes one.')
     .option('--type <gameType>', 'game type (default: the first the server lists; see `herald game-types`)')
     .option('--scenario <scenario>', "scenario (required; `herald game-types` lists each type's)")
     .option('--role <role>', 'take this seat now (repeatable)', collect)
+    .option('--ai <role=level>', "Herald's AI takes this seat at this level, e.g. Lancaster=random (levels: random, easy, normal, hard; `herald game-types` lists each type's; repeatable)", collect)
     .option('--seed <seed>', 'the random seed (kept secret until the game is over)')
     .option('--option <name=value>', 'a scenario option, e.g. endCampaign=1 (repeatable)', collect)
     .option('--private', 'visible only to its players (join by invite)')
     .option('--rated', 'update both players\' ratings when it ends')
     .option('--json', 'machine-readable output')
-    .action(async (opts: { type?: string; scenario?: string; role?: string[]; seed?: string; option?: string[]; private?: boolean; rated?: boolean; json?: boolean }, cmd: Command) => {
+    .action(async (opts: { type?: string; scenario?: string; role?: string[]; ai?: string[]; seed?: string; option?: string[]; private?: boolean; rated?: boolean; json?: boolean }, cmd: Command) => {
       const options = gameOptions(opts.option);
+      const ai = aiSeats(opts.ai);
       const client = clientOf(cmd);
       // Without --type, or without --scenario, the server says what there is.
       const type = opts.type === undefined || opts.scenario === undefined ? await gameType(client, opts.type) : null;
@@ -206,6 +219,7 @@ export function buildProgram(io: Io): Command {
         gameType: type?.id ?? opts.type,
         scenario: type ? checkScenario(type, opts.scenario) : opts.scenario,
         ...(opts.role ? { roles: opts.role } : {}),
+        ...(Object.keys(ai).length ? { ai } : {}),
         ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
         ...(Object.keys(options).length ? { options } : {}),
         ...(opts.private ? { visibility: 'private' } : {}),

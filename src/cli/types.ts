@@ -13,12 +13,16 @@ export interface GameType {
   title: string;
   roles: string[];
   scenarios: { id: string; name: string; description: string }[];
+  /** The levels Herald's AI plays it at (absent from servers before AI seats). */
+  aiLevels?: string[];
 }
 
 export interface Seat {
   role: string;
   player: null | { id: string; name: string; isBot: boolean };
   invited: boolean;
+  /** Herald's AI holds the seat (absent from servers before AI seats). */
+  ai?: { level: string } | null;
 }
 
 export interface GameSummary {

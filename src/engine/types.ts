@@ -142,6 +142,12 @@ export interface GameModule<State = unknown, Action = unknown> {
    * played only by the random level.
    */
   sampleState?(view: unknown, role: string, rng: RngState): State;
+  /**
+   * A cheap estimate, in [0, 1], of how likely `role` is to win from `state`
+   * (0.5: even). Optional; the computer players' search uses it to score
+   * playouts cut short by their depth limit. Pure and deterministic.
+   */
+  evaluate?(state: State, role: string): number;
 }
 
 /** Thrown by apply() for anything that is not one of legalActions(). */

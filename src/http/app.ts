@@ -49,6 +49,10 @@ export interface AppServices {
   webhooks?: { retrySchedule?: readonly number[]; perEndpoint?: number; maxInFlight?: number; timeoutMs?: number };
   /** The game modules by id (default: src/games/index.ts); tests add a test-only game type. */
   games?: Record<string, GameModule>;
+  /** How often games where an AI seat is to act are looked for (default 5 s). */
+  aiSweepMs?: number;
+  /** Another AI worker module and its workerData (tests: one that waits for a signal). */
+  aiWorker?: { filename: string; workerData?: Record<string, unknown> };
 }
 
 const version = (JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
@@ -109,6 +113,9 @@ export async function buildApp(config: Config, given: AppServices = {}): Promise
       ...(given.roundSweepMs !== undefined ? { roundSweepMs: given.roundSweepMs } : {}),
       ...(given.webhookSweepMs !== undefined ? { webhookSweepMs: given.webhookSweepMs } : {}),
       ...(given.webhookPruneMs !== undefined ? { webhookPruneMs: given.webhookPruneMs } : {}),
+      ...(config.ai ? { ai: config.ai } : {}),
+      ...(given.aiSweepMs !== undefined ? { aiSweepMs: given.aiSweepMs } : {}),
+      ...(given.aiWorker ? { aiWorker: given.aiWorker } : {}),
       webhooks: { allowPrivate: config.webhookAllowPrivate, publicUrl: config.publicUrl, retentionMs: config.webhookRetentionDays * 86_400_000, ...given.webhooks },
     });
     // Before authentication (which reads X-Act-As) and every route.

@@ -28,6 +28,7 @@ export const SERVICE_ERROR_STATUS: Record<ErrorCode, number> = {
   vacation_not_allowed: 422,
   deadline_passed: 409,
   not_claimable: 409,
+  ai_level_unavailable: 422,
   rate_limited: 429,
   unavailable: 503,
 };

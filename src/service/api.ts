@@ -114,6 +114,8 @@ export interface GameTypeInfo {
   missing: { message: string; file: string | null; path: string | null }[];
   roles: string[];
   scenarios: { id: string; name: string; description: string; options: OptionDeclaration[] }[];
+  /** The levels Herald's AI plays this game at (random always; the search levels where the module samples states); [] when not playable. */
+  aiLevels: string[];
 }
 
 export type GameStatus = 'setup' | 'active' | 'finished' | 'abandoned';
@@ -130,6 +132,8 @@ export interface SeatInfo {
   player: { id: string; name: string; isBot: boolean } | null;
   /** An unused invite code is waiting for this seat. */
   invited: boolean;
+  /** Herald's AI plays this seat, at this level (issue 20); null: a person or a bot of their own. */
+  ai: { level: string } | null;
 }
 
 export interface GameSummary {
@@ -193,6 +197,8 @@ export interface CreateGameInput {
   visibility?: Visibility;
   /** Roles the creator takes at once (hot-seat: all of them). */
   roles?: string[];
+  /** Roles Herald's AI takes, with its level: `{"Lancaster": "random"}` (levels: random, easy, normal, hard; see GameType.aiLevels). */
+  ai?: Record<string, Json> | null;
   autoStart?: boolean;
   /** Update both players' Glicko-2 ratings when the game finishes (default false). */
   rated?: boolean;
@@ -640,7 +646,8 @@ export interface GameServiceApi {
   /** The caller withdraws: before the start the entry is removed; after, never paired again. */
   withdrawFromLeague(caller: Caller, leagueId: string): Promise<Entrant | null>;
   /** Organiser: add a player (any time registration would let them join, and the entry limit aside). */
-  addEntrant(caller: Caller, leagueId: string, input: { playerId: string; seed?: number }): Promise<Entrant>;
+  /** An organiser enters a player (`playerId`), or Herald's AI at a level (`ai`: it fills an odd seat; its games are played by the AI job). */
+  addEntrant(caller: Caller, leagueId: string, input: { playerId?: string; ai?: unknown; seed?: number }): Promise<Entrant>;
   /** Organiser: seed, withdraw or disqualify (with a reason), or remove before the start. */
   updateEntrant(caller: Caller, leagueId: string, playerId: string, input: { seed?: number | null; status?: 'withdrawn' | 'disqualified'; reason?: string }): Promise<Entrant>;
   removeEntrant(caller: Caller, leagueId: string, playerId: string): Promise<void>;

@@ -17,6 +17,7 @@ import type { ReminderOptions } from '../clocks/reminders.ts';
 import { ServiceError } from './errors.ts';
 import type { DeliverySignal, WebhookOptions } from './webhooks.ts';
 import type { DataGameStatus } from './installed-games.ts';
+import type { AiPool } from './ai-pool.ts';
 
 export interface Ctx {
   db: PrismaClient;
@@ -46,6 +47,8 @@ export interface Ctx {
   webhooks?: WebhookOptions;
   /** Woken by a commit that wrote webhook messages: the delivery run claims them at once (webhooks.ts). */
   deliveries?: DeliverySignal;
+  /** The AI's worker threads (ai-pool.ts); absent on an instance that runs no jobs (AI seats are then played by another). */
+  aiPool?: AiPool;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -210,6 +213,7 @@ export function summarize(game: GameRow, now: number): GameSummary {
       role: seat.role,
       player: seat.player ? { id: seat.player.id, name: seat.player.name, isBot: seat.player.isBot } : null,
       invited: seat.inviteCodeHash !== null,
+      ai: seat.player?.aiLevel ? { level: seat.player.aiLevel } : null,
     })),
     result: (game.result ?? null) as GameResult | null,
     createdBy: game.createdById ?? '',

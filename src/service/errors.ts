@@ -47,6 +47,8 @@ export const ERROR_CODES = [
    * the one out of time (`own_time`).
    */
   'not_claimable',
+  /** An AI level this game type cannot be played at (only random, where its module cannot sample states): extensions.levels lists the ones it can. */
+  'ai_level_unavailable',
   /** Used by the rate-limit plugin (DELIVERY). */
   'rate_limited',
   /** The database is unreachable (down, restarting): retry shortly. */

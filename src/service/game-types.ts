@@ -5,6 +5,7 @@ import type { GameModule, OptionValue } from '../engine/types.ts';
 import type { GameTypeInfo } from './api.ts';
 import type { Ctx } from './context.ts';
 import { ServiceError, type ErrorCode } from './errors.ts';
+import { aiLevelsOf } from './ai-seats.ts';
 
 /** The playable game types, then those that are not (with why). */
 export function listGameTypes(ctx: Ctx): GameTypeInfo[] {
@@ -17,10 +18,11 @@ export function listGameTypes(ctx: Ctx): GameTypeInfo[] {
     missing: [],
     roles: [...m.roles],
     scenarios: m.scenarios.map((s) => ({ id: s.id, name: s.name, description: s.description, options: [...s.options] })),
+    aiLevels: aiLevelsOf(m),
   }));
   const unplayable: GameTypeInfo[] = (ctx.dataGames ?? [])
     .filter((g) => g.missing.length > 0)
-    .map((g) => ({ id: g.id, title: g.title, playable: false, invented: false, missing: g.missing.map((r) => ({ ...r })), roles: [], scenarios: [] }));
+    .map((g) => ({ id: g.id, title: g.title, playable: false, invented: false, missing: g.missing.map((r) => ({ ...r })), roles: [], scenarios: [], aiLevels: [] }));
   return [...playable, ...unplayable];
 }
 

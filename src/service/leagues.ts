@@ -1,5 +1,7 @@
 // Leagues: creating and changing them, their organisers and entrants, and the start.
 // Rounds are in league-rounds.ts, results and standings in league-results.ts.
+import { aiLevelsOf, aiPlayers, levelAvailable } from './ai-seats.ts';
+import { AI_LEVELS, isAiLevel } from '../ai/index.ts';
 import type { Prisma } from '../generated/prisma/client.ts';
 import { findLeague, listEntrantRows, queryLeagues, type LeagueRow } from '../store/leagues.ts';
 import type { Caller, Entrant, League, LeagueFilter, LeagueSettingsInput, LeagueUpdateInput, Page } from './api.ts';
@@ -199,15 +201,26 @@ export async function joinLeague(ctx: Ctx, callerIn: Caller, leagueId: string): 
   return changeLeague(ctx, leagueId, async (tx, row) => enter(ctx, tx, row, caller.playerId, false, null));
 }
 
-export async function addEntrant(ctx: Ctx, callerIn: Caller, leagueId: string, input: { playerId: string; seed?: number }): Promise<Entrant> {
+export async function addEntrant(ctx: Ctx, callerIn: Caller, leagueId: string, input: { playerId?: string; ai?: unknown; seed?: number }): Promise<Entrant> {
   const caller = requirePlayer(callerIn);
   if (!isPlainObject(input)) throw new ServiceError('invalid_request', 'The body must be a JSON object.');
   if (input.seed !== undefined && (!Number.isInteger(input.seed) || input.seed < 1 || input.seed > 100_000)) {
     throw new ServiceError('invalid_request', 'seed must be a positive integer.');
   }
+  // Herald's AI as an entrant: its player of that level (made on first use, outside the league's transaction).
+  const ai = input.ai === undefined ? null : isAiLevel(input.ai) ? input.ai : null;
+  if (input.ai !== undefined && ai === null) throw new ServiceError('invalid_request', `ai must be one of ${AI_LEVELS.join(', ')}.`, { field: 'ai', levels: [...AI_LEVELS] });
+  if (ai !== null && input.playerId !== undefined) throw new ServiceError('invalid_request', 'Give either playerId or ai, not both.', { field: 'ai' });
+  const aiPlayer = ai === null ? null : (await aiPlayers(ctx)).get(ai)!;
   return changeLeague(ctx, leagueId, async (tx, row) => {
     requireOrganiser(row, caller);
-    const id = await requireKnownPlayer(tx, input.playerId);
+    if (ai !== null) {
+      const m = ctx.games[row.gameType];
+      if (m && !levelAvailable(m, ai)) {
+        throw new ServiceError('ai_level_unavailable', `The AI plays ${m.title} only at ${aiLevelsOf(m).join(', ')}.`, { field: 'ai', level: ai, gameType: m.id, levels: aiLevelsOf(m) });
+      }
+    }
+    const id = aiPlayer ?? (await requireKnownPlayer(tx, input.playerId));
     if (input.seed !== undefined && row.status !== 'registration') throw new ServiceError('invalid_state', 'Seeds are fixed once the league has started.');
     return enter(ctx, tx, row, id, true, input.seed ?? null);
   });

@@ -12,6 +12,7 @@ import { resolveOptions } from './game-types.ts';
 import { isPlainObject } from './json.ts';
 import { newInviteCode, newSeed, sha256 } from './secrets.ts';
 import { parseTimeControl } from './clocks.ts';
+import { aiPlayers, parseAiSeats } from './ai-seats.ts';
 
 const MAX_SEED = 200;
 const MAX_OPTIONS_BYTES = 10_000;
@@ -59,6 +60,7 @@ export async function createGame(ctx: Ctx, callerIn: Caller, input: CreateGameIn
   if (!Array.isArray(roles) || roles.some((r) => typeof r !== 'string' || !m.roles.includes(r)) || new Set(roles).size !== roles.length) {
     throw new ServiceError('invalid_request', `roles must list distinct roles among ${m.roles.join(', ')}.`);
   }
+  const ai = parseAiSeats(m, input.ai, roles);
   if (input.autoStart !== undefined && typeof input.autoStart !== 'boolean') throw new ServiceError('invalid_request', 'autoStart must be a boolean.');
   const autoStart = input.autoStart ?? true;
   if (input.rated !== undefined && typeof input.rated !== 'boolean') throw new ServiceError('invalid_request', 'rated must be a boolean.');
@@ -71,6 +73,8 @@ export async function createGame(ctx: Ctx, callerIn: Caller, input: CreateGameIn
   } catch (err) {
     throw new ServiceError('invalid_request', `The game module rejects these settings: ${err instanceof Error ? err.message : String(err)}`);
   }
+  const aiIds = ai.size > 0 ? await aiPlayers(ctx) : new Map<string, string>();
+  const seatOf = (role: string): string | null => (roles.includes(role) ? caller.playerId : ai.has(role) ? aiIds.get(ai.get(role)!)! : null);
   let game = await insertGame(ctx.sql, {
     gameType: m.id,
     scenario: input.scenario,
@@ -81,10 +85,10 @@ export async function createGame(ctx: Ctx, callerIn: Caller, input: CreateGameIn
     rated,
     ...(timeControl !== null ? { timeControl: timeControl as unknown as Prisma.InputJsonValue } : {}),
     createdById: caller.playerId,
-    seats: m.roles.map((role) => ({ role, playerId: roles.includes(role) ? caller.playerId : null })),
+    seats: m.roles.map((role) => ({ role, playerId: seatOf(role) })),
   });
   orderSeats(ctx, game);
-  if (autoStart && roles.length === m.roles.length) {
+  if (autoStart && roles.length + ai.size === m.roles.length) {
     game = await mutate(ctx, caller, game.id, (g) => {
       requireSetup(g, 'start');
       const s = startDecision(ctx, g, caller.playerId);
@@ -283,7 +287,9 @@ export async function rematch(ctx: Ctx, callerIn: Caller, gameId: string): Promi
     for (const role of m.roles) {
       const player = wanted.get(role) ?? null;
       // The caller's own seats, and those of players the caller may act for, are taken now; the others are kept for their player.
-      const taken = player !== null && (player === caller.playerId || (await actsFor(ctx, caller, player)));
+      // An AI seat of the old game is the AI's again: it needs no invitation.
+      const ai = old.seats.some((s) => s.playerId === player && s.player?.aiLevel);
+      const taken = player !== null && (player === caller.playerId || ai || (await actsFor(ctx, caller, player)));
       seats.push({ role, playerId: taken ? player : null, inviteCodeHash: taken || player === null ? null : newInviteCode().hash });
     }
     let game = await insertRematch(ctx.db, old.id, {

@@ -30,6 +30,8 @@ import * as settle from './settle.ts';
 import * as clocks from './clocks.ts';
 import * as calendar from './league-calendar.ts';
 import * as webhooks from './webhooks.ts';
+import * as aiSeats from './ai-seats.ts';
+import type { AiPool } from './ai-pool.ts';
 
 export interface GameServiceOptions {
   store: Pick<Store, 'prisma' | 'pool'>;
@@ -61,6 +63,8 @@ export interface GameServiceOptions {
   pictureCacheBytes?: number;
   /** Webhook delivery settings (webhooks.ts); unset ones take DEFAULT_WEBHOOK_OPTIONS. */
   webhooks?: Partial<webhooks.WebhookOptions>;
+  /** The AI's worker pool (ai-pool.ts): set on an instance that runs the AI job. */
+  aiPool?: AiPool;
 }
 
 export class GameService implements GameServiceApi {
@@ -99,6 +103,7 @@ export class GameService implements GameServiceApi {
       ...(o.reminders !== undefined ? { reminders: reminderOptions(o.reminders) } : {}),
       webhooks: { ...webhooks.DEFAULT_WEBHOOK_OPTIONS, ...o.webhooks },
       deliveries: new webhooks.DeliverySignal(),
+      ...(o.aiPool ? { aiPool: o.aiPool } : {}),
     };
     vacation.listenForClockChanges(this.ctx);
   }
@@ -219,6 +224,12 @@ export class GameService implements GameServiceApi {
   get webhookSignal(): webhooks.DeliverySignal {
     return this.ctx.deliveries!;
   }
+  /** One move of an AI seat of the game if one is to act (ai-seats.ts; the AI job calls it). */
+  playAiTurn = (gameId: string): Promise<aiSeats.AiTurnOutcome> => aiSeats.playAiTurn(this.ctx, gameId);
+  /** Games where an AI seat is to act (the AI job's sweep). */
+  pendingAiGames = (limit?: number): Promise<string[]> => aiSeats.pendingAiGames(this.ctx, limit);
+  /** Calls onTurn(gameId) for each "your turn" of an AI player (the AI job's trigger); resolves to an unsubscribe. */
+  onAiTurn = (onTurn: (gameId: string) => void): Promise<(() => Promise<void>) | null> => aiSeats.onAiTurn(this.ctx, onTurn);
   /** Deletes finished webhook messages older than the retention (jobs/webhook-deliveries.ts); how many. */
   pruneWebhooks = (): Promise<number> => webhooks.pruneFinished(this.ctx);
 }

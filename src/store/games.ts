@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { CommitGroup, type GroupCommitOptions } from './group-commit.ts';
 import { enqueueSql, type OutboxEvent } from './webhooks.ts';
 
-export type SeatRow = Seat & { player: Pick<Player, 'id' | 'name' | 'isBot'> | null };
+export type SeatRow = Seat & { player: Pick<Player, 'id' | 'name' | 'isBot' | 'aiLevel'> | null };
 /** The league board a game is (league_pairings.game_id), if any. */
 export type PairingRef = {
   leagueId: string;
@@ -23,7 +23,7 @@ export type GameRow = Omit<Game, 'remindAt' | 'remindersSent'> & { seats: SeatRo
 export type { Action as LogRow, IdempotencyRecord };
 
 const withSeats = {
-  seats: { include: { player: { select: { id: true, name: true, isBot: true } } }, orderBy: { role: 'asc' as const } },
+  seats: { include: { player: { select: { id: true, name: true, isBot: true, aiLevel: true } } }, orderBy: { role: 'asc' as const } },
   pairing: { select: { leagueId: true, round: true, board: true, league: { select: { organisers: { select: { playerId: true } } } } } },
 };
 
@@ -35,7 +35,7 @@ const GAME_COLUMNS = `g.id::text AS id, g.game_type, g.scenario, g.status::text 
 /** A seat (alias s, its player p) as the JSON of a SeatRow. */
 const SEAT_JSON = `json_build_object(
         'gameId', s.game_id, 'role', s.role, 'playerId', s.player_id, 'inviteCodeHash', s.invite_code_hash,
-        'player', CASE WHEN p.id IS NULL THEN NULL ELSE json_build_object('id', p.id, 'name', p.name, 'isBot', p.is_bot) END
+        'player', CASE WHEN p.id IS NULL THEN NULL ELSE json_build_object('id', p.id, 'name', p.name, 'isBot', p.is_bot, 'aiLevel', p.ai_level) END
       )`;
 
 type PrismaGame = Prisma.GameGetPayload<{ include: typeof withSeats }>;
@@ -656,4 +656,18 @@ export async function gamesOfPlayer(db: PrismaClient, playerId: string): Promise
     orderBy: { createdAt: 'desc' },
   });
   return rows.map(toRow);
+}
+
+/** Active games where a seat held by an AI player (players.ai_level) is among the active roles, least recently changed first. */
+export async function aiTurnGames(sql: Sql, limit: number): Promise<string[]> {
+  const { rows } = await sql.query<{ id: string }>({
+    name: 'herald-ai-turn-games',
+    text: `SELECT g.id::text AS id FROM players p
+      JOIN seats s ON s.player_id = p.id
+      JOIN games g ON g.id = s.game_id
+      WHERE p.ai_level IS NOT NULL AND g.status = 'active' AND s.role = ANY(g.active_roles)
+      GROUP BY g.id, g.updated_at ORDER BY g.updated_at LIMIT $1`,
+    values: [limit],
+  });
+  return rows.map((r) => r.id);
 }

@@ -39,7 +39,29 @@ export async function createPlayer(sql: Sql, p: NewPlayer): Promise<Player> {
     values: [randomUUID(), p.name, p.kind, p.isBot, p.externalId, p.createdById],
   });
   const r = rows[0]!;
-  return { id: r.id, name: r.name, kind: r.kind, isBot: r.is_bot, externalId: r.external_id, createdById: r.created_by_id, createdAt: new Date(r.created_at) };
+  return { id: r.id, name: r.name, kind: r.kind, isBot: r.is_bot, externalId: r.external_id, createdById: r.created_by_id, aiLevel: null, createdAt: new Date(r.created_at) };
+}
+
+/**
+ * Herald's computer player of each level (players.ai_level), made on first use: a bot
+ * player with no key, so nobody can act as it but the AI job. Two servers making them at
+ * once get the same rows (the unique index on ai_level).
+ */
+export async function ensureAiPlayers(sql: Sql, levels: readonly { level: string; name: string }[]): Promise<Map<string, string>> {
+  await sql.query({
+    text: `INSERT INTO players (id, name, kind, is_bot, ai_level, created_at)
+      SELECT gen_random_uuid(), x.name, 'player'::player_kind, true, x.level, now()
+      FROM unnest($1::text[], $2::text[]) AS x(level, name)
+      ON CONFLICT (ai_level) DO NOTHING`,
+    values: [levels.map((l) => l.level), levels.map((l) => l.name)],
+  });
+  return findAiPlayers(sql);
+}
+
+/** The AI players made so far, level → id. */
+export async function findAiPlayers(sql: Sql): Promise<Map<string, string>> {
+  const { rows } = await sql.query<{ id: string; ai_level: string }>('SELECT id::text AS id, ai_level FROM players WHERE ai_level IS NOT NULL');
+  return new Map(rows.map((r) => [r.ai_level, r.id]));
 }
 
 export function findPlayer(db: PrismaClient, id: string): Promise<Player | null> {

@@ -62,7 +62,7 @@ t.test('the herald client against a server', async (t) => {
     const r3 = types.find((g) => g.id === 'richard-iii')!;
     t.same(r3.roles, ['York', 'Lancaster']);
     const text = await ada.run(['game-types'], { env });
-    t.match(text.stdout, /richard-iii: Richard III.*\(seats: York, Lancaster\)\n  wars-of-the-roses: /);
+    t.match(text.stdout, /richard-iii: Richard III.*\(seats: York, Lancaster; AI levels: random[a-z, ]*\)\n  wars-of-the-roses: /);
     const missing = await ada.run(['games', 'create'], { env });
     t.equal(missing.code, 1, 'usage error');
     t.match(missing.stderr, `--scenario is required; ${types[0]!.id} has: ${types[0]!.scenarios.map((s) => s.id).join(', ')}`);
@@ -161,4 +161,19 @@ t.test('the herald client against a server', async (t) => {
     t.ok(json<Game>(await bob.run(['games', 'show', gameId, '--json'])).version > before, 'a card was played');
   });
 
+  await t.test('games create --ai: a game against the computer, which moves by itself', async (t) => {
+    const run = await ada.run(['games', 'create', '--scenario', 'richard-iii', '--role', 'York', '--ai', 'Lancaster=random']);
+    t.equal(run.code, 0, run.stderr);
+    t.match(run.stdout, /York: Ada · Lancaster: Herald AI \(random\)/);
+    t.match(run.stdout, /· active · version \d+/, 'every seat held: started');
+    const id = /^Game (\S+)/.exec(run.stdout)![1]!;
+    const game = json<Game & { seats: { role: string; ai: { level: string } | null }[] }>(await ada.run(['games', 'show', id, '--json']));
+    t.match(game.seats, [{ role: 'York', ai: null }, { role: 'Lancaster', ai: { level: 'random' } }]);
+    const bad = await ada.run(['games', 'create', '--scenario', 'richard-iii', '--ai', 'Lancaster']);
+    t.equal(bad.code, 1, 'usage error');
+    t.match(bad.stderr, /--ai wants role=level/);
+    const refused = await ada.run(['games', 'create', '--scenario', 'richard-iii', '--ai', 'Lancaster=grandmaster']);
+    t.equal(refused.code, 2, 'the server refuses an unknown level');
+    t.match(refused.stderr, /\[invalid_request\]: ai\.Lancaster must be one of random, easy, normal, hard/);
+  });
 });

@@ -72,8 +72,14 @@ if (missing.length > 0) {
     t.match(run.stdout, /"status":"active"/, 'the game started when Bob joined');
 
     const games = await store.prisma.game.findMany({ where: { pairing: null }, include: { seats: { include: { player: true } } } });
-    t.equal(games.length, 1, 'the tour made one game outside leagues');
-    const game = games[0]!;
+    t.equal(games.length, 2, 'the tour made two games outside leagues: Ada against Bob, Ada against the AI');
+    const game = games.find((g) => g.seats.every((s) => s.player?.aiLevel === null))!;
+    // "Playing against the computer": Ada (York) against the AI at the random level, which moved by itself.
+    const aiGame = games.find((g) => g !== game)!;
+    t.same(aiGame.seats.map((s) => [s.role, s.player?.name, s.player?.aiLevel]).sort(), [['Lancaster', 'Herald AI (random)', 'random'], ['York', 'Ada', null]]);
+    const aiMoves = await store.prisma.action.findMany({ where: { gameId: aiGame.id, kind: 'action', role: 'Lancaster' } });
+    t.ok(aiMoves.length > 0 && aiMoves.every((m) => m.playerId === aiGame.seats.find((s) => s.role === 'Lancaster')!.playerId), 'the AI moved, as its player');
+    t.match(run.stdout, /\{"status":"active","seats":\[\{"role":"York","player":"Ada","ai":null\},\{"role":"Lancaster","player":"Herald AI \(random\)","ai":\{"level":"random"\}\}\]\}/);
     t.same(game.seats.map((s) => [s.role, s.player?.name]).sort(), [['Lancaster', 'Bob'], ['York', 'Ada']]);
     const moves = await store.prisma.action.findMany({ where: { gameId: game.id, kind: 'action' }, orderBy: { seq: 'asc' } });
     t.same([...new Set(moves.map((m) => m.role))].sort(), ['Lancaster', 'York'], 'a move by each seat');

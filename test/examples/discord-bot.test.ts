@@ -19,7 +19,7 @@ import { startReceiver } from '../../examples/discord-bot/webhook-receiver.ts';
 
 const ADMIN = 'discord-example-operator-token-0123456789';
 const { store, databaseUrl } = await openTestStore(t);
-const { app, baseUrl } = await listen(testConfig({ databaseUrl, adminToken: ADMIN, webhookAllowPrivate: true }), { store, webhookSweepMs: 100 });
+const { app, baseUrl } = await listen(testConfig({ databaseUrl, adminToken: ADMIN, webhookAllowPrivate: true }), { store, webhookSweepMs: 100, aiSweepMs: 200 });
 t.teardown(() => app.close());
 
 async function api(method: string, path: string, key: string, body?: unknown, actAs?: string): Promise<any> {
@@ -38,7 +38,8 @@ const isPng = (b: Buffer | undefined) => !!b && b.subarray(0, 4).equals(PNG);
 t.test('the slash commands are registered in the guild', async (t) => {
   const discord = await startFakeDiscord(t);
   await registerCommands({ token: discord.token, applicationId: discord.applicationId, guildId: discord.guildId, api: discord.api });
-  t.same(discord.commands.map((c) => c.name).sort(), ['board', 'challenge', 'resign']);
+  t.same(discord.commands.map((c) => c.name).sort(), ['board', 'challenge', 'computer', 'resign']);
+  t.match(discord.commands.find((c) => c.name === 'computer'), { options: [{ name: 'level', type: 3, choices: [{ value: 'random' }, { value: 'easy' }, { value: 'normal' }, { value: 'hard' }] }, { name: 'scenario', type: 3 }] });
   t.match(discord.commands.find((c) => c.name === 'challenge'), { guild_id: discord.guildId, options: [{ name: 'opponent', type: 6, required: true }, { name: 'scenario', type: 3 }] });
 });
 
@@ -240,6 +241,29 @@ t.test('a game in a channel: /challenge, the board from webhooks, moves from men
   await running.bot.idle();
   t.same(logs, [], 'the bot logged no error');
   t.same(discord.unknown, [], 'the bot used no route the fake does not know');
+});
+
+t.test("/computer: a game against Herald's AI in the channel; the AI moves by itself", async (t) => {
+  const discord = await startFakeDiscord(t);
+  const dave = discord.user('dave');
+  const stateFile = path.join(await tempDir(t, 'discord-bot-ai-'), 'state.json');
+  const running = await startBot({ herald: { url: baseUrl, appKey }, discordToken: discord.token, webhookPort: 0, webhookHost: '127.0.0.1', discordApi: discord.api, stateFile, log: (m) => t.comment(m) });
+  t.teardown(() => running.stop());
+  const started = await discord.command(dave, 'computer', [{ name: 'level', type: 3, value: 'random' }]);
+  t.match(started.message!.content, new RegExp(`<@${dave.id}> \\(York\\) plays Herald's AI \\(random, Lancaster\\)`));
+  const gameId = started.message!.content.match(/`([0-9a-f-]{36})`/)![1]!;
+  const game = await api('GET', `/games/${gameId}`, appKey);
+  t.match(game, { status: 'active', seats: [{ role: 'York', player: { name: 'dave' }, ai: null }, { role: 'Lancaster', player: { name: 'Herald AI (random)', isBot: true }, ai: { level: 'random' } }] });
+  const board = await discord.waitFor('the board message', () => discord.channelMessages().find((m) => ids(m).includes(encodeId({ kind: 'view', gameId }))));
+  t.match(board.content, new RegExp(`<@${dave.id}> \\(York\\) vs Herald AI \\(random\\) \\(Lancaster\\)`), 'the board names the AI');
+  // The AI's first move (Lancaster's card or hand) comes by itself, and the board follows it.
+  let moved = false;
+  for (let i = 0; i < 500 && !moved; i++) {
+    const log = (await api('GET', `/games/${gameId}/log`, appKey)).entries as { kind: string; role: string | null }[];
+    moved = log.some((e) => e.kind === 'action' && e.role === 'Lancaster');
+    if (!moved) await new Promise((r) => setTimeout(r, 40));
+  }
+  t.ok(moved, 'Lancaster (the AI) acted');
 });
 
 t.test('the webhook receiver: verified by signature, retries dropped by webhook-id', async (t) => {

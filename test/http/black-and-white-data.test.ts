@@ -30,7 +30,7 @@ async function appWith(file: string | null): Promise<FastifyInstance> {
 }
 
 type Listed = GameTypeInfo & { data: unknown };
-const TYPES = '{ gameTypes { id title playable invented missing { message file path } roles scenarios { id } data { version } } }';
+const TYPES = '{ gameTypes { id title playable invented missing { message file path } roles aiLevels scenarios { id } data { version } } }';
 
 async function listed(app: FastifyInstance): Promise<{ rest: Listed[]; gql: Listed[] }> {
   const res = await app.inject('/game-types');

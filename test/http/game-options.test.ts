@@ -14,7 +14,7 @@ const gql = gqlClient(app, ada.key);
 const gameCount = () => app.store.prisma.game.count();
 
 const OPTION_FIELDS = 'name type description default min max values';
-const TYPES_QUERY = `{ gameTypes { id title playable invented missing { message file path } roles scenarios { id name description options { ${OPTION_FIELDS} } } } }`;
+const TYPES_QUERY = `{ gameTypes { id title playable invented missing { message file path } roles aiLevels scenarios { id name description options { ${OPTION_FIELDS} } } } }`;
 
 /** A GraphQL option as the REST declaration: the fields of other types are null there. */
 function fromGql(o: Record<string, unknown>): OptionDeclaration {

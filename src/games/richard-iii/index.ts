@@ -15,6 +15,7 @@ export { sameJson };
 import { setupState } from './setup.ts';
 import { lineFor, viewFor } from './view.ts';
 import { sampleState } from './sample-state.ts';
+import { evaluate } from './evaluate.ts';
 import { actionGroups, describeAction, logMessage } from './labels.ts';
 import { fileURLToPath } from 'node:url';
 import { handlers as cardHandlers } from './cards.ts';
@@ -170,6 +171,7 @@ export const richardIII: GameModule<R3State, Action> = {
   actionGroups: (s, role, action) => actionGroups(s, asSide(role)!, action),
   logMessage: (entry, role) => logMessage(entry as LogEntry, role === null ? null : asSide(role)),
   sampleState,
+  evaluate: (s, role) => evaluate(s, role),
 };
 
 export default richardIII;

@@ -155,6 +155,7 @@ export function queryResolvers(service: GameServiceApi, info: { version: string 
             seed?: string | null;
             visibility?: Visibility | null;
             roles?: string[] | null;
+            ai?: unknown;
             autoStart?: boolean | null;
             rated?: boolean | null;
             timeControl?: unknown;
@@ -171,6 +172,7 @@ export function queryResolvers(service: GameServiceApi, info: { version: string 
           seed: opt(i.seed),
           visibility: opt(i.visibility),
           roles: opt(i.roles),
+          ai: (i.ai ?? null) as CreateGameInput['ai'],
           autoStart: opt(i.autoStart),
           rated: opt(i.rated),
           timeControl: (i.timeControl ?? null) as CreateGameInput['timeControl'],

@@ -9,6 +9,8 @@ import { ROUND_SWEEP_MS, startRoundSweep } from '../../jobs/round-sweep.ts';
 import { WEBHOOK_PRUNE_MS, WEBHOOK_SWEEP_MS, startWebhookDeliveries, startWebhookPruning } from '../../jobs/webhook-deliveries.ts';
 import type { WebhookOptions } from '../../service/webhooks.ts';
 import type { GameModule } from '../../engine/types.ts';
+import { createAiPool, DEFAULT_AI_QUEUE, DEFAULT_AI_TIME_CAP_MS, DEFAULT_AI_WORKERS } from '../../service/ai-pool.ts';
+import { AI_SWEEP_MS, startAiMoves } from '../../jobs/ai-moves.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -43,10 +45,24 @@ export interface GameServicePluginOptions {
   games?: Record<string, GameModule>;
   /** The data files of the games that need one (Config.gameDataFiles, e.g. HERALD_BLACK_AND_WHITE_DATA). */
   gameDataFiles?: Record<string, string | null>;
+  /** The AI's worker pool (Config.ai: HERALD_AI_WORKERS, HERALD_AI_QUEUE, HERALD_AI_TIME_CAP_MS). */
+  ai?: { workers: number; queue: number; timeCapMs: number };
+  /** How often games where an AI seat is to act are looked for (jobs/ai-moves.ts; default 5 s). */
+  aiSweepMs?: number;
+  /** Another AI worker module (tests). */
+  aiWorker?: { filename: string; workerData?: Record<string, unknown> };
 }
 
 async function gameService(app: FastifyInstance, opts: GameServicePluginOptions): Promise<void> {
+  // The AI thinks on worker threads, on the instances that run the jobs (its moves are made by one).
+  const ai = opts.ai ?? { workers: DEFAULT_AI_WORKERS, queue: DEFAULT_AI_QUEUE, timeCapMs: DEFAULT_AI_TIME_CAP_MS };
+  const aiPool = opts.jobs === false ? null : createAiPool({
+    ...ai,
+    ...(opts.gameDataFiles ? { gameDataFiles: opts.gameDataFiles } : {}),
+    ...(opts.aiWorker ? { filename: opts.aiWorker.filename, ...(opts.aiWorker.workerData ? { workerData: opts.aiWorker.workerData } : {}) } : {}),
+  });
   const service = createGameService({
+    ...(aiPool ? { aiPool } : {}),
     store: app.store,
     bus: app.bus,
     adminToken: opts.adminToken,
@@ -82,6 +98,21 @@ async function gameService(app: FastifyInstance, opts: GameServicePluginOptions)
   // Finished webhook messages past their retention (HERALD_WEBHOOK_RETENTION_DAYS): now, then hourly.
   const pruning = startWebhookPruning({ prune: () => service.pruneWebhooks(), intervalMs: opts.webhookPruneMs ?? WEBHOOK_PRUNE_MS, log: app.log });
   app.addHook('onClose', () => pruning.stop());
+  // The AI seats' moves: on each AI player's "your turn", and a sweep (now, then every few seconds).
+  const aiMoves = startAiMoves({
+    play: (gameId) => service.playAiTurn(gameId),
+    pending: () => service.pendingAiGames(),
+    subscribe: (onTurn) => service.onAiTurn(onTurn),
+    concurrency: ai.workers + 1,
+    intervalMs: opts.aiSweepMs ?? AI_SWEEP_MS,
+    log: app.log,
+  });
+  app.addHook('onClose', async () => {
+    // No new moves; the threads stop (a decision in progress is dropped: the sweep after a restart makes it).
+    const stopped = aiMoves.stop();
+    await aiPool!.close();
+    await stopped;
+  });
 }
 
 export default fp(gameService, { name: 'herald-game-service', dependencies: ['herald-services'] });

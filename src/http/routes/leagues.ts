@@ -148,12 +148,16 @@ export default async function leagueRoutes(app: FastifyInstance): Promise<void> 
     entrants: await svc.listEntrants(request.caller, pathId(request.params.leagueId, 'league')),
   }));
 
-  // No body (or {}): the caller joins. {playerId, seed?}: an organiser enters that player.
+  // No body (or {}): the caller joins. {playerId, seed?}: an organiser enters that player; {ai: level, seed?}: Herald's AI.
   app.post<L>('/leagues/:leagueId/entrants', async (request, reply) => {
     const caller = requireCaller(request);
     const leagueId = pathId(request.params.leagueId, 'league');
     const b = body(request);
-    onlyFields(b, ['playerId', 'seed']);
+    onlyFields(b, ['playerId', 'seed', 'ai']);
+    if (b.ai !== undefined) {
+      const seed = seedField(b, false) as number | undefined;
+      return reply.code(201).send(await svc.addEntrant(caller, leagueId, { ai: b.ai, ...(b.playerId !== undefined ? { playerId: playerIdField(b) } : {}), ...(seed !== undefined ? { seed } : {}) }));
+    }
     if (b.playerId === undefined) {
       if (b.seed !== undefined) throw new ServiceError('invalid_request', 'seed goes with playerId (an organiser entering a player); joining yourself takes no body.');
       return reply.code(201).send(await svc.joinLeague(caller, leagueId));

@@ -1,0 +1,131 @@
+// The ISMCTS search (src/ai/ismcts.ts) on a tiny game whose best moves are
+// known, and its contract: determinism per seed, the time cap, the fallback
+// when sampled states disagree with the request, levels without sampleState.
+import t from 'tap';
+import { chooseAction, levelAvailable, type AiRequest, type AnyGameModule } from '../../src/ai/index.ts';
+import { ismcts, nextMover, onlyWaiting, searchActions } from '../../src/ai/ismcts.ts';
+import { randomInt, seedRng } from '../../src/engine/rng.ts';
+import { IllegalActionError } from '../../src/engine/types.ts';
+import { richardIII } from '../../src/games/richard-iii/index.ts';
+
+/**
+ * Nim with one heap: take 1–3 stones, whoever takes the last stone wins.
+ * From n stones the mover wins by leaving a multiple of 4. Perfect
+ * information, so the view is the state and sampleState returns it.
+ */
+interface Nim { n: number; toMove: 'A' | 'B' }
+const nim = {
+  id: 'nim',
+  title: 'Nim',
+  roles: ['A', 'B'],
+  scenarios: [{ id: 'std', name: 'std', description: '', options: [] }],
+  setup: () => ({ n: 10, toMove: 'A' }),
+  activeRoles: (s: Nim) => (s.n === 0 ? [] : [s.toMove]),
+  legalActions: (s: Nim, role: string) =>
+    s.n === 0 || role !== s.toMove ? [] : [1, 2, 3].filter((k) => k <= s.n).map((k) => ({ type: 'take', k })),
+  apply: (s: Nim, role: string, a: { type: string; k: number }) => {
+    if (role !== s.toMove || a.k < 1 || a.k > Math.min(3, s.n)) throw new IllegalActionError('no');
+    return { n: s.n - a.k, toMove: s.toMove === 'A' ? 'B' : 'A' };
+  },
+  view: (s: Nim) => ({ ...s }),
+  logChange: () => ({ from: 0, entries: [] }),
+  logLine: () => '',
+  status: (s: Nim) => (s.n === 0 ? { over: true, winner: s.toMove === 'A' ? 'B' : 'A' } : { over: false, winner: null }),
+  sampleState: (v: unknown) => ({ ...(v as Nim) }),
+} as unknown as AnyGameModule;
+
+function request(state: Nim, over: Partial<AiRequest> = {}): AiRequest {
+  return {
+    gameType: 'nim', role: state.toMove, view: nim.view(state, state.toMove),
+    legalActions: nim.legalActions(state, state.toMove), level: 'normal', seed: 'nim', ...over,
+  };
+}
+
+t.test('it takes the winning move: the last stones, or leaving a multiple of 4', async (t) => {
+  for (const seed of ['a', 'b', 'c']) {
+    t.same(chooseAction(nim, request({ n: 3, toMove: 'A' }, { seed })).action, { type: 'take', k: 3 }, `n=3 seed ${seed}`);
+    t.same(chooseAction(nim, request({ n: 6, toMove: 'B' }, { seed })).action, { type: 'take', k: 2 }, `n=6 seed ${seed}`);
+    t.same(chooseAction(nim, request({ n: 9, toMove: 'A' }, { seed }), { simulations: 400 }).action, { type: 'take', k: 1 }, `n=9 seed ${seed}`);
+  }
+});
+
+t.test('the same request and seed give the same decision; the budget is spent in full without a cap', async (t) => {
+  const req = request({ n: 10, toMove: 'A' });
+  const a = ismcts(nim, req, { simulations: 150 });
+  const b = ismcts(nim, req, { simulations: 150 });
+  t.same(a, b);
+  t.equal(a.simulations, 150);
+  t.equal(a.cappedByTime, false);
+  t.equal(a.sampleMismatches, 0);
+  t.equal(a.root.reduce((x, r) => x + r.visits, 0), 150, 'every simulation went through one root action');
+  t.ok(req.legalActions.includes(a.action), 'the answer is one of the request\'s own values');
+});
+
+t.test('the time cap stops the search and says so', async (t) => {
+  let clock = 0;
+  const now = () => (clock += 1); // 1 ms per reading
+  const req = request({ n: 10, toMove: 'A' }, { timeCapMs: 20 });
+  const d = chooseAction(nim, req, { simulations: 10_000, now });
+  t.equal(d.cappedByTime, true);
+  t.ok(d.simulations >= 1 && d.simulations < 30, `stopped after ${d.simulations} simulations`);
+  const free = chooseAction(nim, { ...req, timeCapMs: 0 }, { simulations: 200, now });
+  t.equal(free.cappedByTime, false);
+  t.equal(free.simulations, 200);
+});
+
+t.test('levels need sampleState; random plays anything', async (t) => {
+  const noSample = { ...nim, sampleState: undefined } as AnyGameModule;
+  t.equal(levelAvailable(noSample, 'random'), true);
+  t.equal(levelAvailable(noSample, 'easy'), false);
+  t.equal(levelAvailable(nim, 'hard'), true);
+  t.throws(() => chooseAction(noSample, request({ n: 5, toMove: 'A' })), /sampleState/);
+  const r = chooseAction(noSample, request({ n: 5, toMove: 'A' }, { level: 'random' }));
+  t.equal(r.simulations, 0);
+});
+
+t.test('sampled states that disagree with the request are counted; the answer is still legal', async (t) => {
+  // A sampler that always returns 2 stones: legal takes {1,2} against the request's {1,2,3}.
+  const liar = { ...nim, sampleState: () => ({ n: 2, toMove: 'A' }) } as AnyGameModule;
+  const req = request({ n: 7, toMove: 'A' });
+  const d = chooseAction(liar, req, { simulations: 50 });
+  t.equal(d.sampleMismatches, 50);
+  t.equal(d.simulations, 50, 'the actions legal in both were searched');
+  t.ok(req.legalActions.includes(d.action));
+  // Nothing in common (a sampled state where A has no move): no simulation, a random legal action.
+  const none = { ...nim, sampleState: () => ({ n: 2, toMove: 'B' }) } as AnyGameModule;
+  const e = chooseAction(none, req, { simulations: 20 });
+  t.equal(e.simulations, 0);
+  t.equal(e.sampleMismatches, 20);
+  t.ok(req.legalActions.includes(e.action));
+});
+
+t.test('take-backs are not searched; a seat with only take-backs is waiting', async (t) => {
+  t.same(searchActions([{ type: 'undo' }, { type: 'x' }]), [{ type: 'x' }]);
+  t.same(searchActions([{ type: 'take_back' }]), [{ type: 'take_back' }]);
+  t.equal(onlyWaiting([{ type: 'take_back' }]), true);
+  t.equal(onlyWaiting([{ type: 'take_back' }, { type: 'x' }]), false);
+  t.equal(onlyWaiting([]), false);
+});
+
+t.test('on Richard III it answers with one of the legal actions, from the view alone', async (t) => {
+  const m = richardIII as unknown as AnyGameModule;
+  for (const sc of m.scenarios) {
+    const rng = seedRng(`search-${sc.id}`);
+    let s = m.setup({ scenario: sc.id, seed: `search-${sc.id}` });
+    let checked = 0;
+    for (let i = 0; i < 400 && checked < 4 && !m.status(s).over; i++) {
+      const mover = nextMover(m, s, m.roles[0]!)!;
+      if (i % 23 === 0 && mover.actions.length > 1) {
+        const role = mover.actor;
+        const legalActions = m.legalActions(s, role);
+        const r = ismcts(m, { role, view: m.view(s, role), legalActions, seed: `r3-${i}` }, { simulations: 10, playoutDepth: 12 });
+        t.ok(legalActions.includes(r.action), `${sc.id} ${role} step ${i}`);
+        t.equal(r.sampleMismatches, 0, 'sampled states agree with the view\'s legal actions');
+        t.equal(r.simulations, 10);
+        checked++;
+      }
+      s = m.apply(s, mover.actor, mover.actions[randomInt(rng, mover.actions.length)]);
+    }
+    t.ok(checked > 0, `${sc.id}: positions checked`);
+  }
+});

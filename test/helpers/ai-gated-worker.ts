@@ -1,0 +1,15 @@
+// An AI worker for tests (ai-pool.ts `filename`): it says that it started a decision
+// (gate[1] = 1), then blocks its thread until the test opens the gate (gate[0] = 1),
+// then answers as the random level. So a test can hold the pool busy for as long as
+// it likes and check what the server does meanwhile.
+import { workerData } from 'node:worker_threads';
+import { chooseRandom, type AiDecision, type AiRequest } from '../../src/ai/index.ts';
+
+const gate = new Int32Array((workerData as { gate: SharedArrayBuffer }).gate);
+
+export default function decide(req: AiRequest): AiDecision {
+  Atomics.store(gate, 1, 1);
+  Atomics.notify(gate, 1);
+  Atomics.wait(gate, 0, 0);
+  return chooseRandom(req);
+}
