@@ -7,4 +7,4 @@ export { AI_LEVELS, isAiLevel, type AiDecision, type AiLevel, type AiRequest, ty
 export { chooseRandom } from './random.ts';
 export { chooseAction, levelAvailable } from './choose.ts';
 export { LEVEL_SEARCH, type SearchLevel } from './levels.ts';
-export { ismcts, canonicalJson, type SearchOptions, type SearchResult } from './ismcts.ts';
+export { ismcts, canonicalJson, onlyWaiting, searchActions, type SearchOptions, type SearchResult } from './ismcts.ts';
