@@ -5,7 +5,7 @@
 // playAiTurn reads the seat's view and legal actions exactly as a client of
 // that seat gets them, asks the worker pool (ai-pool.ts) and submits the answer
 // through the one write path with expectedVersion.
-import { AI_LEVELS, isAiLevel, levelAvailable as aiLevelAvailable, type AiLevel, type AnyGameModule } from '../ai/index.ts';
+import { AI_LEVELS, isAiLevel, levelAvailable as aiLevelAvailable, onlyWaiting, searchActions, type AiLevel, type AnyGameModule } from '../ai/index.ts';
 import type { Json } from '../bus/bus.ts';
 import type { GameModule } from '../engine/types.ts';
 import { aiTurnGames } from '../store/games.ts';
@@ -73,15 +73,12 @@ export function parseAiSeats(m: GameModule, raw: unknown, creatorRoles: readonly
 
 export type AiTurnOutcome = 'moved' | 'idle';
 
-/**
- * Actions that take back the seat's own last action (Richard III's take_back of a card played
- * while the other seat has not played yet; an undo). The AI never takes back: it decided with
- * all it could see, and a seat whose only choice is a take-back would otherwise play and take
- * back for ever while it waits for the other seat. It waits instead (as examples/rest-bot.ts).
+/*
+ * The AI never takes back (take_back of a card played while the other seat has not played
+ * yet, an undo): it decided with all it could see, and a seat whose only choice is a
+ * take-back would otherwise play and take back for ever while it waits for the other seat.
+ * It waits instead (as examples/rest-bot.ts). src/ai says which actions are take-backs.
  */
-const TAKE_BACKS: ReadonlySet<string> = new Set(['take_back', 'undo']);
-const isTakeBack = (a: unknown): boolean => isPlainObject(a) && typeof a.type === 'string' && TAKE_BACKS.has(a.type);
-
 const MAX_ATTEMPTS = 5;
 
 /**
@@ -106,8 +103,8 @@ export async function playAiTurn(ctx: Ctx, gameId: string): Promise<AiTurnOutcom
       const seen = await getView(ctx, caller, gameId, { role });
       const legal = await getLegalActions(ctx, caller, gameId, { role });
       if (seen.version !== game.version || legal.version !== game.version) continue attempts;
-      const choices = legal.actions.filter((a) => !isTakeBack(a));
-      if (!legal.active || choices.length === 0) continue;
+      if (!legal.active || legal.actions.length === 0 || onlyWaiting(legal.actions)) continue;
+      const choices = searchActions(legal.actions);
       const decision = await pool.choose({
         gameType: game.gameType, role, view: seen.view, legalActions: choices, level, seed: `${gameId}:${legal.version}:${role}`,
       });
