@@ -31,6 +31,8 @@ export class KeyCache {
     private readonly bus: Bus,
     private readonly capacity = 10_000,
     private readonly ttlMs = KEY_TTL_MS,
+    /** The service's clock (GameServiceOptions.now), so that tests move past the TTL without waiting. */
+    private readonly now: () => number = Date.now,
   ) {}
 
   /**
@@ -60,7 +62,7 @@ export class KeyCache {
 
   get(hash: string): CachedKey | undefined {
     const k = this.byHash.get(hash);
-    if (k && k.expiresAt <= Date.now()) {
+    if (k && k.expiresAt <= this.now()) {
       this.byHash.delete(hash);
       return undefined;
     }
@@ -68,7 +70,7 @@ export class KeyCache {
   }
 
   put(hash: string, key: Omit<CachedKey, 'expiresAt' | 'actAs'>): CachedKey {
-    const entry: CachedKey = { ...key, actAs: new Set(), expiresAt: Date.now() + this.ttlMs };
+    const entry: CachedKey = { ...key, actAs: new Set(), expiresAt: this.now() + this.ttlMs };
     this.byHash.delete(hash);
     this.byHash.set(hash, entry);
     if (this.byHash.size > this.capacity) {

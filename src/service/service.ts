@@ -89,7 +89,7 @@ export class GameService implements GameServiceApi {
         }
       }),
       cache: new GameCache(o.gameCacheSize ?? 500),
-      keys: new KeyCache(o.bus, o.keyCacheSize ?? 10_000, o.keyCacheTtlMs ?? KEY_TTL_MS),
+      keys: new KeyCache(o.bus, o.keyCacheSize ?? 10_000, o.keyCacheTtlMs ?? KEY_TTL_MS, o.now ?? Date.now),
       bus: o.bus,
       adminToken: o.adminToken ?? null,
       openSignup: o.openSignup ?? true,
