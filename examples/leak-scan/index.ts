@@ -67,19 +67,20 @@ export const LEAK_RULES: Readonly<Record<string, LeakRules>> = {
 
 const NO_RULES: LeakRules = { internalKeys: [], checker: () => () => [] };
 
-/** Every occurrence of a key of `keys` in `value`. */
-function keysIn(value: unknown, keys: ReadonlySet<string>, out: string[] = []): string[] {
-  if (Array.isArray(value)) {
-    for (const x of value) keysIn(x, keys, out);
-  } else if (value !== null && typeof value === 'object') {
-    const o = value as Record<string, unknown>;
-    for (const k in o) {
-      if (keys.has(k)) out.push(k);
-      keysIn(o[k], keys, out);
-    }
-  }
+/**
+ * Every occurrence of a key of `keys` in `text`, a payload as JSON.stringify
+ * writes it (no spaces): a key is `"k":` right after `{` or `,`, and inside a
+ * string value its quotes would be escaped, so this finds keys and only keys.
+ * A regular expression over the text the scan has anyway, not a walk of the
+ * payload (which cost the B&W fuzz an eighth of its time).
+ */
+function keysIn(text: string, keys: RegExp): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(keys)) out.push(m[1]!);
   return out;
 }
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Scans the payloads of one game. Returns the findings (empty when nothing
@@ -102,7 +103,7 @@ export function scanGame(record: GameRecord, received: Received[], modules: Read
   for (let v = 1; v < states.length; v++) if (states[v] === undefined) states[v] = states[v - 1];
   const last = states.length - 1;
   const check = rules.checker(m, states);
-  const forbidden = new Set(['seed', ...rules.internalKeys]);
+  const forbidden = new RegExp(`[{,]"(${['seed', ...rules.internalKeys].map(escapeRegExp).join('|')})":`, 'g');
 
   const findings: Finding[] = [];
   // A payload identical to one already scanned for the same seat at the same
@@ -120,7 +121,7 @@ export function scanGame(record: GameRecord, received: Received[], modules: Read
     const atState = states[v];
     const over = atState !== null && atState !== undefined && m.status(atState).over;
     if (record.seed && text.includes(record.seed) && !over) add('the seed');
-    for (const k of keysIn(r.payload, forbidden)) if (!(k === 'seed' && over)) add(`engine internals: key "${k}"`);
+    for (const k of keysIn(text, forbidden)) if (!(k === 'seed' && over)) add(`engine internals: key "${k}"`);
     for (const problem of check(r.role, v, r.payload, text)) add(problem);
   }
   return { findings, scanned: received.length };

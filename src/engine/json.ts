@@ -38,3 +38,21 @@ export function sameJson(a: unknown, b: unknown): boolean {
   for (const k of Object.keys(ob)) if (ob[k] !== undefined) n--;
   return n === 0;
 }
+
+/**
+ * A deep copy of a JSON value (plain objects, arrays, primitives). Several
+ * times faster than structuredClone on the small objects game states are made
+ * of, which matters: a game's apply copies its mutable state on every action.
+ * Keys holding undefined are kept as undefined, as structuredClone keeps them.
+ */
+export function cloneJson<T>(v: T): T {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) {
+    const out = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = cloneJson(v[i]);
+    return out as T;
+  }
+  const out: Record<string, unknown> = {};
+  for (const k in v) out[k] = cloneJson((v as Record<string, unknown>)[k]);
+  return out as T;
+}

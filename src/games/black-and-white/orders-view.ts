@@ -9,6 +9,7 @@
  */
 import { ARMIES, type Army } from './data-format.ts';
 import type { BWState } from './state.ts';
+import { copyJson } from './state.ts';
 
 /** What orders gave the current activation (not the bookkeeping of its attacks). */
 function activationEffects(s: BWState): Record<string, unknown> | null {
@@ -43,7 +44,7 @@ export function ordersView(s: BWState, seat: Army | null): unknown {
     commander,
     issued: o.issued.map((x) => ({ ...x })),
     paralysed: o.paralysed.filter((p) => p.turn >= s.turn).map((p) => ({ ...p })),
-    window: o.window ? (seat !== null && seat === s.player ? structuredClone(o.window) : { at: o.window.at }) : null,
+    window: o.window ? (seat !== null && seat === s.player ? copyJson(o.window) : { at: o.window.at }) : null,
     activation: activationEffects(s),
     learned,
   };

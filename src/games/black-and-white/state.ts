@@ -6,6 +6,7 @@
  */
 import type { RngState } from '../../engine/rng.ts';
 import type { Message } from '../../engine/types.ts';
+import { cloneJson } from '../../engine/json.ts';
 import type { Army, BoardData, Feature, KindCard, KindId, ScenarioData, UnitType } from './data-format.ts';
 import type { RuleOptions } from './options.ts';
 import type { ActivationOrders, OrdersState } from './orders-state.ts';
@@ -176,9 +177,8 @@ export interface BWState {
 
 export const other = (a: Army): Army => (a === 'Thargaton' ? 'Vesania' : 'Thargaton');
 
-export function copyJson<T>(v: T): T {
-  return structuredClone(v);
-}
+/** A deep copy (engine/json.ts cloneJson: ~1.7× faster games than structuredClone, bench:engine). */
+export const copyJson = cloneJson;
 
 /** Equal as JSON values, whatever the order of object keys (a stored action replays): engine/json.ts. */
 export { sameJson } from '../../engine/json.ts';

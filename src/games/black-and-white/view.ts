@@ -15,7 +15,7 @@
  */
 import { ARMIES, type Army } from './data-format.ts';
 import type { BWState, Unit } from './state.ts';
-import { kindCard } from './state.ts';
+import { copyJson, kindCard } from './state.ts';
 import { ordersView } from './orders-view.ts';
 
 export interface OwnUnitView {
@@ -98,7 +98,7 @@ export function viewFor(s: BWState, seat: Army | null, canUndo: boolean): unknow
     artilleryUsed: s.artilleryUsed,
     attackerTurns: s.attackerTurns,
     brokeThrough: s.brokeThrough.slice(),
-    features: structuredClone(s.features),
+    features: copyJson(s.features),
     aimingMarkers: s.aimingMarkers.map((m) => ({ ...m })),
     armies,
     activation: act,

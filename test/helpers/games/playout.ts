@@ -89,7 +89,7 @@ export function contractPlayout(
   const fail = (step: number, message: string, s: unknown): ContractRun => ({ decisions: step, failure: `step ${step}: ${message}`, winner: s === undefined ? null : safeWinner(m, s), trail });
   let s: unknown;
   try {
-    s = m.setup({ scenario: o.scenario, seed: o.seed, ...(o.options ? { options: o.options } : {}) });
+    s = deepFreeze(m.setup({ scenario: o.scenario, seed: o.seed, ...(o.options ? { options: o.options } : {}) }));
   } catch (e) {
     return fail(0, `setup threw: ${(e as Error).stack}`, undefined);
   }
@@ -115,10 +115,14 @@ export function contractPlayout(
       const role = pickRole(rng, roles);
       const action = pickAction(rng, m.legalActions(s, role), weight, o.endWeight, s, role);
       trail.push({ role, action });
-      const before = JSON.stringify(s);
-      const next = m.apply(s, role, action);
-      if (JSON.stringify(s) !== before) return fail(step, `apply() changed its input (${role} ${JSON.stringify(action)})`, s);
-      s = next;
+      let next: unknown;
+      try {
+        next = m.apply(s, role, action);
+      } catch (e) {
+        if (e instanceof TypeError && FROZEN_WRITE.test(e.message)) return fail(step, `apply() changed its input (${role} ${JSON.stringify(action)}): ${e.stack}`, s);
+        throw e;
+      }
+      s = deepFreeze(next);
       step++;
     }
     let again = m.setup({ scenario: o.scenario, seed: o.seed, ...(o.options ? { options: o.options } : {}) });
@@ -129,6 +133,24 @@ export function contractPlayout(
   }
   return { decisions: step, failure: null, winner: m.status(s).winner, trail, ...(deadEnd ? { deadEnd } : {}) };
 }
+
+/**
+ * Freezes a state and everything in it, stopping at what is frozen already:
+ * a game shares the parts of a state an action leaves alone with the state
+ * before it, so each step freezes only what it made. A write to the input of
+ * apply (or of legalActions, view, status) then throws where it happens, which
+ * checks "apply() leaves its input as it was" for the cost of the new objects
+ * instead of writing the whole state as JSON twice per action.
+ */
+function deepFreeze<T>(v: T): T {
+  if (v === null || typeof v !== 'object' || Object.isFrozen(v)) return v;
+  Object.freeze(v);
+  for (const k in v) deepFreeze((v as Record<string, unknown>)[k]);
+  return v;
+}
+
+/** V8's messages for a write to a frozen object or array. */
+const FROZEN_WRITE = /read[- ]only|not extensible|Cannot (assign|add|delete|define)|object is not extensible/i;
 
 function safeWinner(m: GameModule, s: unknown): string | null {
   try {
