@@ -223,8 +223,14 @@ const keys = new Map<string, { playerId: string; expiresAt: number }>();
 void subscriber.subscribe(`${PREFIX}keys:revoked`).catch(() => {});
 
 class Problem extends Error {
-  constructor(readonly status: number, readonly code: string, detail: string, readonly extra: Record<string, unknown> = {}) {
+  readonly status: number;
+  readonly code: string;
+  readonly extra: Record<string, unknown>;
+  constructor(status: number, code: string, detail: string, extra: Record<string, unknown> = {}) {
     super(detail);
+    this.status = status;
+    this.code = code;
+    this.extra = extra;
   }
 }
 

@@ -298,7 +298,9 @@ class CpuMeter {
   private nodeStart: number;
   private timer: NodeJS.Timeout;
   private ownPid = 0;
-  private constructor(private servers: Server[], initialPids: number[], ownPid: number) {
+  private servers: Server[];
+  private constructor(servers: Server[], initialPids: number[], ownPid: number) {
+    this.servers = servers;
     this.ownPid = ownPid;
     for (const p of initialPids) {
       const t = cpuTicks(p);

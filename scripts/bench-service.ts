@@ -176,7 +176,9 @@ class Client {
   readonly pool: Pool;
   private readonly headers = new Map<string | null, Record<string, string>>();
 
-  constructor(readonly port: number) {
+  readonly port: number;
+  constructor(port: number) {
+    this.port = port;
     this.pool = new Pool(`http://127.0.0.1:${port}`, { connections: 2 * K + 8, pipelining: 1, keepAliveTimeout: 60_000 });
   }
 
@@ -283,7 +285,9 @@ function watch(port: number, gameId: string, key: string | null, eventLatencies:
 class Inspector {
   private next = 1;
   private readonly waiting = new Map<number, (r: any) => void>();
-  private constructor(private readonly ws: WebSocket) {
+  private readonly ws: WebSocket;
+  private constructor(ws: WebSocket) {
+    this.ws = ws;
     ws.on('message', (data) => {
       const m = JSON.parse(String(data));
       if (m.id !== undefined) this.waiting.get(m.id)?.(m.result ?? m.error);

@@ -18,12 +18,21 @@ export class HeraldBot {
   /** One board update at a time per game, in order. */
   private readonly boards = new Map<string, Promise<void>>();
 
+  private readonly client: Client;
+  private readonly herald: Herald;
+  private readonly state: State;
+  private readonly log: (msg: string) => void;
   constructor(
-    private readonly client: Client,
-    private readonly herald: Herald,
-    private readonly state: State,
-    private readonly log: (msg: string) => void = console.error,
-  ) {}
+    client: Client,
+    herald: Herald,
+    state: State,
+    log: (msg: string) => void = console.error,
+  ) {
+    this.client = client;
+    this.herald = herald;
+    this.state = state;
+    this.log = log;
+  }
 
   // ─── Herald's events (webhooks) ────────────────────────────────────────────
 

@@ -15,8 +15,14 @@ export interface Actions {
 
 /** A refusal from Herald: its HTTP status and problem code (version_conflict, illegal_action, forbidden, ...). */
 export class HeraldError extends Error {
-  constructor(readonly status: number, readonly code: string, readonly body: Record<string, unknown>) {
+  readonly status: number;
+  readonly code: string;
+  readonly body: Record<string, unknown>;
+  constructor(status: number, code: string, body: Record<string, unknown>) {
     super(`Herald ${status} ${code}: ${typeof body.detail === 'string' ? body.detail : ''}`);
+    this.status = status;
+    this.code = code;
+    this.body = body;
   }
 }
 
@@ -30,7 +36,9 @@ export interface HeraldOptions {
 
 export class Herald {
   readonly lang: string;
-  constructor(readonly o: HeraldOptions) {
+  readonly o: HeraldOptions;
+  constructor(o: HeraldOptions) {
+    this.o = o;
     this.lang = o.lang ?? 'en';
   }
 

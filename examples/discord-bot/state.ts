@@ -16,7 +16,9 @@ export interface GameRecord {
 export class State {
   private games: Record<string, GameRecord> = {};
 
-  constructor(private readonly file: string | null = null) {
+  private readonly file: string | null;
+  constructor(file: string | null = null) {
+    this.file = file;
     if (file) {
       try {
         this.games = JSON.parse(readFileSync(file, 'utf8')) as Record<string, GameRecord>;

@@ -27,7 +27,10 @@ export interface Receiver {
 /** Remembers the last `size` webhook-ids. */
 export class Seen {
   private readonly ids = new Set<string>();
-  constructor(private readonly size = 10_000) {}
+  private readonly size;
+  constructor(size = 10_000) {
+    this.size = size;
+  }
   /** True the first time an id is given. */
   add(id: string): boolean {
     if (this.ids.has(id)) return false;

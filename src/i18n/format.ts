@@ -16,7 +16,9 @@ export class Formatter {
   private readonly compiled = new Map<string, IntlMessageFormat>();
   private readonly lists = new Map<Language, Intl.ListFormat>();
 
-  constructor(readonly catalogues: Catalogues) {
+  readonly catalogues: Catalogues;
+  constructor(catalogues: Catalogues) {
+    this.catalogues = catalogues;
     // Compile everything once: a malformed string fails here, at start-up, not in a request.
     for (const lang of LANGUAGES) for (const key of Object.keys(catalogues[lang])) this.compile(lang, key);
   }

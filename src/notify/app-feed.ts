@@ -57,8 +57,10 @@ export class AppFeed extends NoticeFeed {
   private readonly fromPresent: boolean;
   private started = false;
 
-  constructor(private readonly o: AppFeedOptions) {
+  private readonly o: AppFeedOptions;
+  constructor(o: AppFeedOptions) {
     super(o.pollMs, (err, fatal) => o.error(err, fatal));
+    this.o = o;
     this.cursor = new Map([...(o.cursor ?? [])].map(([gameId, e]) => [gameId, { ...e }]));
     this.fromPresent = o.cursor === null;
   }

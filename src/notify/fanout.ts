@@ -43,10 +43,12 @@ export class Fanout {
   private readonly retryMs: number;
   private closed = false;
 
+  private readonly bus: Bus;
   constructor(
-    private readonly bus: Bus,
+    bus: Bus,
     options: FanoutOptions = {},
   ) {
+    this.bus = bus;
     this.log = options.log ?? silent;
     this.retryMs = options.retryMs ?? 500;
   }

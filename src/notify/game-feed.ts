@@ -139,7 +139,9 @@ export class SharedGameFeed {
   private initialView: GameViewResult | null = null;
   private closed = false;
 
-  constructor(private readonly o: SharedGameFeedOptions) {
+  private readonly o: SharedGameFeedOptions;
+  constructor(o: SharedGameFeedOptions) {
+    this.o = o;
     this.job = new SerialJob(
       () => this.catchUp(),
       (err) => this.failed(err),
@@ -350,7 +352,9 @@ export class GameFeed {
   private readonly shared: SharedGameFeed;
   private last: number;
 
-  constructor(private readonly o: GameFeedOptions) {
+  private readonly o: GameFeedOptions;
+  constructor(o: GameFeedOptions) {
+    this.o = o;
     this.last = o.after ?? -1;
     this.shared = new SharedGameFeed({ gameId: o.gameId, source: o.source, fanout: o.fanout, pollMs: o.pollMs });
   }
@@ -392,7 +396,10 @@ export class GameFeed {
 export class GameFeeds {
   private readonly feeds = new Map<string, SharedGameFeed>();
 
-  constructor(private readonly o: { fanout: Fanout; pollMs: number; viewRead?(): void }) {}
+  private readonly o: { fanout: Fanout; pollMs: number; viewRead?(): void };
+  constructor(o: { fanout: Fanout; pollMs: number; viewRead?(): void }) {
+    this.o = o;
+  }
 
   /** Adds a listener to the feed of `key`, made with `source` when there is none. */
   add(key: string, gameId: string, source: () => GameFeedSource, listener: GameFeedListener, after: number | null): Promise<() => void> {

@@ -71,10 +71,12 @@ export abstract class NoticeFeed {
   protected readonly job: SerialJob;
   private timer: NodeJS.Timeout | null = null;
 
+  private readonly pollMs: number;
   constructor(
-    private readonly pollMs: number,
+    pollMs: number,
     onError: (err: unknown, fatal: boolean) => void,
   ) {
+    this.pollMs = pollMs;
     this.job = new SerialJob(
       () => this.catchUp(),
       (err) => onError(err, isFatal(err)),

@@ -7,10 +7,15 @@ export class SerialJob {
   private again = false;
   private stopped = false;
 
+  private readonly job: () => Promise<void>;
+  private readonly onError: (err: unknown) => void;
   constructor(
-    private readonly job: () => Promise<void>,
-    private readonly onError: (err: unknown) => void,
-  ) {}
+    job: () => Promise<void>,
+    onError: (err: unknown) => void,
+  ) {
+    this.job = job;
+    this.onError = onError;
+  }
 
   /** Runs the job now, or once more after the current run; resolves when that run is done. */
   request(): Promise<void> {

@@ -58,8 +58,10 @@ export class TurnFeed extends NoticeFeed {
   private started = false;
   private unlisten: (() => void) | null = null;
 
-  constructor(private readonly o: TurnFeedOptions) {
+  private readonly o: TurnFeedOptions;
+  constructor(o: TurnFeedOptions) {
     super(o.pollMs, (err, fatal) => o.error(err, fatal));
+    this.o = o;
     this.cursor = new Map(o.cursor ?? []);
     this.fromPresent = o.cursor === null;
   }

@@ -148,8 +148,14 @@ class NoTimeout extends Error {}
 
 /** The game needs a claim (policy `claim`): the sweep tells the claimants instead of ending it. */
 class Claimable extends Error {
-  constructor(readonly game: GameRow, readonly outcome: Extract<TimeoutOutcome, { kind: 'claimable' }>, readonly now: number) {
+  readonly game: GameRow;
+  readonly outcome: Extract<TimeoutOutcome, { kind: 'claimable' }>;
+  readonly now: number;
+  constructor(game: GameRow, outcome: Extract<TimeoutOutcome, { kind: 'claimable' }>, now: number) {
     super('claimable');
+    this.game = game;
+    this.outcome = outcome;
+    this.now = now;
   }
 }
 

@@ -26,7 +26,10 @@ import type { GameRow } from '../store/games.ts';
 export class GameCache {
   private readonly rows = new Map<string, GameRow>();
 
-  constructor(private readonly capacity: number) {}
+  private readonly capacity: number;
+  constructor(capacity: number) {
+    this.capacity = capacity;
+  }
 
   /** The cached row, refreshed as most recently used. */
   get(id: string): GameRow | undefined {

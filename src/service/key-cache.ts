@@ -27,13 +27,22 @@ export class KeyCache {
   private subscribing = false;
   private retryAt = 0;
 
+  private readonly bus: Bus;
+  private readonly capacity;
+  private readonly ttlMs;
+  private readonly now: () => number;
   constructor(
-    private readonly bus: Bus,
-    private readonly capacity = 10_000,
-    private readonly ttlMs = KEY_TTL_MS,
+    bus: Bus,
+    capacity = 10_000,
+    ttlMs = KEY_TTL_MS,
     /** The service's clock (GameServiceOptions.now), so that tests move past the TTL without waiting. */
-    private readonly now: () => number = Date.now,
-  ) {}
+    now: () => number = Date.now,
+  ) {
+    this.bus = bus;
+    this.capacity = capacity;
+    this.ttlMs = ttlMs;
+    this.now = now;
+  }
 
   /**
    * Whether keys may be kept: only once this instance listens for revocations.

@@ -48,7 +48,10 @@ export class PictureCache {
   private readonly sizes = new Map<string, number>();
   private bytes = 0;
 
-  constructor(private readonly maxBytes: number) {}
+  private readonly maxBytes: number;
+  constructor(maxBytes: number) {
+    this.maxBytes = maxBytes;
+  }
 
   /** The picture under `key`, made by `make` once (concurrent callers share it; a failure is not kept). */
   get(key: string, make: () => Promise<BoardPicture>): Promise<BoardPicture> {

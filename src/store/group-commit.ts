@@ -61,10 +61,14 @@ export class CommitGroup {
   private readonly maxBatch: number;
   private readonly maxWaitMs: number;
 
+  private readonly sql: Sql;
+  private readonly o: GroupCommitOptions;
   constructor(
-    private readonly sql: Sql,
-    private readonly o: GroupCommitOptions,
+    sql: Sql,
+    o: GroupCommitOptions,
   ) {
+    this.sql = sql;
+    this.o = o;
     this.maxInFlight = o.maxInFlight ?? 2;
     this.maxBatch = o.maxBatch ?? 64;
     this.maxWaitMs = o.maxWaitMs ?? 50;

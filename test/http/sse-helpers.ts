@@ -27,11 +27,17 @@ export class SseClient {
   private buffer = '';
   private taken = 0;
 
+  readonly status: number;
+  readonly headers: http.IncomingHttpHeaders;
+  private readonly response: http.IncomingMessage;
   private constructor(
-    readonly status: number,
-    readonly headers: http.IncomingHttpHeaders,
-    private readonly response: http.IncomingMessage,
+    status: number,
+    headers: http.IncomingHttpHeaders,
+    response: http.IncomingMessage,
   ) {
+    this.status = status;
+    this.headers = headers;
+    this.response = response;
     response.setEncoding('utf8');
     response.on('data', (chunk: string) => {
       this.buffer += chunk;

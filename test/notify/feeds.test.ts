@@ -29,7 +29,10 @@ class FakeGame {
   events: GameEvent[] = [];
   status: GameStatus = 'active';
   reads = 0;
-  constructor(readonly id: string) {}
+  readonly id: string;
+  constructor(id: string) {
+    this.id = id;
+  }
   get version(): number {
     return this.events.length;
   }

@@ -49,7 +49,10 @@ export function exited(child: ChildProcess): Promise<void> {
 /** A private redis-server without persistence; stop() kills it, start() brings it back on the same port. */
 export class PrivateRedis {
   private child: ChildProcess | null = null;
-  private constructor(readonly port: number) {}
+  readonly port: number;
+  private constructor(port: number) {
+    this.port = port;
+  }
 
   static async start(t: Teardown): Promise<PrivateRedis> {
     const r = new PrivateRedis(await freePort());
@@ -84,10 +87,15 @@ export class PrivateRedis {
 /** A private Postgres 15 cluster in a temp dir (run as the postgres user), trust auth, on a free port. */
 export class PrivatePostgres {
   private running = false;
+  readonly dir: string;
+  readonly port: number;
   private constructor(
-    readonly dir: string,
-    readonly port: number,
-  ) {}
+    dir: string,
+    port: number,
+  ) {
+    this.dir = dir;
+    this.port = port;
+  }
 
   static async start(t: Teardown): Promise<PrivatePostgres> {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'herald-pg-'));

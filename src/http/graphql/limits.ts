@@ -62,11 +62,15 @@ function isIntrospection(name: string): boolean {
 
 class Meter {
   private readonly fragments: Map<string, FragmentDefinitionNode>;
+  private readonly schema: GraphQLSchema;
+  private readonly limits: QueryLimits;
   constructor(
-    private readonly schema: GraphQLSchema,
+    schema: GraphQLSchema,
     fragments: readonly FragmentDefinitionNode[],
-    private readonly limits: QueryLimits,
+    limits: QueryLimits,
   ) {
+    this.schema = schema;
+    this.limits = limits;
     this.fragments = new Map(fragments.map((f) => [f.name.value, f]));
   }
 

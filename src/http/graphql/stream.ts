@@ -9,8 +9,11 @@ export class EventStream<T> implements AsyncIterableIterator<T> {
   private chain: Promise<void> = Promise.resolve();
   private readonly cleanups: Array<() => unknown> = [];
 
+  private readonly mapError: (err: unknown) => unknown;
   /** mapError turns a failed task's error into what the client may see. */
-  constructor(private readonly mapError: (err: unknown) => unknown = (err) => err) {}
+  constructor(mapError: (err: unknown) => unknown = (err) => err) {
+    this.mapError = mapError;
+  }
 
   /** Runs when the stream ends (client stopped, socket closed, failure). */
   onClose(fn: () => unknown): void {

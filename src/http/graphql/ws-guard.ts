@@ -32,7 +32,10 @@ const STAND_IN = /^# refused before parsing: ([0-9a-f-]{36})\nsubscription \{ __
 export class WebSocketSourceGuard {
   private readonly refusals = new Map<string, { error: GraphQLError; kept: Set<string> }>();
 
-  constructor(private readonly check: (source: string) => GraphQLError | null) {}
+  private readonly check: (source: string) => GraphQLError | null;
+  constructor(check: (source: string) => GraphQLError | null) {
+    this.check = check;
+  }
 
   /** Screen this socket's messages; call before anything else listens to it. */
   watch(socket: GuardedSocket): void {

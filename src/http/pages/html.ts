@@ -3,7 +3,10 @@
 // values already of type Html (made by `html` or, knowingly, by `raw`) pass
 // through unescaped. Pages: src/http/pages/*.
 export class Html {
-  constructor(readonly text: string) {}
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
   toString(): string {
     return this.text;
   }

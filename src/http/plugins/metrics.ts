@@ -76,7 +76,10 @@ interface Series {
 class SeriesTable {
   private readonly series = new Map<string, Series>();
 
-  constructor(private readonly bounds: readonly number[]) {}
+  private readonly bounds: readonly number[];
+  constructor(bounds: readonly number[]) {
+    this.bounds = bounds;
+  }
 
   /** One observation; `seconds` null: counted, not timed (SSE streams). */
   observe(key: string, labels: () => Labels, seconds: number | null): void {

@@ -765,7 +765,12 @@ class Checker {
   private reduced: Record<Side, Set<number>> = { York: new Set(), Lancaster: new Set() };
   /** Pinning records of the Action Phase under way (5.22): per attacked area. */
   private pins: { side: Side; list: { area: string; defenders: number[]; free: number; closed: string[] }[] } | null = null;
-  constructor(private readonly seed: string, private readonly viewEvery: number) {}
+  private readonly seed: string;
+  private readonly viewEvery: number;
+  constructor(seed: string, viewEvery: number) {
+    this.seed = seed;
+    this.viewEvery = viewEvery;
+  }
 
   /** Checks the transition prevS → s made by `role` playing `action` (the step-th action). */
   step(prevS: R3State, s: R3State, role: Side, action: Action, prevState: string, step: number): string[] {
