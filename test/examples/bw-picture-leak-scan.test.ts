@@ -2,7 +2,7 @@
 // the invented data (every scenario in turn), and at sampled versions of each
 // — evenly spread, plus versions with an activation or a pending decision,
 // plus the last — the picture of Thargaton's seat, Vesania's and the
-// spectator's (languages in turn: all fall back to English) must render and
+// spectator's (the four languages in turn) must render and
 // show nothing the view does not (test/helpers/bw-picture-leaks.ts).
 // BW_PICTURE_LEAK_GAMES games (default 40); no new game starts after
 // PICTURE_LEAK_SECONDS (default 300); the number played is printed.
@@ -114,6 +114,16 @@ t.test('the check finds planted leaks', async (t) => {
   const secret = s.kinds.find((k) => k.army === 'Vesania' && !shown.has(k.id))!;
   t.ok(bwPictureLeaks(clean.replace('</svg>', `<text x="1" y="1">${tr(`kind.${secret.id}`)}</text></svg>`), tv, s, tr).some((f) => f.startsWith(`hidden kind ${secret.id}`)), 'a hidden kind by name');
   t.ok(bwPictureLeaks(clean.replace('</svg>', `<g data-x="${secret.id}"/></svg>`), tv, s, tr).includes(`hidden kind id ${secret.id}`), 'a hidden kind id in an attribute');
+  // In each language the scan looks for that language's words.
+  for (const lang of LANGUAGES) {
+    const tl = translator('black-and-white', lang);
+    const picture = renderBoardSvg({ view: tv, version: v, earlier: [], t: tl });
+    t.same(bwPictureLeaks(picture, tv, s, tl), [], `${lang}: the real picture is clean`);
+    for (const word of [tl(`kind.${secret.id}`), tl(`short.${secret.id}`)]) {
+      const planted = picture.replace('</svg>', `<text x="1" y="1">${word}</text></svg>`);
+      t.ok(bwPictureLeaks(planted, tv, s, tl).some((f) => f.startsWith(`hidden kind ${secret.id}`)), `${lang}: a hidden kind as "${word}"`);
+    }
+  }
 });
 
 t.test('through the service: REST-bot games, payloads and pictures scanned', async (t) => {

@@ -4,7 +4,9 @@
 // the legend keys every terrain and feature, every scenario's terrain is drawn
 // hex by hex (the invented scenarios between them use all ten terrains), the
 // board sits in each of the four layouts as hex.ts counts neighbours, the base
-// layer holds nothing from a view but the scenario. Over the HTTP API (real
+// layer holds nothing from a view but the scenario; in each of the four
+// languages every text stays in the picture and is squeezed (svg.ts) by no more
+// than English's longest legend line. Over the HTTP API (real
 // Postgres): test/http/black-and-white-pictures.test.ts.
 import t from 'tap';
 import { Resvg } from '@resvg/resvg-js';
@@ -14,7 +16,8 @@ import type { BWState } from '../../src/games/black-and-white/state.ts';
 import { BOARD_RENDERERS, boardPng } from '../../src/render/index.ts';
 import { FONT_FILES } from '../../src/render/png.ts';
 import { geometryOf, renderBoardLayers, renderBoardSvg, type BWPictureView } from '../../src/render/black-and-white.ts';
-import { translator } from '../../src/render/messages.ts';
+import { LANGUAGES, translator } from '../../src/render/messages.ts';
+import { textWidth } from '../../src/render/svg.ts';
 import { svgTexts } from '../helpers/picture-leaks.ts';
 import { bwPictureLeaks } from '../helpers/bw-picture-leaks.ts';
 import { INVENTED, balanced, bw, randomGame } from './black-and-white-helpers.ts';
@@ -23,6 +26,7 @@ const SEATS: readonly (Army | null)[] = ['Thargaton', 'Vesania', null];
 const OPTIONS = { font: { fontFiles: FONT_FILES, loadSystemFonts: false, defaultFontFamily: 'Noto Sans' } };
 const tr = translator('black-and-white', 'en');
 const view = (s: BWState, seat: Army | null) => bw.view(s, seat) as BWPictureView;
+const unesc = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
 
 
 const games = INVENTED.scenarios.map((sc, i) => ({ scenario: sc, states: randomGame(sc.id, `board-test-${i}`, 600) }));
@@ -117,30 +121,52 @@ t.test('the four layouts: neighbouring hexes one hex apart, others farther', asy
   }
 });
 
-t.test('every text stays inside the picture, and the side column texts inside its box', async (t) => {
+t.test('every text stays inside the picture, the side column texts inside its box, in every language, none squeezed much', async (t) => {
   let texts = 0;
   const bad: string[] = [];
-  for (const { scenario, states } of games) {
-    for (const v of [1, Math.floor(states.length / 2), states.length - 1]) {
-      for (const seat of SEATS) {
-        const { width, height, base, overlay } = renderBoardLayers({ view: view(states[v]!, seat), version: v, earlier: [], t: tr });
-        for (const [layer, markup] of [['base', base], ['overlay', overlay]] as const) {
-          for (const m of markup.matchAll(/<text x="([\d.-]+)" y="([\d.-]+)" font-size="([\d.]+)"(?: text-anchor="(\w+)")?[^>]*data-w="([\d.]+)"[^>]*>([^<]*)</g)) {
-            texts++;
-            const [x, y, size, w] = [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[5])];
-            const left = m[4] === 'middle' ? x - w / 2 : m[4] === 'end' ? x - w : x;
-            if (left < 0 || left + w > width || y - size < 0 || y > height) bad.push(`${scenario.id} ${layer}: "${m[6]}" at ${x},${y}`);
+  let tightest = { ratio: 1, text: '', lang: '' };
+  for (const lang of LANGUAGES) {
+    const tl = translator('black-and-white', lang);
+    for (const { scenario, states } of games) {
+      for (const v of [0, 1, Math.floor(states.length / 2), states.length - 1]) {
+        for (const seat of SEATS) {
+          const { width, height, base, overlay } = renderBoardLayers({ view: view(states[v]!, seat), version: v, earlier: [], t: tl });
+          for (const [layer, markup] of [['base', base], ['overlay', overlay]] as const) {
+            for (const m of markup.matchAll(/<text x="([\d.-]+)" y="([\d.-]+)" font-size="([\d.]+)"(?: text-anchor="(\w+)")?([^>]*)data-w="([\d.]+)"[^>]*>([^<]*)</g)) {
+              texts++;
+              const [x, y, size, w] = [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[6])];
+              const left = m[4] === 'middle' ? x - w / 2 : m[4] === 'end' ? x - w : x;
+              if (left < 0 || left + w > width || y - size < 0 || y > height) bad.push(`${lang} ${scenario.id} ${layer}: "${m[7]}" at ${x},${y}`);
+              // A text longer than its room is squeezed (svg.ts textLength): by no more than English's longest legend line is.
+              const ratio = w / textWidth(unesc(m[7]!), size, m[5]!.includes('font-weight="700"'));
+              if (ratio < tightest.ratio) tightest = { ratio, text: m[7]!, lang };
+              if (ratio < 0.7) bad.push(`${lang} ${scenario.id} ${layer}: "${m[7]}" squeezed to ${ratio.toFixed(2)} of its width`);
+            }
           }
-        }
-        const side = /<g class="side">(.*?)<\/g>/.exec(overlay)![1]!;
-        for (const m of side.matchAll(/<text x="([\d.-]+)"[^>]*data-w="([\d.]+)"[^>]*>([^<]*)</g)) {
-          if (Number(m[1]) + Number(m[2]) > 790) bad.push(`${scenario.id} side column: "${m[3]}" runs out of its box`);
+          const side = /<g class="side">(.*?)<\/g>/.exec(overlay)![1]!;
+          for (const m of side.matchAll(/<text x="([\d.-]+)"[^>]*data-w="([\d.]+)"[^>]*>([^<]*)</g)) {
+            if (Number(m[1]) + Number(m[2]) > 790) bad.push(`${lang} ${scenario.id} side column: "${m[3]}" runs out of its box`);
+          }
         }
       }
     }
   }
-  t.ok(texts > 1000, `${texts} texts checked`);
-  t.same(bad.slice(0, 10), [], 'none outside');
+  t.ok(texts > 4000, `${texts} texts checked; the most squeezed: ${tightest.lang} "${tightest.text}" at ${tightest.ratio.toFixed(2)}`);
+  t.same(bad.slice(0, 10), [], 'none outside, none squeezed below 0.7');
+});
+
+t.test("the words are the language's: legend, family, whose view", async (t) => {
+  const st = games[0]!.states[1]!;
+  for (const lang of LANGUAGES) {
+    const tl = translator('black-and-white', lang);
+    const texts = svgTexts(renderBoardSvg({ view: view(st, 'Thargaton'), version: 1, earlier: [], t: tl }));
+    for (const terrain of TERRAINS) t.ok(texts.includes(tl(`terrain.${terrain}`)), `${lang} legend: ${terrain}`);
+    t.ok(texts.includes(tl('pic.family', { family: 'skirmish' })), `${lang}: the family`);
+    t.ok(texts.includes(tl('pic.seat', { seat: 'Thargaton' })), `${lang}: whose view`);
+  }
+  const pl = svgTexts(renderBoardSvg({ view: view(st, 'Thargaton'), version: 1, earlier: [], t: translator('black-and-white', 'pl') }));
+  t.ok(pl.includes('Potyczka') && pl.includes('Bagno') && pl.includes('Zasieki'), "Polish: the rulebook's words");
+  t.notOk(pl.includes('Swamp'), 'no English left');
 });
 
 t.test('the base layer holds nothing from a view but the scenario', async (t) => {
