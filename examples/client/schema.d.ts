@@ -1166,7 +1166,8 @@ export interface paths {
          *     organiser enters Herald's AI, e.g. to fill an odd seat: its player
          *     `Herald AI (<level>)` is paired like anyone and its games are played
          *     by the AI job; a level the league's game type does not offer is 422
-         *     `ai_level_unavailable`.
+         *     `ai_level_unavailable`. (For an entrant who has to leave a running
+         *     league, see `PUT /leagues/{leagueId}/entrants/{playerId}/stand-in`.)
          */
         post: operations["enterLeague"];
         delete?: never;
@@ -1216,6 +1217,46 @@ export interface paths {
         head?: never;
         /** Seed, withdraw or disqualify an entrant (organisers) */
         patch: operations["updateLeagueEntrant"];
+        trace?: never;
+    };
+    "/leagues/{leagueId}/entrants/{playerId}/stand-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Have Herald's AI play an entrant's games (organisers)
+         * @description A stand-in for a player who has to leave a running league, instead
+         *     of withdrawing them (which forfeits or annuls their unplayed games).
+         *     The entrant stays active: each of their games still open passes to
+         *     the AI player of the level (`Herald AI (<level>)`) from its current
+         *     position, with the seat's clock as it is (a `join` of that player in
+         *     the game's log), and every later board of theirs is seated with it.
+         *     **The results count for the entrant**: standings, tie-breaks and the
+         *     next Swiss pairing treat them exactly as the entrant's own (the
+         *     boards are theirs; the entrant shows `standIn`). Ratings follow the
+         *     games' seats: a game the AI played changes the AI player's rating,
+         *     not the entrant's. Setting it again changes the level (open games
+         *     pass to the new level) or the reason. Only in a running league
+         *     played on Herald (`play: herald`), for an active entrant who is not
+         *     the AI itself (409 `invalid_state` otherwise: before the start,
+         *     remove the entrant and enter the AI instead); a level the game type
+         *     does not offer is 422 `ai_level_unavailable`.
+         */
+        put: operations["setLeagueStandIn"];
+        post?: never;
+        /**
+         * End an entrant's stand-in (organisers)
+         * @description Later boards are the entrant's again; a game the AI has begun, it
+         *     plays to the end. 404 `not_found` when the entrant has no stand-in.
+         */
+        delete: operations["removeLeagueStandIn"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/leagues/{leagueId}/start": {
@@ -2994,6 +3035,18 @@ export interface components {
             reason: string | null;
             /** Format: date-time */
             joinedAt: string;
+            /** @description Herald's AI plays this entrant's games (PUT …/stand-in); null: the player does. The results of those games count for the entrant. */
+            standIn: null | {
+                ai: components["schemas"]["AiLevel"];
+                /** @description The first round with a board played by the AI. */
+                fromRound: number;
+                reason: string | null;
+                /**
+                 * Format: date-time
+                 * @description When it was set.
+                 */
+                at: string;
+            };
         };
         /** @enum {unknown} */
         EntrantStatus: "active" | "withdrawn" | "disqualified";
@@ -5614,6 +5667,82 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["LeagueNotFound"];
+            409: components["responses"]["LeagueConflict"];
+        };
+    };
+    setLeagueStandIn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With an application key, act as this player (one the application created). */
+                "X-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                leagueId: components["parameters"]["LeagueId"];
+                playerId: components["parameters"]["PlayerIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ai": "normal",
+                 *       "reason": "Moved abroad; the AI plays out the season."
+                 *     }
+                 */
+                "application/json": {
+                    ai: components["schemas"]["AiLevel"];
+                    /** @description Why (shown with the entrant). */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The entrant, with `standIn`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Entrant"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["LeagueNotFound"];
+            409: components["responses"]["LeagueConflict"];
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    removeLeagueStandIn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description With an application key, act as this player (one the application created). */
+                "X-Act-As"?: components["parameters"]["ActAs"];
+            };
+            path: {
+                leagueId: components["parameters"]["LeagueId"];
+                playerId: components["parameters"]["PlayerIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entrant, `standIn` null. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Entrant"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["LeagueNotFound"];

@@ -9,8 +9,16 @@
 // the parent's module loaders: tap's TypeScript loader took 11.4 s to start a
 // worker (it compiles the games again in each new thread), Node's own stripping
 // 0.9 s, tsx's 1.3 s. Elsewhere the worker inherits the parent's loaders (tsx).
+//
+// The time cap (HERALD_AI_TIME_CAP_MS) is checked by the search itself between its
+// iterations: cooperative. A decision still running at cap + grace (one iteration that
+// never ends: a module's sampleState or evaluate stuck in a loop, a thread starved) is
+// stopped hard: piscina's AbortSignal terminates its thread, and the seat plays a random
+// legal action instead, so the game never stalls on the AI. The grace counts from the
+// moment the worker starts computing (ai-task.ts), never from time spent in the queue.
 import { Piscina } from 'piscina';
-import type { AiDecision, AiRequest } from '../ai/index.ts';
+import { chooseRandom, type AiDecision, type AiRequest } from '../ai/index.ts';
+import { startedTask, type AiTask } from './ai-task.ts';
 
 export interface AiPoolOptions {
   /** Worker threads (HERALD_AI_WORKERS). */
@@ -21,19 +29,30 @@ export interface AiPoolOptions {
   timeCapMs: number;
   /** The data files of the game types that need one, as the server was given them (Config.gameDataFiles). */
   gameDataFiles?: Record<string, string | null>;
+  /** After the cap, how long a decision may still run before its thread is stopped; default half the cap, 0.5–5 s. */
+  hardStopGraceMs?: number;
   /** Another worker module (tests: one that waits for a signal); default ai-worker.ts. */
   filename?: string;
   /** Extra workerData for such a worker. */
   workerData?: Record<string, unknown>;
 }
 
+/** A decision of the pool: `hardStopped` when the search overran cap + grace and a random legal action was played instead. */
+export type PoolDecision = AiDecision & { hardStopped?: boolean };
+
 export interface AiPool {
-  /** The decision for one request, computed on a worker thread. Rejects with AiPoolFull when the queue is full. */
-  choose(req: AiRequest): Promise<AiDecision>;
+  /**
+   * The decision for one request, computed on a worker thread. Rejects with AiPoolFull when
+   * the queue is full. A computation still running at cap + grace is stopped (its thread
+   * terminated) and answered with a random legal action (`hardStopped`).
+   */
+  choose(req: AiRequest): Promise<PoolDecision>;
   /** Tasks running or queued now. */
   readonly pending: number;
   /** Decisions made since the start. */
   readonly completed: number;
+  /** Decisions stopped hard since the start. */
+  readonly hardStops: number;
   /** Stops the threads (a task in progress is abandoned: its game is picked up again after the restart). */
   close(): Promise<void>;
 }
@@ -49,6 +68,11 @@ export const DEFAULT_AI_WORKERS = 1;
 export const DEFAULT_AI_QUEUE = 64;
 export const DEFAULT_AI_TIME_CAP_MS = 10_000;
 
+/** The grace after the cap before a decision is stopped hard: half the cap, at least 0.5 s, at most 5 s. */
+export function hardStopGrace(timeCapMs: number): number {
+  return Math.min(5_000, Math.max(500, Math.round(timeCapMs / 2)));
+}
+
 /** The parent's execArgv without its module loaders (--import, --require, --loader and their values). */
 export function withoutLoaders(argv: readonly string[]): string[] {
   const out: string[] = [];
@@ -63,7 +87,7 @@ export function withoutLoaders(argv: readonly string[]): string[] {
 const nativeTypeScript = Boolean((process.features as { typescript?: unknown }).typescript);
 
 export function createAiPool(o: AiPoolOptions): AiPool {
-  const pool = new Piscina<AiRequest, AiDecision>({
+  const pool = new Piscina<AiTask, AiDecision>({
     ...(nativeTypeScript ? { execArgv: withoutLoaders(process.execArgv) } : {}),
     filename: o.filename ?? new URL('./ai-worker.ts', import.meta.url).href,
     minThreads: 0,
@@ -75,17 +99,43 @@ export function createAiPool(o: AiPoolOptions): AiPool {
   });
   let pending = 0;
   let closed = false;
+  let hardStops = 0;
+  let nextTask = 0;
+  const grace = o.hardStopGraceMs ?? hardStopGrace(o.timeCapMs);
+  // Task id → arms that task's hard stop (called when its worker says it starts computing).
+  const arm = new Map<number, () => void>();
+  pool.on('message', (message: unknown) => {
+    const id = startedTask(message);
+    if (id !== null) arm.get(id)?.();
+  });
   return {
     async choose(req) {
       if (closed) throw new Error('the AI pool is closed');
       if (pool.queueSize >= o.queue) throw new AiPoolFull();
       pending++;
+      const taskId = ++nextTask;
+      const abort = new AbortController();
+      let timer: NodeJS.Timeout | undefined;
+      if (o.timeCapMs > 0) {
+        arm.set(taskId, () => {
+          arm.delete(taskId);
+          timer = setTimeout(() => abort.abort(new Error(`the AI decision overran its time cap (${o.timeCapMs} ms + ${grace} ms)`)), o.timeCapMs + grace);
+        });
+      }
       try {
-        return await pool.run({ ...req, timeCapMs: o.timeCapMs });
+        const task: AiTask = { ...req, timeCapMs: o.timeCapMs, taskId };
+        return await pool.run(task, { signal: abort.signal });
       } catch (err) {
+        // Stopped hard (its thread is gone; piscina starts another for the next task): a legal action, at once.
+        if (abort.signal.aborted && !closed) {
+          hardStops++;
+          return { ...chooseRandom(req), cappedByTime: true, hardStopped: true };
+        }
         if (err instanceof Error && /queue is at limit/i.test(err.message)) throw new AiPoolFull();
         throw err;
       } finally {
+        clearTimeout(timer);
+        arm.delete(taskId);
         pending--;
       }
     },
@@ -94,6 +144,9 @@ export function createAiPool(o: AiPoolOptions): AiPool {
     },
     get completed() {
       return pool.completed;
+    },
+    get hardStops() {
+      return hardStops;
     },
     async close() {
       closed = true;

@@ -108,6 +108,9 @@ export async function playAiTurn(ctx: Ctx, gameId: string): Promise<AiTurnOutcom
       const decision = await pool.choose({
         gameType: game.gameType, role, view: seen.view, legalActions: choices, level, seed: `${gameId}:${legal.version}:${role}`,
       });
+      if (decision.hardStopped) {
+        ctx.log.warn({ gameId, role, level, version: legal.version }, 'an AI decision overran its time cap: its thread was stopped and a random legal action is played instead');
+      }
       try {
         await submitAction(ctx, caller, gameId, { role, action: decision.action as Json, expectedVersion: legal.version });
         return 'moved';

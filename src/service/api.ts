@@ -651,6 +651,14 @@ export interface GameServiceApi {
   /** Organiser: seed, withdraw or disqualify (with a reason), or remove before the start. */
   updateEntrant(caller: Caller, leagueId: string, playerId: string, input: { seed?: number | null; status?: 'withdrawn' | 'disqualified'; reason?: string }): Promise<Entrant>;
   removeEntrant(caller: Caller, leagueId: string, playerId: string): Promise<void>;
+  /**
+   * Organiser: Herald's AI plays an active entrant's games from now on (`ai`: its level; `reason`
+   * optional), in a running league played on Herald: their open games pass to it from the current
+   * position, their later boards are seated with it; the results count for the entrant.
+   */
+  setStandIn(caller: Caller, leagueId: string, playerId: string, input: { ai?: unknown; reason?: unknown }): Promise<Entrant>;
+  /** Organiser: ends the stand-in; later boards are the entrant's again. */
+  removeStandIn(caller: Caller, leagueId: string, playerId: string): Promise<Entrant>;
 
   /** Organiser: close registration, seed by rating, and (autoPair) publish round 1. */
   startLeague(caller: Caller, leagueId: string): Promise<League>;

@@ -159,6 +159,21 @@ export interface Entrant {
   leftAfterRound: number | null;
   reason: string | null;
   joinedAt: string;
+  /**
+   * Herald's AI plays this entrant's games (set by an organiser, e.g. for a player who has to
+   * leave): its open games from the moment it was set, and every later board. The results count
+   * for the entrant; the games' ratings are the AI player's. Null: the player plays.
+   */
+  standIn: EntrantStandIn | null;
+}
+
+export interface EntrantStandIn {
+  /** The AI level (its player: `Herald AI (<level>)`). */
+  ai: string;
+  /** The first round with a board played by the AI. */
+  fromRound: number;
+  reason: string | null;
+  at: string;
 }
 
 export type RoundStatus = 'draft' | 'published' | 'complete';

@@ -16,6 +16,7 @@ import { planNextRound, type PlannedBoard } from './league-schedule.ts';
 import { changeLeague, type AfterCommit } from './league-tx.ts';
 import { isOrganiser, loadLeague, requireOrganiser, rolesOf, roundsOf, shapeOf, storedEntrant, storedPairing, storedRound } from './league-views.ts';
 import { endLeagueGame } from './lifecycle.ts';
+import { seatHolders } from './league-stand-in.ts';
 import { newSeed } from './secrets.ts';
 import { pauseOnStart } from './vacation.ts';
 import { start as startClocks, deadlines, type TimeControl } from '../clocks/index.ts';
@@ -93,6 +94,8 @@ export async function publishTx(ctx: Ctx, tx: Prisma.TransactionClient, row: Lea
   const control = (s.timeControl ?? null) as TimeControl | null;
   const started: Array<{ game: Pick<GameRow, 'id' | 'seats'>; entry: LogEntryInput; board: PairingRow }> = [];
   if (s.play === 'herald') {
+    // An entrant with a stand-in is seated as the AI player of its level (league-stand-in.ts).
+    const holder = await seatHolders(ctx, tx, row.id);
     for (const b of boards) {
       if (b.secondId === null || b.result !== null) continue;
       const seed = newSeed();
@@ -119,14 +122,14 @@ export async function publishTx(ctx: Ctx, tx: Prisma.TransactionClient, row: Lea
           version: 1,
           state: state as Prisma.InputJsonValue,
           activeRoles,
-          seats: { create: [{ role: firstRole, playerId: b.firstId }, { role: secondRole, playerId: b.secondId }] },
+          seats: { create: [{ role: firstRole, playerId: holder(b.firstId) }, { role: secondRole, playerId: holder(b.secondId) }] },
           actions: { create: [{ seq: 1, kind: 'start', role: null, playerId: null, status: 'active', activeRoles, log: entry.log ?? undefined, createdAt: at }] },
         },
         select: { id: true },
       });
       await tx.leaguePairing.update({ where: { id: b.id }, data: { gameId: game.id } });
       started.push({
-        game: { id: game.id, seats: [{ role: firstRole, playerId: b.firstId }, { role: secondRole, playerId: b.secondId }] as GameRow['seats'] },
+        game: { id: game.id, seats: [{ role: firstRole, playerId: holder(b.firstId) }, { role: secondRole, playerId: holder(b.secondId) }] as GameRow['seats'] },
         entry,
         board: b,
       });

@@ -115,6 +115,7 @@ export function toEntrant(e: EntrantRow, rating: number | null): Entrant {
     leftAfterRound: e.leftAfterRound,
     reason: e.reason,
     joinedAt: e.joinedAt.toISOString(),
+    standIn: e.standInLevel === null ? null : { ai: e.standInLevel, fromRound: e.standInFromRound ?? 1, reason: e.standInReason, at: (e.standInAt ?? e.joinedAt).toISOString() },
   };
 }
 

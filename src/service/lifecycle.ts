@@ -262,6 +262,36 @@ export async function endLeagueGame(ctx: Ctx, gameId: string, reason: string): P
 }
 
 /**
+ * A league stand-in takes over a running game's seat (league-stand-in.ts): the seat's player
+ * becomes `playerId` (Herald's AI), from the current position and with the seat's clock as it
+ * is, recorded in the log as a `join` of that player while the game is active. Nothing when the
+ * game is over or the seat is already theirs.
+ */
+export async function takeOverSeat(ctx: Ctx, gameId: string, role: string, playerId: string): Promise<void> {
+  const load = async (id: string): Promise<GameRow> => {
+    const g = await findGame(ctx.sql, id);
+    if (!g) throw new ServiceError('not_found', 'No such game.');
+    return orderSeats(ctx, g);
+  };
+  try {
+    await mutate(ctx, null, gameId, (game) => {
+      if (isOver(game.status)) throw new ServiceError('game_over', 'The game is over already.');
+      const seat = game.seats.find((s) => s.role === role);
+      if (!seat) throw new ServiceError('invalid_state', `The game has no ${role} seat.`);
+      if (seat.playerId === playerId) throw new ServiceError('game_over', 'The seat is theirs already.');
+      return {
+        game: {},
+        seats: [{ role, playerId }],
+        entries: [{ kind: 'join', role, playerId, status: game.status, activeRoles: game.activeRoles }],
+      };
+    }, load);
+  } catch (err) {
+    if (err instanceof ServiceError && err.code === 'game_over') return;
+    throw err;
+  }
+}
+
+/**
  * The rematch of a game that is over (GameServiceApi.rematch): created by the
  * first player who asks, joined by the second. The new game's id is stored on
  * the old one in the transaction that creates it (store insertRematch), so two

@@ -23,6 +23,7 @@ import * as reads from './reads.ts';
 import { getBoardPicture, hasBoardPictures, PictureCache } from './pictures.ts';
 import * as records from './records.ts';
 import * as leagues from './leagues.ts';
+import * as standIns from './league-stand-in.ts';
 import * as rounds from './league-rounds.ts';
 import * as results from './league-results.ts';
 import * as ratings from './ratings.ts';
@@ -165,6 +166,8 @@ export class GameService implements GameServiceApi {
   addEntrant: GameServiceApi['addEntrant'] = (caller, id, input) => leagues.addEntrant(this.ctx, caller, id, input);
   updateEntrant: GameServiceApi['updateEntrant'] = (caller, id, playerId, input) => leagues.updateEntrant(this.ctx, caller, id, playerId, input);
   removeEntrant: GameServiceApi['removeEntrant'] = (caller, id, playerId) => leagues.removeEntrant(this.ctx, caller, id, playerId);
+  setStandIn: GameServiceApi['setStandIn'] = (caller, id, playerId, input) => standIns.setStandIn(this.ctx, caller, id, playerId, input);
+  removeStandIn: GameServiceApi['removeStandIn'] = (caller, id, playerId) => standIns.removeStandIn(this.ctx, caller, id, playerId);
   startLeague: GameServiceApi['startLeague'] = (caller, id) => leagues.startLeague(this.ctx, caller, id);
 
   listRounds: GameServiceApi['listRounds'] = (caller, id) => rounds.listRounds(this.ctx, caller, id);

@@ -24,8 +24,8 @@ const store = await openStore({ databaseUrl, dataDir: '/nonexistent' }, { info: 
 t.teardown(() => store.close());
 
 /** An app on the shared database; `jobs: false`: no AI job and no pool (an API-only instance). */
-async function appOn(o: { jobs?: boolean; aiWorker?: { filename: string; workerData?: Record<string, unknown> } } = {}): Promise<FastifyInstance> {
-  const app = await buildApp(testConfig({ databaseUrl, jobs: o.jobs ?? true, ai: { workers: 1, queue: 16, timeCapMs: 5_000 } }), {
+async function appOn(o: { jobs?: boolean; timeCapMs?: number; aiWorker?: { filename: string; workerData?: Record<string, unknown> } } = {}): Promise<FastifyInstance> {
+  const app = await buildApp(testConfig({ databaseUrl, jobs: o.jobs ?? true, ai: { workers: 1, queue: 16, timeCapMs: o.timeCapMs ?? 5_000 } }), {
     store, aiSweepMs: 200, ...(o.aiWorker ? { aiWorker: o.aiWorker } : {}),
     games: { ...installed, tally: tallyModule() as unknown as GameModule },
   });
@@ -258,4 +258,22 @@ t.test('requests are answered while the AI is thinking: the decision runs on a w
   Atomics.notify(flags, 0);
   const moved = await until(eve, start.id, (g) => g.version > start.version);
   t.ok(moved.version > start.version);
+});
+
+t.test('a decision that overruns the time cap is stopped hard: its thread ends, a random legal action is played, the game goes on', async (t) => {
+  // A worker whose gate never opens stands for a search that never ends; the cap is tiny (50 ms, stopped 500 ms later).
+  const gate = new SharedArrayBuffer(8);
+  const flags = new Int32Array(gate);
+  const capped = await appOn({ timeCapMs: 50, aiWorker: { filename: new URL('../helpers/ai-gated-worker.ts', import.meta.url).href, workerData: { gate } } });
+  t.teardown(() => capped.close());
+  const gus = await signup(capped, 'Gus');
+  const res = await gus.req('POST', '/games', { ...R3, ai: { York: 'random', Lancaster: 'random' } });
+  const start = res.json() as Summary;
+  // (test/service/ai-pool.test.ts checks that the next decision runs on a fresh thread.)
+  const moved = await until(gus, start.id, (g) => g.version > start.version, 3_000);
+  t.equal(Atomics.load(flags, 1), 1, 'a worker was inside a decision');
+  t.equal(Atomics.load(flags, 0), 0, 'its gate never opened: the moves are the fallback\'s');
+  const actions = (await log(gus, start.id)).filter((e) => e.kind === 'action');
+  t.ok(actions.length >= 1, `${actions.length} AI move(s) made without the worker ever answering`);
+  t.ok(actions.every((e) => e.playerId === moved.seats.find((s) => s.role === e.role)!.player!.id), 'recorded as the AI player\'s');
 });

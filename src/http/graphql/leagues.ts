@@ -191,10 +191,15 @@ export function leagueResolvers(service: GameServiceApi): IResolvers {
       },
       joinLeague: async (_root, args: { leagueId: string }, ctx: Ctx) => service.joinLeague(await required(ctx), league(args.leagueId)),
       withdrawFromLeague: async (_root, args: { leagueId: string }, ctx: Ctx) => service.withdrawFromLeague(await required(ctx), league(args.leagueId)),
-      addLeagueEntrant: async (_root, args: { leagueId: string; playerId: string; seed?: number | null }, ctx: Ctx) => {
+      addLeagueEntrant: async (_root, args: { leagueId: string; playerId?: string | null; ai?: string | null; seed?: number | null }, ctx: Ctx) => {
         const c = await required(ctx);
         if (args.seed != null && (!Number.isInteger(args.seed) || args.seed < 1)) throw new ServiceError('invalid_request', 'seed must be a positive integer.');
-        return service.addEntrant(c, league(args.leagueId), { playerId: player(args.playerId), ...(args.seed != null ? { seed: args.seed } : {}) });
+        if (args.playerId == null && args.ai == null) throw new ServiceError('invalid_request', 'Give playerId (a player) or ai (Herald\'s AI at a level).', { field: 'playerId' });
+        return service.addEntrant(c, league(args.leagueId), {
+          ...(args.playerId != null ? { playerId: player(args.playerId) } : {}),
+          ...(args.ai != null ? { ai: args.ai } : {}),
+          ...(args.seed != null ? { seed: args.seed } : {}),
+        });
       },
       updateLeagueEntrant: async (
         _root,
@@ -213,6 +218,11 @@ export function leagueResolvers(service: GameServiceApi): IResolvers {
         if (Object.keys(input).length === 0) throw new ServiceError('invalid_request', 'Give seed, status or reason.');
         return service.updateEntrant(c, league(args.leagueId), player(args.playerId), input);
       },
+      setLeagueStandIn: async (_root, args: { leagueId: string; playerId: string; ai: string; reason?: string | null }, ctx: Ctx) => {
+        const c = await required(ctx);
+        return service.setStandIn(c, league(args.leagueId), player(args.playerId), { ai: args.ai, ...(args.reason != null ? { reason: args.reason } : {}) });
+      },
+      removeLeagueStandIn: async (_root, args: { leagueId: string; playerId: string }, ctx: Ctx) => service.removeStandIn(await required(ctx), league(args.leagueId), player(args.playerId)),
       removeLeagueEntrant: async (_root, args: { leagueId: string; playerId: string }, ctx: Ctx) => {
         const c = await required(ctx);
         await service.removeEntrant(c, league(args.leagueId), player(args.playerId));

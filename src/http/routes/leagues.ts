@@ -193,6 +193,19 @@ export default async function leagueRoutes(app: FastifyInstance): Promise<void> 
     return svc.updateEntrant(caller, leagueId, playerId, input);
   });
 
+  // A stand-in: Herald's AI plays the entrant's open and later games; the results count for the entrant.
+  app.put<LP>('/leagues/:leagueId/entrants/:playerId/stand-in', async (request) => {
+    const caller = requireCaller(request);
+    const b = body(request);
+    onlyFields(b, ['ai', 'reason']);
+    return svc.setStandIn(caller, pathId(request.params.leagueId, 'league'), pathId(request.params.playerId, 'player'), { ai: b.ai, ...(b.reason !== undefined ? { reason: b.reason } : {}) });
+  });
+
+  app.delete<LP>('/leagues/:leagueId/entrants/:playerId/stand-in', async (request) => {
+    const caller = requireCaller(request);
+    return svc.removeStandIn(caller, pathId(request.params.leagueId, 'league'), pathId(request.params.playerId, 'player'));
+  });
+
   app.delete<LP>('/leagues/:leagueId/entrants/:playerId', async (request, reply) => {
     const caller = requireCaller(request);
     await svc.removeEntrant(caller, pathId(request.params.leagueId, 'league'), pathId(request.params.playerId, 'player'));
