@@ -174,14 +174,17 @@ export function meleeTargets(s: BWState, u: Unit): Unit[] {
   return enemies.filter((e) => e.type !== 'artillery' || !enemies.some((x) => x.hex === e.hex && x.type === 'infantry'));
 }
 
-/** Enemy units the unit may shoot at (§16.5, A4, A8, A9, A33; each an option but A8). */
+/** Enemy units the unit may shoot at (§16.5, A4, A8, A9, A33; each an option). */
 export function rangedTargets(s: BWState, u: Unit, moved: number): Unit[] {
   if (kindCard(s, u.kind).ranged === null) return [];
   if (u.type === 'artillery' && u.kind !== 'order-of-the-scorpion') return [];
   const zocExempt = FIRES_IN_ZOC.has(u.kind) && !(u.kind === 'order-of-the-scorpion' && s.options.a9ScorpionZoc === 'barred');
-  if (!zocExempt && inEnemyZoc(s, u.hex!, u.army)) return [];
+  const inZoc = inEnemyZoc(s, u.hex!, u.army);
+  if (!zocExempt && inZoc) return [];
   const g = gridOf(s);
   const ranges = rangedDistances(u.kind, moved, s.options.a4Sharpshooters);
+  // A8 'adjacent-in-zoc': Line Infantry in an enemy ZOC may also shoot the adjacent enemy.
+  if (u.kind === 'line-infantry' && inZoc && s.options.a8LineInfantryRange === 'adjacent-in-zoc') ranges.push(1);
   return s.units.filter((e) => {
     if (e.hex === null || e.army === u.army) return false;
     if (!ranges.includes(g.distance(u.hex!, e.hex))) return false;

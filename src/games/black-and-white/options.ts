@@ -102,6 +102,8 @@ export interface RuleOptions {
   a28CounterTarget: 'attacker' | 'any-unit';
   /** A25: an aiming marker helps in any later turn of its army, or in its army's next turn only (it goes at that turn's end). */
   a25MarkersLast: 'later' | 'next-turn';
+  /** A8: Line Infantry's range stays exactly 2 in an enemy ZOC, or it may also shoot an adjacent enemy while in one. */
+  a8LineInfantryRange: 'exactly-2' | 'adjacent-in-zoc';
 }
 
 export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
@@ -432,6 +434,13 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
     values: ['later', 'next-turn'],
     default: 'later',
     description: "A25: an aiming marker helps its army's artillery firing at the hex in any later turn, or in the army's next turn only (the marker goes at the end of that turn).",
+  },
+  {
+    name: 'a8LineInfantryRange',
+    type: 'string',
+    values: ['exactly-2', 'adjacent-in-zoc'],
+    default: 'exactly-2',
+    description: 'A8: Line Infantry in an enemy ZOC still shoots at exactly 2 hexes (an adjacent enemy only in melee), or may also shoot an adjacent enemy while in an enemy ZOC.',
   },
 ];
 

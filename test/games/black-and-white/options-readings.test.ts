@@ -439,3 +439,20 @@ t.test('A25 a25MarkersLast: an aiming marker helps in any later turn, or in its 
     t.equal(unit(s, 'V01').strength, value === 'later' ? 2 : 3, `${value}: a 3 aims only with the marker`);
   }
 });
+
+t.test('A8 a8LineInfantryRange: in an enemy ZOC Line Infantry shoots at exactly 2, or at the adjacent enemy too', async (t) => {
+  for (const [value, expected] of [['exactly-2', ['V02']], ['adjacent-in-zoc', ['V01', 'V02']]] as const) {
+    let s = position('open', [T('line-infantry', '5,3'), V('sirens-of-vesania', '5,4'), V('order-of-virgo', '3,3')], 'Thargaton', { a8LineInfantryRange: value });
+    s = activated(s, 'T01');
+    t.same(targetsOf(s, 'fire'), expected, `${value}: in the Sirens' ZOC`);
+    t.same(targetsOf(s, 'melee'), ['V01'], `${value}: the adjacent enemy in melee`);
+    if (value === 'adjacent-in-zoc') {
+      // 6,2: 4 + Ranged 2 > Defence 3 hits; no counterattack follows a ranged attack (§16.5).
+      s = play(withDice(s, [6, 2]), ['Thargaton', { type: 'fire', unit: 'T01', target: 'V01' }]);
+      t.equal(unit(s, 'V01').strength, 2, 'the adjacent shot hits');
+      t.notOk(game.legalActions(s, 'Vesania').some((a) => a.type === 'counterattack'), 'no counterattack after a ranged attack');
+    }
+    const away = activated(position('open', [T('line-infantry', '5,3'), V('sirens-of-vesania', '5,5')], 'Thargaton', { a8LineInfantryRange: value }), 'T01');
+    t.same(targetsOf(away, 'fire'), ['V01'], `${value}: out of any ZOC, range 2`);
+  }
+});
