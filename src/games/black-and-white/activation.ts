@@ -8,8 +8,8 @@ import type { Action, SpecialAction, StepHandler } from './flow.ts';
 import { adjacentEnemies, gridOf, hasFeature, inEnemyZoc, lineOfSight, terrainAt } from './board.ts';
 import { resolveAttack } from './combat.ts';
 import { bombard, bombardTargets, featureSupply } from './artillery.ts';
-import { CHARGE_BONUS, DOUBLE_SHOT, FIRES_IN_ZOC, MAX_MOVE, rangedDistances } from './kinds.ts';
-import { allowance, chargePath, enterHex, inZoc, stepsFrom, zocTest } from './movement.ts';
+import { CHARGE_BONUS, DOUBLE_SHOT, FIRES_IN_ZOC, rangedDistances } from './kinds.ts';
+import { allowance, chargePath, enterHex, inZoc, movedMaximum, stepsFrom, zocTest } from './movement.ts';
 import { logLine, logOwn, msg } from './msg.ts';
 import { kindCard, unitById, type Activation, type BWState, type Unit } from './state.ts';
 import { checkPositionVictory } from './victory.ts';
@@ -160,7 +160,7 @@ function mayAttack(s: BWState, act: Activation, u: Unit, kind: 'melee' | 'ranged
   if ((act.attacked && !secondMelee(act, kind)) || act.noAttack || act.groupMove) return false;
   if (hasFeature(s, u.hex!, 'smoke')) return false;
   if (act.charge) return kind === 'melee';
-  if (act.moved < MAX_MOVE[u.type]) return true;
+  if (!movedMaximum(s, act, u)) return true;
   if (kind === 'melee' && act.orders?.surge) return true;
   // Dominic's second activation uses no special ability (A41).
   if (act.orders?.second) return false;

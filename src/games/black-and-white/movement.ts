@@ -8,7 +8,7 @@ import { commandTest } from './command-test.ts';
 import { MAX_MOVE } from './kinds.ts';
 import { logLine } from './msg.ts';
 import { reveal } from './reveal.ts';
-import type { BWState, Unit } from './state.ts';
+import type { Activation, BWState, Unit } from './state.ts';
 import { loseSteps, noteArrival } from './victory.ts';
 
 /** The hexes next to `from` that all of `movers` may enter now (terrain, no enemy, stacking incl. passing through, A15). */
@@ -22,6 +22,19 @@ export function stepsFrom(s: BWState, movers: Unit[], from: string): string[] {
 export function allowance(movers: Unit[], fromForest: boolean): number {
   if (fromForest) return 1;
   return MAX_MOVE[movers[0]!.type];
+}
+
+/**
+ * A12: whether the unit has "moved the maximum" in this activation (and so may
+ * not attack but by §9.1's exceptions): its type's base allowance; with
+ * 'as-far-as-allowed' also any move that went as far as the activation let it
+ * (one hex out of a forest start, A11; a forced stop on a stream, wire or
+ * forest, §11, §12.2).
+ */
+export function movedMaximum(s: BWState, act: Activation, u: Unit): boolean {
+  if (act.moved >= MAX_MOVE[u.type]) return true;
+  if (s.options.a12Maximum !== 'as-far-as-allowed' || act.moved === 0 || u.hex === null) return false;
+  return act.moved >= allowance([u], act.fromForest) || mustStop(s, u, u.hex);
 }
 
 /** Whether the units stand in an enemy ZOC (and so must test to leave, §13). */

@@ -104,6 +104,8 @@ export interface RuleOptions {
   a25MarkersLast: 'later' | 'next-turn';
   /** A8: Line Infantry's range stays exactly 2 in an enemy ZOC, or it may also shoot an adjacent enemy while in one. */
   a8LineInfantryRange: 'exactly-2' | 'adjacent-in-zoc';
+  /** A12: "moved the maximum" is the type's base allowance, or as far as this activation allowed (a start in forest, a forced stop). */
+  a12Maximum: 'allowance' | 'as-far-as-allowed';
 }
 
 export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
@@ -441,6 +443,13 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
     values: ['exactly-2', 'adjacent-in-zoc'],
     default: 'exactly-2',
     description: 'A8: Line Infantry in an enemy ZOC still shoots at exactly 2 hexes (an adjacent enemy only in melee), or may also shoot an adjacent enemy while in an enemy ZOC.',
+  },
+  {
+    name: 'a12Maximum',
+    type: 'string',
+    values: ['allowance', 'as-far-as-allowed'],
+    default: 'allowance',
+    description: 'A12: a unit that "moved the maximum" (and so may not attack) moved its type\'s base allowance (2 infantry, 3 cavalry, 1 artillery), or as far as this activation allowed it: also one hex out of a forest start, or a move ended early by a stream, wire or forest.',
   },
 ];
 

@@ -10,8 +10,7 @@ import type { Action } from './flow.ts';
 import { adjacentEnemies, gridOf, inEnemyZoc, lineOfSight } from './board.ts';
 import { commandTest } from './command-test.ts';
 import { fortified } from './combat.ts';
-import { MAX_MOVE } from './kinds.ts';
-import { allowance, enterHex, stepsFrom } from './movement.ts';
+import { allowance, enterHex, movedMaximum, stepsFrom } from './movement.ts';
 import { logLine } from './msg.ts';
 import { kindCard, other, unitById, type Activation, type BWState, type Unit } from './state.ts';
 import { activatable, endTurn } from './turn.ts';
@@ -118,7 +117,7 @@ export function activationOrders(s: BWState, army: Army): Action[] {
       !act.attacked &&
       !act.noAttack &&
       !act.orders?.surge &&
-      act.moved >= MAX_MOVE[u.type] &&
+      movedMaximum(s, act, u) &&
       inEnemyZoc(s, u.hex!, army) &&
       meleeTargets(s, u).length > 0
     ) {

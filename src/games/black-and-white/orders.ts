@@ -14,7 +14,7 @@ import type { Action, HandlerTable, StepHandler } from './flow.ts';
 import { commandTest } from './command-test.ts';
 import { armyRef, logLine, logOwn, msg, sub } from './msg.ts';
 import { unitById, type BWState, type Unit } from './state.ts';
-import { MAX_MOVE } from './kinds.ts';
+import { movedMaximum } from './movement.ts';
 import { COMMANDER_ORDERS, type OrderId } from './orders-state.ts';
 import { applyActivationOrder, applyTurnOrder, activationOrders, turnOrders } from './orders-activation.ts';
 import { applyWindow, windowOrders } from './orders-combat.ts';
@@ -169,7 +169,7 @@ function noteAbilities(base: StepHandler): StepHandler {
         let unit: string | null = null;
         if (a.type === 'charge' || a.type === 'special') unit = a.unit;
         else if (a.type === 'fire' && act?.secondShot?.unit === a.unit) unit = a.unit;
-        else if (a.type === 'melee' && act && act.moved >= MAX_MOVE.infantry && unitById(s, a.unit).kind === 'order-of-aquarius') unit = a.unit;
+        else if (a.type === 'melee' && act && unitById(s, a.unit).kind === 'order-of-aquarius' && movedMaximum(s, act, unitById(s, a.unit))) unit = a.unit;
         if (unit && !s.orders.abilities.includes(unit)) s.orders.abilities.push(unit);
       }
       base.apply(s, army, a);

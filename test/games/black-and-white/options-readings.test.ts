@@ -456,3 +456,25 @@ t.test('A8 a8LineInfantryRange: in an enemy ZOC Line Infantry shoots at exactly 
     t.same(targetsOf(away, 'fire'), ['V01'], `${value}: out of any ZOC, range 2`);
   }
 });
+
+t.test('A12 a12Maximum: "moved the maximum" is the base allowance, or as far as the activation allowed', async (t) => {
+  // skirmish terrain: forest 3,4 and 4,4, stream 8,4.
+  for (const [value, attacks] of [['allowance', true], ['as-far-as-allowed', false]] as const) {
+    const opts = { a12Maximum: value };
+    let forest = position('skirmish', [T('regular-infantry', '4,3'), V('sirens-of-vesania', '4,5')], 'Thargaton', opts);
+    forest = play(forest, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'move', to: '4,4' }]);
+    t.same(targetsOf(forest, 'move'), [], `${value}: entering the forest ends the move`);
+    t.equal(targetsOf(forest, 'melee').length > 0, attacks, `${value}: an attack after one hex into forest`);
+    let stream = position('skirmish', [T('regular-infantry', '8,3'), V('sirens-of-vesania', '8,5')], 'Thargaton', opts);
+    stream = play(stream, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'move', to: '8,4' }]);
+    t.equal(targetsOf(stream, 'melee').length > 0, attacks, `${value}: an attack after one hex into a stream`);
+    let start = position('skirmish', [T('regular-cavalry', '4,4'), V('sirens-of-vesania', '4,6')], 'Thargaton', opts);
+    start = play(start, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'move', to: '4,5' }]);
+    t.equal(targetsOf(start, 'melee').length > 0, attacks, `${value}: an attack after the one hex a forest start allows`);
+    let open = position('open', [T('regular-infantry', '4,3'), V('sirens-of-vesania', '4,5')], 'Thargaton', opts);
+    open = play(open, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'move', to: '4,4' }]);
+    t.same(targetsOf(open, 'melee'), ['V01'], `${value}: one hex of two in the open`);
+    open = play(open, ['Thargaton', { type: 'move', to: '3,5' }]);
+    t.same(targetsOf(open, 'melee'), [], `${value}: none after the full two hexes`);
+  }
+});
