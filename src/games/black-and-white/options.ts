@@ -106,6 +106,8 @@ export interface RuleOptions {
   a8LineInfantryRange: 'exactly-2' | 'adjacent-in-zoc';
   /** A12: "moved the maximum" is the type's base allowance, or as far as this activation allowed (a start in forest, a forced stop). */
   a12Maximum: 'allowance' | 'as-far-as-allowed';
+  /** A19: a detachment receiving an order tests once with its lowest Discipline, or each unit tests and the order works for those that pass. */
+  a19OrderTest: 'lowest' | 'each';
 }
 
 export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
@@ -450,6 +452,13 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
     values: ['allowance', 'as-far-as-allowed'],
     default: 'allowance',
     description: 'A12: a unit that "moved the maximum" (and so may not attack) moved its type\'s base allowance (2 infantry, 3 cavalry, 1 artillery), or as far as this activation allowed it: also one hex out of a forest start, or a move ended early by a stream, wire or forest.',
+  },
+  {
+    name: 'a19OrderTest',
+    type: 'string',
+    values: ['lowest', 'each'],
+    default: 'lowest',
+    description: "A19: a detachment receiving an order (Alexandrus's Forced March) tests once with its lowest Discipline, or each unit tests and the order works for those that pass; the others stay where they are (as A18's 'each').",
   },
 ];
 

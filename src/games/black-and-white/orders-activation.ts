@@ -15,7 +15,7 @@ import { logLine } from './msg.ts';
 import { kindCard, other, unitById, type Activation, type BWState, type Unit } from './state.ts';
 import { activatable, endTurn } from './turn.ts';
 import { afterResolution, beginActivation, beginCharge, beginSpecial, chargeDestinations, meleeTargets, seen, specialActions } from './activation.ts';
-import { commanderOf, enemyMustFail, issue, learn, mayIssue, paralysed } from './orders.ts';
+import { commanderOf, enemyMustFail, issue, issueToUnits, learn, mayIssue, paralysed } from './orders.ts';
 import type { OrderId } from './orders-state.ts';
 import { checkPositionVictory } from './victory.ts';
 
@@ -190,13 +190,17 @@ export function applyActivationOrder(s: BWState, army: Army, a: Action): void {
     case 'look':
       applyLook(s, army, a);
       break;
-    case 'forced-march':
+    case 'forced-march': {
       // A16: one more hex under the normal rules, and no attack afterwards.
-      if (issue(s, army, 'forced-march', actUnits(s))) {
+      // A19 'each': the units that failed their test stay behind (still activated), as with A18 'each'.
+      const go = issueToUnits(s, army, 'forced-march', actUnits(s));
+      if (go.length > 0) {
+        act.units = go.map((u) => u.id);
         act.orders = { ...act.orders, extraMove: 1 };
         act.noAttack = true;
       }
       break;
+    }
     case 'reconnaissance':
       if (issue(s, army, 'reconnaissance', [unitById(s, a.unit!)])) learn(s, army, unitById(s, a.target!));
       break;

@@ -59,14 +59,31 @@ function showCommander(s: BWState, army: Army): void {
  * names a hidden shooter by its hex (§16.8.3).
  */
 export function issue(s: BWState, army: Army, order: OrderId, units: Unit[], shown?: MessageParam): boolean {
+  announce(s, army, order, units, shown);
+  const ok = SPECIAL_ORDERS.has(order) || commandTest(s, units, 'order', shown);
+  s.orders.issued.push({ army, order, unit: shown || units.length === 0 ? null : units[0]!.id, ok });
+  return ok;
+}
+
+function announce(s: BWState, army: Army, order: OrderId, units: Unit[], shown?: MessageParam): void {
   showCommander(s, army);
   // The player points at the block that receives the order: picked out of a stack, it is seen now.
   if (!shown) seen(s, units);
   const who: MessageParam = shown ?? { list: units.map((u) => u.id) };
   logLine(s, units.length ? 'log.order' : 'log.orderNoUnit', { army: armyRef(army), order: orderRef(order), units: who });
-  const ok = SPECIAL_ORDERS.has(order) || commandTest(s, units, 'order', shown);
-  s.orders.issued.push({ army, order, unit: shown || units.length === 0 ? null : units[0]!.id, ok });
-  return ok;
+}
+
+/**
+ * An order to a detachment (A19): with 'lowest' as `issue`; with 'each'
+ * every unit tests and the order works for those that pass (it counts as
+ * working when one does). Returns the units it works for.
+ */
+export function issueToUnits(s: BWState, army: Army, order: OrderId, units: Unit[]): Unit[] {
+  if (s.options.a19OrderTest !== 'each' || units.length < 2 || SPECIAL_ORDERS.has(order)) return issue(s, army, order, units) ? units : [];
+  announce(s, army, order, units);
+  const go = units.filter((u) => commandTest(s, [u], 'order'));
+  s.orders.issued.push({ army, order, unit: units[0]!.id, ok: go.length > 0 });
+  return go;
 }
 
 /** Paralysis and Fear (A47): the enemy unit must fail its own test for the order to work. */

@@ -478,3 +478,25 @@ t.test('A12 a12Maximum: "moved the maximum" is the base allowance, or as far as 
     t.same(targetsOf(open, 'melee'), [], `${value}: none after the full two hexes`);
   }
 });
+
+t.test('A19 a19OrderTest: a detachment takes an order with one test at its lowest Discipline, or each unit tests', async (t) => {
+  // Regular Infantry 7 + 2 (A1, two infantry) = 9; Sharpshooters 8 + 2 = 10.
+  for (const [value, dice, ok, goes] of [
+    ['lowest', [5, 5], false, []],
+    ['each', [5, 5, 6, 6], false, []],
+    ['lowest', [4, 5], true, ['T01', 'T02']],
+    ['each', [4, 4, 4, 5], true, ['T01', 'T02']],
+    ['each', [5, 5, 4, 5], true, ['T02']], // 10 fails the Regular Infantry's 9, passes the Sharpshooters' 10
+  ] as const) {
+    let s = withCommanders([T('regular-infantry', '5,1'), T('sharpshooters', '5,1'), V('sirens-of-vesania', '5,8')], 'Thargaton', { Thargaton: 'lord-alexandrus' }, { a19OrderTest: value });
+    s = play(s, ['Thargaton', { type: 'activate', units: ['T01', 'T02'] }], ['Thargaton', { type: 'move', to: '5,2' }]);
+    s = play(withDice(s, [...dice]), ['Thargaton', { type: 'order', order: 'forced-march' }]);
+    const label = `${value} ${dice.join(',')}`;
+    t.equal(s.orders.issued[0]?.ok, ok, `${label}: the order works`);
+    t.equal(s.log.filter((e) => JSON.stringify(e).includes('log.test')).length, value === 'each' ? 2 : 1, `${label}: tests rolled`);
+    if (goes.length === 0) continue;
+    t.same(s.act!.units, goes, `${label}: the units the order works for`);
+    s = play(s, ['Thargaton', { type: 'move', to: '5,3' }], ['Thargaton', { type: 'move', to: '5,4' }]);
+    t.same(s.units.filter((u) => u.army === 'Thargaton').map((u) => u.hex), goes.length === 2 ? ['5,4', '5,4'] : ['5,2', '5,4'], `${label}: three hexes for those, the rest stays`);
+  }
+});
