@@ -108,6 +108,8 @@ export interface RuleOptions {
   a12Maximum: 'allowance' | 'as-far-as-allowed';
   /** A19: a detachment receiving an order tests once with its lowest Discipline, or each unit tests and the order works for those that pass. */
   a19OrderTest: 'lowest' | 'each';
+  /** A16: Idle Move's hex is not part of the activation's movement, or is its first hex. */
+  a16IdleMove: 'apart' | 'first-hex';
 }
 
 export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
@@ -459,6 +461,13 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
     values: ['lowest', 'each'],
     default: 'lowest',
     description: "A19: a detachment receiving an order (Alexandrus's Forced March) tests once with its lowest Discipline, or each unit tests and the order works for those that pass; the others stay where they are (as A18's 'each').",
+  },
+  {
+    name: 'a16IdleMove',
+    type: 'string',
+    values: ['apart', 'first-hex'],
+    default: 'apart',
+    description: "A16: the hex of Lord Alexandrus's Idle Move is not part of the activation that follows, or it is that activation's first hex (it counts against the allowance and the \"moved the maximum\" limit; a passed ZOC test covers the activation).",
   },
 ];
 

@@ -7,7 +7,7 @@
  */
 import type { Army } from './data-format.ts';
 import type { Action } from './flow.ts';
-import { adjacentEnemies, gridOf, inEnemyZoc, lineOfSight } from './board.ts';
+import { adjacentEnemies, gridOf, inEnemyZoc, lineOfSight, terrainAt } from './board.ts';
 import { commandTest } from './command-test.ts';
 import { fortified } from './combat.ts';
 import { allowance, enterHex, movedMaximum, stepsFrom } from './movement.ts';
@@ -150,10 +150,22 @@ export function applyTurnOrder(s: BWState, army: Army, a: Action): void {
       return applyLook(s, army, a);
     case 'idle-move': {
       // A16: before its activation; the ZOC test as for any move; then the activation begins.
-      if (issue(s, army, 'idle-move', [u]) && (!inEnemyZoc(s, u.hex!, army) || commandTest(s, [u], 'zoc'))) enterHex(s, [u], a.to!);
+      const from = u.hex!;
+      const zoc = inEnemyZoc(s, from, army);
+      const moved = issue(s, army, 'idle-move', [u]) && (!zoc || commandTest(s, [u], 'zoc'));
+      const r = moved ? enterHex(s, [u], a.to!) : null;
       if (u.hex !== null) {
         beginActivation(s, [u]);
         seen(s, [u]);
+        // A16 'first-hex': the hex is the activation's first; its start (forest, A11) and ZOC test count for it.
+        if (r && s.options.a16IdleMove === 'first-hex') {
+          const act = s.act!;
+          act.moved = 1;
+          act.fromForest = terrainAt(s, from) === 'forest';
+          if (zoc) act.zoc = 'passed';
+          if (r.stop || (s.options.a18EnterZoc === 'stops' && inEnemyZoc(s, u.hex, army))) act.stopped = true;
+          if (r.wire) act.noAttack = true;
+        }
       }
       return;
     }

@@ -500,3 +500,15 @@ t.test('A19 a19OrderTest: a detachment takes an order with one test at its lowes
     t.same(s.units.filter((u) => u.army === 'Thargaton').map((u) => u.hex), goes.length === 2 ? ['5,4', '5,4'] : ['5,2', '5,4'], `${label}: three hexes for those, the rest stays`);
   }
 });
+
+t.test('A16 a16IdleMove: the Idle Move hex is apart from the activation\'s movement, or its first hex', async (t) => {
+  for (const [value, moved, more] of [['apart', 0, true], ['first-hex', 1, false]] as const) {
+    let s = withCommanders([T('regular-infantry', '5,3'), V('sirens-of-vesania', '5,8')], 'Thargaton', { Thargaton: 'lord-alexandrus' }, { a16IdleMove: value });
+    t.ok(game.legalActions(s, 'Thargaton').some((a) => a.type === 'order' && a.order === 'idle-move' && (a as { to: string }).to === '5,2'), `${value}: backward is offered`);
+    s = play(withDice(s, [1, 1]), ['Thargaton', { type: 'order', order: 'idle-move', unit: 'T01', to: '5,2' }]);
+    t.equal(unit(s, 'T01').hex, '5,2', `${value}: the unit moved back`);
+    t.equal(s.act!.moved, moved, `${value}: hexes of the activation's movement`);
+    s = play(s, ['Thargaton', { type: 'move', to: '5,3' }]);
+    t.equal(targetsOf(s, 'move').length > 0, more, `${value}: a second hex of the activation`);
+  }
+});
