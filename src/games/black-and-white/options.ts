@@ -110,6 +110,8 @@ export interface RuleOptions {
   a19OrderTest: 'lowest' | 'each';
   /** A16: Idle Move's hex is not part of the activation's movement, or is its first hex. */
   a16IdleMove: 'apart' | 'first-hex';
+  /** A26: artillery fire on a hex of several units makes one damage roll against each unit's Defence, or a roll for each unit. */
+  a26Rolls: 'one' | 'per-unit';
 }
 
 export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
@@ -468,6 +470,13 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
     values: ['apart', 'first-hex'],
     default: 'apart',
     description: "A16: the hex of Lord Alexandrus's Idle Move is not part of the activation that follows, or it is that activation's first hex (it counts against the allowance and the \"moved the maximum\" limit; a passed ZOC test covers the activation).",
+  },
+  {
+    name: 'a26Rolls',
+    type: 'string',
+    values: ['one', 'per-unit'],
+    default: 'one',
+    description: "A26: artillery fire's damage on a hex of several units is one 2d6 roll compared with each unit's own Defence (a critical hits or misses all), or a roll for each unit in turn (orders after a damage roll then act on that unit's roll).",
   },
 ];
 

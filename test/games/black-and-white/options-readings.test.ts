@@ -512,3 +512,27 @@ t.test('A16 a16IdleMove: the Idle Move hex is apart from the activation\'s movem
     t.equal(targetsOf(s, 'move').length > 0, more, `${value}: a second hex of the activation`);
   }
 });
+
+t.test('A26 a26Rolls: artillery fire on several units is one damage roll, or a roll per unit', async (t) => {
+  const units: Placing[] = [
+    T('regular-artillery', '5,1'),
+    V('order-of-aquarius', '5,4'), // distance 3: the aim needs 4
+    V('iron-order', '5,4'),
+  ];
+  const fire = (s: BWState) => play(s, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'bombard', unit: 'T01', hex: '5,4', ammo: 'normal' }]);
+  const rolls = (s: BWState) => s.log.filter((e) => /log\.attack(Hit|Missed)/.test(JSON.stringify(e))).length;
+  // Aim 4; then 6,1 (a 7: a critical success) and, with 'per-unit', 2,2 (a double: a critical failure).
+  for (const [value, strengths] of [['one', [2, 2]], ['per-unit', [2, 3]]] as const) {
+    const s = fire(withDice(position('open', units, 'Thargaton', { a26Rolls: value }), [4, 6, 1, 2, 2]));
+    t.same([unit(s, 'V01').strength, unit(s, 'V02').strength], strengths, `${value}: the units' strength (3 each before)`);
+    t.equal(rolls(s), 2, `${value}: a result for each unit`);
+  }
+  // With orders: Vlad's re-roll of a critical failure acts on the one unit's roll.
+  let s = withCommanders(units, 'Thargaton', { Thargaton: 'vlad-kristofferson' }, { a26Rolls: 'per-unit' });
+  s = fire(withDice(s, [4, 6, 1, 2, 2, 6, 1]));
+  t.equal(unit(s, 'V01').strength, 2, 'per-unit: the first roll hit the first unit');
+  t.same(s.orders.window && { at: s.orders.window.at, target: (s.orders.window as { target?: string }).target }, { at: 'damage-rolled', target: 'V02' }, 'per-unit: the window is on the second unit\'s roll');
+  s = play(s, ['Thargaton', { type: 'order', order: 'reroll' }]);
+  t.equal(unit(s, 'V02').strength, 2, 'per-unit: the re-roll (a 7) hit the second unit');
+  t.equal(unit(s, 'V01').strength, 2, 'per-unit: the first unit is not hit again');
+});
