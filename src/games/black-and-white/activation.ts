@@ -9,7 +9,7 @@ import { adjacentEnemies, gridOf, hasFeature, inEnemyZoc, lineOfSight, terrainAt
 import { resolveAttack } from './combat.ts';
 import { bombard, bombardTargets, featureSupply } from './artillery.ts';
 import { CHARGE_BONUS, DOUBLE_SHOT, FIRES_IN_ZOC, rangedDistances } from './kinds.ts';
-import { allowance, chargePath, enterHex, inZoc, movedMaximum, stepsFrom, zocTest } from './movement.ts';
+import { allowance, chargePath, enterHex, inZoc, movedMaximum, moveSteps, overFull, stepsFrom, zocTest } from './movement.ts';
 import { logLine, logOwn, msg } from './msg.ts';
 import { kindCard, unitById, type Activation, type BWState, type Unit } from './state.ts';
 import { checkPositionVictory } from './victory.ts';
@@ -223,8 +223,10 @@ export function activationActions(s: BWState): Action[] {
   const lead = units[0]!;
   if (!act.stopped && !act.attacked && act.zoc !== 'failed' && act.moved < allowance(units, act.fromForest) + (act.orders?.extraMove ?? 0)) {
     // Artillery that has fired may not move; the Scorpion moves before it fires.
-    for (const to of stepsFrom(s, units, lead.hex!)) out.push({ type: 'move', to });
+    for (const to of moveSteps(s, act, units, lead.hex!)) out.push({ type: 'move', to });
   }
+  // A15 'end-only': passing through a full hex, the units must step on before anything else.
+  if (overFull(s, lead.hex!, lead.army)) return out;
   for (const u of units) {
     if (mayAttack(s, act, u, 'melee')) for (const t of meleeTargets(s, u)) out.push({ type: 'melee', unit: u.id, target: t.id });
     if (!mayAttack(s, act, u, 'ranged')) continue;
@@ -276,7 +278,7 @@ export const activationStep: StepHandler = {
           // A18 'each': those that failed stay behind (still activated).
           act.units = go.map((u) => u.id);
           units = go;
-          if (!stepsFrom(s, units, units[0]!.hex!).includes(a.to)) return afterResolution(s);
+          if (!moveSteps(s, act, units, units[0]!.hex!).includes(a.to)) return afterResolution(s);
         }
         const r = enterHex(s, units, a.to);
         act.moved++;

@@ -112,6 +112,8 @@ export interface RuleOptions {
   a16IdleMove: 'apart' | 'first-hex';
   /** A26: artillery fire on a hex of several units makes one damage roll against each unit's Defence, or a roll for each unit. */
   a26Rolls: 'one' | 'per-unit';
+  /** A15: the stacking limit holds in every hex entered, or only where a move ends (a full friendly hex may be passed through). */
+  a15Stacking: 'every-hex' | 'end-only';
 }
 
 export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
@@ -477,6 +479,13 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
     values: ['one', 'per-unit'],
     default: 'one',
     description: "A26: artillery fire's damage on a hex of several units is one 2d6 roll compared with each unit's own Defence (a critical hits or misses all), or a roll for each unit in turn (orders after a damage roll then act on that unit's roll).",
+  },
+  {
+    name: 'a15Stacking',
+    type: 'string',
+    values: ['every-hex', 'end-only'],
+    default: 'every-hex',
+    description: 'A15: the stacking limit holds in every hex a move enters, or only where it ends: a moving unit or detachment may pass through a full friendly hex when it can surely step on out of it (allowance left, no forced stop there, no ZOC test still to take) and must then do so before anything else.',
   },
 ];
 

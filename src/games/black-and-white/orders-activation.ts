@@ -10,7 +10,7 @@ import type { Action } from './flow.ts';
 import { adjacentEnemies, gridOf, inEnemyZoc, lineOfSight, terrainAt } from './board.ts';
 import { commandTest } from './command-test.ts';
 import { fortified } from './combat.ts';
-import { allowance, enterHex, movedMaximum, stepsFrom } from './movement.ts';
+import { allowance, enterHex, movedMaximum, overFull, stepsFrom } from './movement.ts';
 import { logLine } from './msg.ts';
 import { kindCard, other, unitById, type Activation, type BWState, type Unit } from './state.ts';
 import { activatable, endTurn } from './turn.ts';
@@ -87,6 +87,8 @@ export function activationOrders(s: BWState, army: Army): Action[] {
   if (!act || !commanderOf(s, army) || army !== s.player || s.pending.length > 0 || s.orders.window) return [];
   const units = actUnits(s);
   if (units.length === 0) return [];
+  // A15 'end-only': passing through a full hex, nothing but the next step.
+  if (overFull(s, units[0]!.hex!, army)) return [];
   const out: Action[] = looks(s, army);
   const g = gridOf(s);
   const plain = !act.groupMove && !act.charge;

@@ -536,3 +536,42 @@ t.test('A26 a26Rolls: artillery fire on several units is one damage roll, or a r
   t.equal(unit(s, 'V02').strength, 2, 'per-unit: the re-roll (a 7) hit the second unit');
   t.equal(unit(s, 'V01').strength, 2, 'per-unit: the first unit is not hit again');
 });
+
+t.test('A15 a15Stacking: the limit holds in every hex entered, or only where a move ends', async (t) => {
+  const full = (): Placing[] => [T('regular-infantry', '5,3'), T('regular-infantry', '5,3'), T('regular-infantry', '5,3')];
+  const movesTo = (s: BWState) => game.legalActions(s, 'Thargaton').flatMap((a) => (a.type === 'move' ? [a.to] : []));
+  const acts = (s: BWState) => game.legalActions(s, 'Thargaton').map((a) => a.type);
+  for (const [value, through] of [['every-hex', false], ['end-only', true]] as const) {
+    let s = position('open', [...full(), T('line-infantry', '5,2'), V('sirens-of-vesania', '5,8')], 'Thargaton', { a15Stacking: value });
+    s = play(s, ['Thargaton', { type: 'activate', units: ['T04'] }]);
+    t.equal(movesTo(s).includes('5,3'), through, `${value}: into the full hex with two hexes to go`);
+    if (through) {
+      s = play(s, ['Thargaton', { type: 'move', to: '5,3' }]);
+      t.equal(s.units.filter((u) => u.hex === '5,3').length, 4, 'four units there while passing');
+      t.same([...new Set(acts(s))], ['move', 'undo'], 'it must step on: nothing but moves (or taking the step back)');
+      s = play(s, ['Thargaton', { type: 'move', to: '5,4' }]);
+      t.equal(unit(s, 'T04').hex, '5,4', 'it passed through');
+      t.equal(s.act, null, 'its allowance spent, the activation is over');
+    }
+    // One hex of allowance left: no passing through.
+    let late = position('open', [...full(), T('line-infantry', '5,1'), V('sirens-of-vesania', '5,8')], 'Thargaton', { a15Stacking: value });
+    late = play(late, ['Thargaton', { type: 'activate', units: ['T04'] }], ['Thargaton', { type: 'move', to: '5,2' }]);
+    t.notOk(movesTo(late).includes('5,3'), `${value}: not with the last hex of the allowance`);
+    // A forced stop there (a stream, §11): no passing through.
+    const stream = position('open', [...full(), T('line-infantry', '5,2'), V('sirens-of-vesania', '5,8')], 'Thargaton', { a15Stacking: value });
+    stream.scenario = { ...stream.scenario, terrain: { '5,3': 'stream' } };
+    t.notOk(movesTo(play(stream, ['Thargaton', { type: 'activate', units: ['T04'] }])).includes('5,3'), `${value}: not where the move would have to stop`);
+  }
+});
+
+t.test('A15 a15Stacking: a charge through a full friendly hex', async (t) => {
+  for (const [value, charges] of [['every-hex', 0], ['end-only', 1]] as const) {
+    const s = position('open', [
+      T('heavy-cavalry', '5,1'),
+      T('regular-cavalry', '5,2'),
+      T('regular-cavalry', '5,2'),
+      V('sirens-of-vesania', '5,5'),
+    ], 'Thargaton', { a15Stacking: value });
+    t.equal(game.legalActions(s, 'Thargaton').filter((a) => a.type === 'charge' && (a as { to: string }).to === '5,4').length, charges, value);
+  }
+});
