@@ -101,7 +101,7 @@ export function beginCharge(s: BWState, u: Unit, to: string): void {
   let wire = false;
   for (const h of chargePath(s, u, to)!) {
     wire = enterHex(s, [u], h).wire;
-    if (u.hex === null) break;
+    if (u.hex === null || s.result) break;
   }
   // A unit eliminated by fire on its path may win the game for the other side: nothing left to do.
   if (s.act === null) return;

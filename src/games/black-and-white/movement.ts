@@ -10,7 +10,7 @@ import { logLine } from './msg.ts';
 import { reveal } from './reveal.ts';
 import type { Army } from './data-format.ts';
 import type { Activation, BWState, Unit } from './state.ts';
-import { loseSteps, noteArrival } from './victory.ts';
+import { loseSteps, noteArrival, win } from './victory.ts';
 
 /** The hexes next to `from` that all of `movers` may enter now (terrain, no enemy, stacking incl. passing through, A15). */
 export function stepsFrom(s: BWState, movers: Unit[], from: string): string[] {
@@ -98,6 +98,11 @@ export function enterHex(s: BWState, movers: Unit[], to: string): { stop: boolea
   logLine(s, 'log.moved', { units: { list: movers.map((u) => u.id) }, hex: to });
   if (hasFeature(s, to, 'fire')) for (const u of movers) loseSteps(s, u);
   const stop = movers.some((u) => mustStop(s, u, to));
+  // A50 'on-entering': the attacker takes the fort the moment one of its units enters it (and outlives a fire there).
+  const sc = s.scenario;
+  if (s.options.a50FortTaken === 'on-entering' && sc.family === 'defence' && terrainAt(s, to) === 'fort' && movers.some((u) => u.army === sc.attacker && u.hex === to)) {
+    win(s, sc.attacker!, 'fort');
+  }
   return { stop, wire: hasFeature(s, to, 'wire') && movers[0]!.type === 'infantry' };
 }
 

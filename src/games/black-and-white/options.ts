@@ -114,6 +114,8 @@ export interface RuleOptions {
   a26Rolls: 'one' | 'per-unit';
   /** A15: the stacking limit holds in every hex entered, or only where a move ends (a full friendly hex may be passed through). */
   a15Stacking: 'every-hex' | 'end-only';
+  /** A50: the attacker has taken the fort when one of its units is in it after an activation, or the moment one enters it. */
+  a50FortTaken: 'after-activation' | 'on-entering';
 }
 
 export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
@@ -486,6 +488,13 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
     values: ['every-hex', 'end-only'],
     default: 'every-hex',
     description: 'A15: the stacking limit holds in every hex a move enters, or only where it ends: a moving unit or detachment may pass through a full friendly hex when it can surely step on out of it (allowance left, no forced stop there, no ZOC test still to take) and must then do so before anything else.',
+  },
+  {
+    name: 'a50FortTaken',
+    type: 'string',
+    values: ['after-activation', 'on-entering'],
+    default: 'after-activation',
+    description: "A50: in Defence the attacker takes the fort when one of its units stands in it after an activation, or (§19's \"as soon as\") the moment one of its units enters it, even one only passing through or that leaves again in the same activation.",
   },
 ];
 

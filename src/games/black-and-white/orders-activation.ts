@@ -156,7 +156,8 @@ export function applyTurnOrder(s: BWState, army: Army, a: Action): void {
       const zoc = inEnemyZoc(s, from, army);
       const moved = issue(s, army, 'idle-move', [u]) && (!zoc || commandTest(s, [u], 'zoc'));
       const r = moved ? enterHex(s, [u], a.to!) : null;
-      if (u.hex !== null) {
+      // A50 'on-entering': an Idle Move into the fort may end the game.
+      if (u.hex !== null && !s.result) {
         beginActivation(s, [u]);
         seen(s, [u]);
         // A16 'first-hex': the hex is the activation's first; its start (forest, A11) and ZOC test count for it.

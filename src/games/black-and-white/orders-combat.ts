@@ -301,7 +301,7 @@ export function applyWindow(s: BWState, army: Army, a: Action): void {
         logLine(s, 'log.pursuit', { unit: mine, hex: w.vacated });
         // §12.2: infantry entering barbed wire may not attack after that move.
         const { wire } = enterHex(s, [mine], w.vacated);
-        if (!wire && mine.hex !== null && enemy.hex !== null && canCounter(s, mine, enemy) && !hasFeature(s, enemy.hex, 'smoke')) {
+        if (!wire && !s.result && mine.hex !== null && enemy.hex !== null && canCounter(s, mine, enemy) && !hasFeature(s, enemy.hex, 'smoke')) {
           resolveAttack(s, mine, enemy, 'melee', false, false, { declared: true });
         }
       }

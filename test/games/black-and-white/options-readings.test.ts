@@ -575,3 +575,22 @@ t.test('A15 a15Stacking: a charge through a full friendly hex', async (t) => {
     t.equal(game.legalActions(s, 'Thargaton').filter((a) => a.type === 'charge' && (a as { to: string }).to === '5,4').length, charges, value);
   }
 });
+
+t.test('A50 a50FortTaken: the fort is taken when an attacker unit is in it after an activation, or the moment one enters it', async (t) => {
+  // defence: Thargaton attacks the fort 5,6.
+  for (const [value, atOnce] of [['after-activation', false], ['on-entering', true]] as const) {
+    let s = position('defence', [T('regular-infantry', '5,5'), V('sirens-of-vesania', '1,8')], 'Thargaton', { a50FortTaken: value });
+    s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'move', to: '5,6' }]);
+    t.equal(game.status(s).over, atOnce, `${value}: on entering the fort`);
+    if (atOnce) {
+      t.same(game.status(s), { over: true, winner: 'Thargaton', reason: 'fort' }, `${value}: the attacker wins`);
+      continue;
+    }
+    // Passing through: on to 5,7, the fort empty again after the activation.
+    s = play(s, ['Thargaton', { type: 'move', to: '5,7' }]);
+    t.notOk(game.status(s).over, `${value}: passing through takes nothing`);
+    let stay = position('defence', [T('regular-infantry', '5,5'), V('sirens-of-vesania', '1,8')], 'Thargaton', { a50FortTaken: value });
+    stay = play(stay, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'move', to: '5,6' }], ['Thargaton', { type: 'end-activation' }]);
+    t.same(game.status(stay), { over: true, winner: 'Thargaton', reason: 'fort' }, `${value}: in the fort after the activation`);
+  }
+});
