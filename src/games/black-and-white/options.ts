@@ -1,6 +1,7 @@
 /**
  * The rule options: each ambiguity of RULES.md §22 that changes play and has
- * another playable reading (stated or implied by §22) is a named option,
+ * another playable reading (stated or implied by §22, or left open by the
+ * rulebook's text) is a named option,
  * declared on every scenario; the default is the proposed reading. README.md
  * lists which A-n is which option, and why the rest are fixed readings.
  */

@@ -1,9 +1,10 @@
 /**
  * The rule options that turn §22's readings A1 (Vesanian counterattacks), A3,
  * A4, A5, A6, A7, A9, A10, A11, A18 (entering a ZOC), A20, A21, A23, A30,
- * A32, A33 and A35 into choices (and the others below, A25's markers' life
- * and A28's counterattack target among them): each shown with its default
- * (the proposed reading) and its other value.
+ * A32, A33 and A35 into choices (and the others below, A25's markers' life,
+ * A28's counterattack target, A8, A12, A15, A16, A19, A26 and A50 among
+ * them): each shown with its default (the proposed reading) and its other
+ * value.
  */
 import t from 'tap';
 import { bombardTargets, helpingMarkers } from '../../../src/games/black-and-white/artillery.ts';
