@@ -8,8 +8,8 @@ import type { Action, SpecialAction, StepHandler } from './flow.ts';
 import { adjacentEnemies, gridOf, hasFeature, inEnemyZoc, lineOfSight, terrainAt } from './board.ts';
 import { resolveAttack } from './combat.ts';
 import { bombard, bombardTargets, featureSupply } from './artillery.ts';
-import { CHARGE_BONUS, DOUBLE_SHOT, FIRES_IN_ZOC, MAX_MOVE, rangedDistances } from './kinds.ts';
-import { allowance, chargePath, enterHex, inZoc, stepsFrom, zocTest } from './movement.ts';
+import { CHARGE_BONUS, DOUBLE_SHOT, FIRES_IN_ZOC, rangedDistances } from './kinds.ts';
+import { allowance, chargePath, enterHex, inZoc, movedMaximum, moveSteps, overFull, stepsFrom, zocTest } from './movement.ts';
 import { logLine, logOwn, msg } from './msg.ts';
 import { kindCard, unitById, type Activation, type BWState, type Unit } from './state.ts';
 import { checkPositionVictory } from './victory.ts';
@@ -101,7 +101,7 @@ export function beginCharge(s: BWState, u: Unit, to: string): void {
   let wire = false;
   for (const h of chargePath(s, u, to)!) {
     wire = enterHex(s, [u], h).wire;
-    if (u.hex === null) break;
+    if (u.hex === null || s.result) break;
   }
   // A unit eliminated by fire on its path may win the game for the other side: nothing left to do.
   if (s.act === null) return;
@@ -160,7 +160,7 @@ function mayAttack(s: BWState, act: Activation, u: Unit, kind: 'melee' | 'ranged
   if ((act.attacked && !secondMelee(act, kind)) || act.noAttack || act.groupMove) return false;
   if (hasFeature(s, u.hex!, 'smoke')) return false;
   if (act.charge) return kind === 'melee';
-  if (act.moved < MAX_MOVE[u.type]) return true;
+  if (!movedMaximum(s, act, u)) return true;
   if (kind === 'melee' && act.orders?.surge) return true;
   // Dominic's second activation uses no special ability (A41).
   if (act.orders?.second) return false;
@@ -174,14 +174,17 @@ export function meleeTargets(s: BWState, u: Unit): Unit[] {
   return enemies.filter((e) => e.type !== 'artillery' || !enemies.some((x) => x.hex === e.hex && x.type === 'infantry'));
 }
 
-/** Enemy units the unit may shoot at (§16.5, A4, A8, A9, A33; each an option but A8). */
+/** Enemy units the unit may shoot at (§16.5, A4, A8, A9, A33; each an option). */
 export function rangedTargets(s: BWState, u: Unit, moved: number): Unit[] {
   if (kindCard(s, u.kind).ranged === null) return [];
   if (u.type === 'artillery' && u.kind !== 'order-of-the-scorpion') return [];
   const zocExempt = FIRES_IN_ZOC.has(u.kind) && !(u.kind === 'order-of-the-scorpion' && s.options.a9ScorpionZoc === 'barred');
-  if (!zocExempt && inEnemyZoc(s, u.hex!, u.army)) return [];
+  const inZoc = inEnemyZoc(s, u.hex!, u.army);
+  if (!zocExempt && inZoc) return [];
   const g = gridOf(s);
   const ranges = rangedDistances(u.kind, moved, s.options.a4Sharpshooters);
+  // A8 'adjacent-in-zoc': Line Infantry in an enemy ZOC may also shoot the adjacent enemy.
+  if (u.kind === 'line-infantry' && inZoc && s.options.a8LineInfantryRange === 'adjacent-in-zoc') ranges.push(1);
   return s.units.filter((e) => {
     if (e.hex === null || e.army === u.army) return false;
     if (!ranges.includes(g.distance(u.hex!, e.hex))) return false;
@@ -220,8 +223,10 @@ export function activationActions(s: BWState): Action[] {
   const lead = units[0]!;
   if (!act.stopped && !act.attacked && act.zoc !== 'failed' && act.moved < allowance(units, act.fromForest) + (act.orders?.extraMove ?? 0)) {
     // Artillery that has fired may not move; the Scorpion moves before it fires.
-    for (const to of stepsFrom(s, units, lead.hex!)) out.push({ type: 'move', to });
+    for (const to of moveSteps(s, act, units, lead.hex!)) out.push({ type: 'move', to });
   }
+  // A15 'end-only': passing through a full hex, the units must step on before anything else.
+  if (overFull(s, lead.hex!, lead.army)) return out;
   for (const u of units) {
     if (mayAttack(s, act, u, 'melee')) for (const t of meleeTargets(s, u)) out.push({ type: 'melee', unit: u.id, target: t.id });
     if (!mayAttack(s, act, u, 'ranged')) continue;
@@ -273,7 +278,7 @@ export const activationStep: StepHandler = {
           // A18 'each': those that failed stay behind (still activated).
           act.units = go.map((u) => u.id);
           units = go;
-          if (!stepsFrom(s, units, units[0]!.hex!).includes(a.to)) return afterResolution(s);
+          if (!moveSteps(s, act, units, units[0]!.hex!).includes(a.to)) return afterResolution(s);
         }
         const r = enterHex(s, units, a.to);
         act.moved++;

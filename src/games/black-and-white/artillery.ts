@@ -12,7 +12,7 @@ import { commandTest } from './command-test.ts';
 import { defenceValue, fortified, isCriticalFailure, isCriticalSuccess, rangedValue, revealAttacker, roll2d6, succeeds, type Roll } from './combat.ts';
 import { logLine } from './msg.ts';
 import { reveal } from './reveal.ts';
-import type { BWState, Unit } from './state.ts';
+import { unitById, type BWState, type Unit } from './state.ts';
 import { loseSteps } from './victory.ts';
 import { aimMissed, damageRolled } from './orders-combat.ts';
 
@@ -113,15 +113,32 @@ export function aimResult(s: BWState, u: Unit, hex: string, ammo: Ammo, aimed: b
     }
     return;
   }
-  // A26: one roll against each unit's own Defence.
+  // A26: one roll against each unit's own Defence, or with 'per-unit' a roll for each unit.
+  if (s.options.a26Rolls === 'per-unit') return damageEach(s, u, hex, targets.map((t) => t.id));
   const r = roll2d6(s);
   if (damageRolled(s, u, hex, r)) return;
   artilleryDamage(s, u, hex, r);
 }
 
-/** The damage roll against every enemy unit of the hex (A26); orders may come first (orders-combat.ts); Finish Them makes a hit cost `damage` steps. */
-export function artilleryDamage(s: BWState, u: Unit, hex: string, r: Roll, damage = 1): void {
-  const targets = s.units.filter((x) => x.hex === hex && x.army !== u.army);
+/** A26 'per-unit': a damage roll for each of `ids` in turn; orders may follow each roll (orders-combat.ts), the rest then goes on. */
+export function damageEach(s: BWState, u: Unit, hex: string, ids: readonly string[]): void {
+  for (let i = 0; i < ids.length; i++) {
+    if (s.result) return;
+    const t = unitById(s, ids[i]!);
+    if (t.hex !== hex) continue;
+    const r = roll2d6(s);
+    if (damageRolled(s, u, hex, r, t.id, ids.slice(i + 1))) return;
+    artilleryDamage(s, u, hex, r, 1, t.id);
+  }
+}
+
+/**
+ * The damage roll against every enemy unit of the hex (A26), or (`only`,
+ * A26 'per-unit') against that one; orders may come first
+ * (orders-combat.ts); Finish Them makes a hit cost `damage` steps.
+ */
+export function artilleryDamage(s: BWState, u: Unit, hex: string, r: Roll, damage = 1, only?: string): void {
+  const targets = s.units.filter((x) => x.hex === hex && x.army !== u.army && (only === undefined || x.id === only));
   const value = rangedValue(s, u);
   for (const t of targets) {
     if (s.result) return;

@@ -1,6 +1,7 @@
 /**
  * The rule options: each ambiguity of RULES.md §22 that changes play and has
- * another playable reading (stated or implied by §22) is a named option,
+ * another playable reading (stated or implied by §22, or left open by the
+ * rulebook's text) is a named option,
  * declared on every scenario; the default is the proposed reading. README.md
  * lists which A-n is which option, and why the rest are fixed readings.
  */
@@ -102,6 +103,20 @@ export interface RuleOptions {
   a28CounterTarget: 'attacker' | 'any-unit';
   /** A25: an aiming marker helps in any later turn of its army, or in its army's next turn only (it goes at that turn's end). */
   a25MarkersLast: 'later' | 'next-turn';
+  /** A8: Line Infantry's range stays exactly 2 in an enemy ZOC, or it may also shoot an adjacent enemy while in one. */
+  a8LineInfantryRange: 'exactly-2' | 'adjacent-in-zoc';
+  /** A12: "moved the maximum" is the type's base allowance, or as far as this activation allowed (a start in forest, a forced stop). */
+  a12Maximum: 'allowance' | 'as-far-as-allowed';
+  /** A19: a detachment receiving an order tests once with its lowest Discipline, or each unit tests and the order works for those that pass. */
+  a19OrderTest: 'lowest' | 'each';
+  /** A16: Idle Move's hex is not part of the activation's movement, or is its first hex. */
+  a16IdleMove: 'apart' | 'first-hex';
+  /** A26: artillery fire on a hex of several units makes one damage roll against each unit's Defence, or a roll for each unit. */
+  a26Rolls: 'one' | 'per-unit';
+  /** A15: the stacking limit holds in every hex entered, or only where a move ends (a full friendly hex may be passed through). */
+  a15Stacking: 'every-hex' | 'end-only';
+  /** A50: the attacker has taken the fort when one of its units is in it after an activation, or the moment one enters it. */
+  a50FortTaken: 'after-activation' | 'on-entering';
 }
 
 export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
@@ -432,6 +447,55 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
     values: ['later', 'next-turn'],
     default: 'later',
     description: "A25: an aiming marker helps its army's artillery firing at the hex in any later turn, or in the army's next turn only (the marker goes at the end of that turn).",
+  },
+  {
+    name: 'a8LineInfantryRange',
+    type: 'string',
+    values: ['exactly-2', 'adjacent-in-zoc'],
+    default: 'exactly-2',
+    description: 'A8: Line Infantry in an enemy ZOC still shoots at exactly 2 hexes (an adjacent enemy only in melee), or may also shoot an adjacent enemy while in an enemy ZOC.',
+  },
+  {
+    name: 'a12Maximum',
+    type: 'string',
+    values: ['allowance', 'as-far-as-allowed'],
+    default: 'allowance',
+    description: 'A12: a unit that "moved the maximum" (and so may not attack) moved its type\'s base allowance (2 infantry, 3 cavalry, 1 artillery), or as far as this activation allowed it: also one hex out of a forest start, or a move ended early by a stream, wire or forest.',
+  },
+  {
+    name: 'a19OrderTest',
+    type: 'string',
+    values: ['lowest', 'each'],
+    default: 'lowest',
+    description: "A19: a detachment receiving an order (Alexandrus's Forced March) tests once with its lowest Discipline, or each unit tests and the order works for those that pass; the others stay where they are (as A18's 'each').",
+  },
+  {
+    name: 'a16IdleMove',
+    type: 'string',
+    values: ['apart', 'first-hex'],
+    default: 'apart',
+    description: "A16: the hex of Lord Alexandrus's Idle Move is not part of the activation that follows, or it is that activation's first hex (it counts against the allowance and the \"moved the maximum\" limit; a passed ZOC test covers the activation).",
+  },
+  {
+    name: 'a26Rolls',
+    type: 'string',
+    values: ['one', 'per-unit'],
+    default: 'one',
+    description: "A26: artillery fire's damage on a hex of several units is one 2d6 roll compared with each unit's own Defence (a critical hits or misses all), or a roll for each unit in turn (orders after a damage roll then act on that unit's roll).",
+  },
+  {
+    name: 'a15Stacking',
+    type: 'string',
+    values: ['every-hex', 'end-only'],
+    default: 'every-hex',
+    description: 'A15: the stacking limit holds in every hex a move enters, or only where it ends: a moving unit or detachment may pass through a full friendly hex when it can surely step on out of it (allowance left, no forced stop there, no ZOC test still to take) and must then do so before anything else.',
+  },
+  {
+    name: 'a50FortTaken',
+    type: 'string',
+    values: ['after-activation', 'on-entering'],
+    default: 'after-activation',
+    description: "A50: in Defence the attacker takes the fort when one of its units stands in it after an activation, or (§19's \"as soon as\") the moment one of its units enters it, even one only passing through or that leaves again in the same activation.",
   },
 ];
 

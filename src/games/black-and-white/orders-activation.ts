@@ -7,16 +7,15 @@
  */
 import type { Army } from './data-format.ts';
 import type { Action } from './flow.ts';
-import { adjacentEnemies, gridOf, inEnemyZoc, lineOfSight } from './board.ts';
+import { adjacentEnemies, gridOf, inEnemyZoc, lineOfSight, terrainAt } from './board.ts';
 import { commandTest } from './command-test.ts';
 import { fortified } from './combat.ts';
-import { MAX_MOVE } from './kinds.ts';
-import { allowance, enterHex, stepsFrom } from './movement.ts';
+import { allowance, enterHex, movedMaximum, overFull, stepsFrom } from './movement.ts';
 import { logLine } from './msg.ts';
 import { kindCard, other, unitById, type Activation, type BWState, type Unit } from './state.ts';
 import { activatable, endTurn } from './turn.ts';
 import { afterResolution, beginActivation, beginCharge, beginSpecial, chargeDestinations, meleeTargets, seen, specialActions } from './activation.ts';
-import { commanderOf, enemyMustFail, issue, learn, mayIssue, paralysed } from './orders.ts';
+import { commanderOf, enemyMustFail, issue, issueToUnits, learn, mayIssue, paralysed } from './orders.ts';
 import type { OrderId } from './orders-state.ts';
 import { checkPositionVictory } from './victory.ts';
 
@@ -88,6 +87,8 @@ export function activationOrders(s: BWState, army: Army): Action[] {
   if (!act || !commanderOf(s, army) || army !== s.player || s.pending.length > 0 || s.orders.window) return [];
   const units = actUnits(s);
   if (units.length === 0) return [];
+  // A15 'end-only': passing through a full hex, nothing but the next step.
+  if (overFull(s, units[0]!.hex!, army)) return [];
   const out: Action[] = looks(s, army);
   const g = gridOf(s);
   const plain = !act.groupMove && !act.charge;
@@ -118,7 +119,7 @@ export function activationOrders(s: BWState, army: Army): Action[] {
       !act.attacked &&
       !act.noAttack &&
       !act.orders?.surge &&
-      act.moved >= MAX_MOVE[u.type] &&
+      movedMaximum(s, act, u) &&
       inEnemyZoc(s, u.hex!, army) &&
       meleeTargets(s, u).length > 0
     ) {
@@ -151,10 +152,23 @@ export function applyTurnOrder(s: BWState, army: Army, a: Action): void {
       return applyLook(s, army, a);
     case 'idle-move': {
       // A16: before its activation; the ZOC test as for any move; then the activation begins.
-      if (issue(s, army, 'idle-move', [u]) && (!inEnemyZoc(s, u.hex!, army) || commandTest(s, [u], 'zoc'))) enterHex(s, [u], a.to!);
-      if (u.hex !== null) {
+      const from = u.hex!;
+      const zoc = inEnemyZoc(s, from, army);
+      const moved = issue(s, army, 'idle-move', [u]) && (!zoc || commandTest(s, [u], 'zoc'));
+      const r = moved ? enterHex(s, [u], a.to!) : null;
+      // A50 'on-entering': an Idle Move into the fort may end the game.
+      if (u.hex !== null && !s.result) {
         beginActivation(s, [u]);
         seen(s, [u]);
+        // A16 'first-hex': the hex is the activation's first; its start (forest, A11) and ZOC test count for it.
+        if (r && s.options.a16IdleMove === 'first-hex') {
+          const act = s.act!;
+          act.moved = 1;
+          act.fromForest = terrainAt(s, from) === 'forest';
+          if (zoc) act.zoc = 'passed';
+          if (r.stop || (s.options.a18EnterZoc === 'stops' && inEnemyZoc(s, u.hex, army))) act.stopped = true;
+          if (r.wire) act.noAttack = true;
+        }
       }
       return;
     }
@@ -191,13 +205,17 @@ export function applyActivationOrder(s: BWState, army: Army, a: Action): void {
     case 'look':
       applyLook(s, army, a);
       break;
-    case 'forced-march':
+    case 'forced-march': {
       // A16: one more hex under the normal rules, and no attack afterwards.
-      if (issue(s, army, 'forced-march', actUnits(s))) {
+      // A19 'each': the units that failed their test stay behind (still activated), as with A18 'each'.
+      const go = issueToUnits(s, army, 'forced-march', actUnits(s));
+      if (go.length > 0) {
+        act.units = go.map((u) => u.id);
         act.orders = { ...act.orders, extraMove: 1 };
         act.noAttack = true;
       }
       break;
+    }
     case 'reconnaissance':
       if (issue(s, army, 'reconnaissance', [unitById(s, a.unit!)])) learn(s, army, unitById(s, a.target!));
       break;

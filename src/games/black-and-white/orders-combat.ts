@@ -17,7 +17,7 @@ import { canEnterTerrain, gridOf, hasFeature, inEnemyZoc, roomFor } from './boar
 import { commandTest } from './command-test.ts';
 import { attackOutcome, attackResult, canCounter, defenceValue, fortified, isCriticalFailure, isCriticalSuccess, rangedValue, resolveAttack, resolveCounter, roll2d6, rollAttack, succeeds, type CounterMods } from './combat.ts';
 import { reveal } from './reveal.ts';
-import { aimResult, aimRolled, artilleryDamage } from './artillery.ts';
+import { aimResult, aimRolled, artilleryDamage, damageEach } from './artillery.ts';
 import { enterHex } from './movement.ts';
 import { armyRef, logLine, msg, sub } from './msg.ts';
 import { unitById, type BWState, type PendingDecision, type Unit } from './state.ts';
@@ -111,7 +111,7 @@ function offers(s: BWState, w: OrderWindow): Action[] {
     case 'damage-rolled': {
       const u = unitById(s, w.unit);
       if (u.army !== army) return [];
-      const hits = s.units.filter((x) => x.hex === w.hex && x.army !== army).filter((t) => succeeds(w.roll, rangedValue(s, u), defenceValue(s, t, u, 'artillery')));
+      const hits = s.units.filter((x) => x.hex === w.hex && x.army !== army && (w.target === undefined || x.id === w.target)).filter((t) => succeeds(w.roll, rangedValue(s, u), defenceValue(s, t, u, 'artillery')));
       if (isCriticalSuccess(w.roll) && may('finish-them')) out.push(order('finish-them'));
       if (isCriticalFailure(w.roll) && may('reroll')) out.push(order('reroll'));
       if (hits.length === 0 && s.options.a48ReRoll === 'any' && may('ranged-reroll')) out.push(order('ranged-reroll'));
@@ -174,10 +174,10 @@ export function meleeSettled(s: BWState): boolean {
 }
 
 /** Artillery fire's damage roll, before its result (an attack roll like a ranged attack's, §16.6; A48). */
-export function damageRolled(s: BWState, u: Unit, hex: string, r: Roll): boolean {
+export function damageRolled(s: BWState, u: Unit, hex: string, r: Roll, target?: string, rest?: string[]): boolean {
   if (!s.act || !commanderOf(s, u.army)) return false;
-  const targets = s.units.filter((x) => x.hex === hex && x.army !== u.army);
-  if (!open(s, { at: 'damage-rolled', unit: u.id, hex, roll: r })) return false;
+  const targets = s.units.filter((x) => x.hex === hex && x.army !== u.army && (target === undefined || x.id === target));
+  if (!open(s, { at: 'damage-rolled', unit: u.id, hex, roll: r, ...(target === undefined ? {} : { target, rest: rest ?? [] }) })) return false;
   // The defenders are revealed after the roll (§16.8.1), as without the window.
   for (const t of targets) reveal(s, t);
   return true;
@@ -301,7 +301,7 @@ export function applyWindow(s: BWState, army: Army, a: Action): void {
         logLine(s, 'log.pursuit', { unit: mine, hex: w.vacated });
         // §12.2: infantry entering barbed wire may not attack after that move.
         const { wire } = enterHex(s, [mine], w.vacated);
-        if (!wire && mine.hex !== null && enemy.hex !== null && canCounter(s, mine, enemy) && !hasFeature(s, enemy.hex, 'smoke')) {
+        if (!wire && !s.result && mine.hex !== null && enemy.hex !== null && canCounter(s, mine, enemy) && !hasFeature(s, enemy.hex, 'smoke')) {
           resolveAttack(s, mine, enemy, 'melee', false, false, { declared: true });
         }
       }
@@ -318,7 +318,9 @@ export function applyWindow(s: BWState, army: Army, a: Action): void {
         r = roll2d6(s);
         logReroll(s, army, r);
       }
-      artilleryDamage(s, u, w.hex, r, damage);
+      artilleryDamage(s, u, w.hex, r, damage, w.target);
+      // A26 'per-unit': the other units' rolls follow.
+      if (w.rest) damageEach(s, u, w.hex, w.rest);
       break;
     }
     case 'melee-settled': {

@@ -78,8 +78,11 @@ export type OrderWindow =
   | { at: 'before-counter'; defender: string; attacker: string }
   /** An enemy retreated from the unit's melee attack (Pursuit, A43). */
   | { at: 'retreated'; unit: string; target: string; vacated: string }
-  /** Artillery fire's damage roll (resolved like a ranged attack, §16.6): Finish Them, Vlad's and Anastasia's re-rolls (A48). */
-  | { at: 'damage-rolled'; unit: string; hex: string; roll: Roll }
+  /**
+   * Artillery fire's damage roll (resolved like a ranged attack, §16.6): Finish Them, Vlad's and Anastasia's re-rolls (A48).
+   * With A26 'per-unit': `target`, the unit this roll is against, and `rest`, the units still to roll for.
+   */
+  | { at: 'damage-rolled'; unit: string; hex: string; roll: Roll; target?: string; rest?: string[] }
   /** The unit's melee attack is over and no counterattack comes (Withdrawal, A44). */
   | { at: 'melee-settled'; attacker: string; defender: string }
   /** An aiming roll missed (Alexandrus's re-roll). */

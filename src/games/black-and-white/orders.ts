@@ -14,7 +14,7 @@ import type { Action, HandlerTable, StepHandler } from './flow.ts';
 import { commandTest } from './command-test.ts';
 import { armyRef, logLine, logOwn, msg, sub } from './msg.ts';
 import { unitById, type BWState, type Unit } from './state.ts';
-import { MAX_MOVE } from './kinds.ts';
+import { movedMaximum } from './movement.ts';
 import { COMMANDER_ORDERS, type OrderId } from './orders-state.ts';
 import { applyActivationOrder, applyTurnOrder, activationOrders, turnOrders } from './orders-activation.ts';
 import { applyWindow, windowOrders } from './orders-combat.ts';
@@ -59,14 +59,31 @@ function showCommander(s: BWState, army: Army): void {
  * names a hidden shooter by its hex (§16.8.3).
  */
 export function issue(s: BWState, army: Army, order: OrderId, units: Unit[], shown?: MessageParam): boolean {
+  announce(s, army, order, units, shown);
+  const ok = SPECIAL_ORDERS.has(order) || commandTest(s, units, 'order', shown);
+  s.orders.issued.push({ army, order, unit: shown || units.length === 0 ? null : units[0]!.id, ok });
+  return ok;
+}
+
+function announce(s: BWState, army: Army, order: OrderId, units: Unit[], shown?: MessageParam): void {
   showCommander(s, army);
   // The player points at the block that receives the order: picked out of a stack, it is seen now.
   if (!shown) seen(s, units);
   const who: MessageParam = shown ?? { list: units.map((u) => u.id) };
   logLine(s, units.length ? 'log.order' : 'log.orderNoUnit', { army: armyRef(army), order: orderRef(order), units: who });
-  const ok = SPECIAL_ORDERS.has(order) || commandTest(s, units, 'order', shown);
-  s.orders.issued.push({ army, order, unit: shown || units.length === 0 ? null : units[0]!.id, ok });
-  return ok;
+}
+
+/**
+ * An order to a detachment (A19): with 'lowest' as `issue`; with 'each'
+ * every unit tests and the order works for those that pass (it counts as
+ * working when one does). Returns the units it works for.
+ */
+export function issueToUnits(s: BWState, army: Army, order: OrderId, units: Unit[]): Unit[] {
+  if (s.options.a19OrderTest !== 'each' || units.length < 2 || SPECIAL_ORDERS.has(order)) return issue(s, army, order, units) ? units : [];
+  announce(s, army, order, units);
+  const go = units.filter((u) => commandTest(s, [u], 'order'));
+  s.orders.issued.push({ army, order, unit: units[0]!.id, ok: go.length > 0 });
+  return go;
 }
 
 /** Paralysis and Fear (A47): the enemy unit must fail its own test for the order to work. */
@@ -169,7 +186,7 @@ function noteAbilities(base: StepHandler): StepHandler {
         let unit: string | null = null;
         if (a.type === 'charge' || a.type === 'special') unit = a.unit;
         else if (a.type === 'fire' && act?.secondShot?.unit === a.unit) unit = a.unit;
-        else if (a.type === 'melee' && act && act.moved >= MAX_MOVE.infantry && unitById(s, a.unit).kind === 'order-of-aquarius') unit = a.unit;
+        else if (a.type === 'melee' && act && unitById(s, a.unit).kind === 'order-of-aquarius' && movedMaximum(s, act, unitById(s, a.unit))) unit = a.unit;
         if (unit && !s.orders.abilities.includes(unit)) s.orders.abilities.push(unit);
       }
       base.apply(s, army, a);

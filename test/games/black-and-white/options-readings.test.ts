@@ -1,9 +1,10 @@
 /**
  * The rule options that turn §22's readings A1 (Vesanian counterattacks), A3,
  * A4, A5, A6, A7, A9, A10, A11, A18 (entering a ZOC), A20, A21, A23, A30,
- * A32, A33 and A35 into choices (and the others below, A25's markers' life
- * and A28's counterattack target among them): each shown with its default
- * (the proposed reading) and its other value.
+ * A32, A33 and A35 into choices (and the others below, A25's markers' life,
+ * A28's counterattack target, A8, A12, A15, A16, A19, A26 and A50 among
+ * them): each shown with its default (the proposed reading) and its other
+ * value.
  */
 import t from 'tap';
 import { bombardTargets, helpingMarkers } from '../../../src/games/black-and-white/artillery.ts';
@@ -437,5 +438,160 @@ t.test('A25 a25MarkersLast: an aiming marker helps in any later turn, or in its 
     s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }]);
     s = play(withDice(s, [3, 5, 4]), ['Thargaton', { type: 'bombard', unit: 'T01', hex: '5,4', ammo: 'normal' }]);
     t.equal(unit(s, 'V01').strength, value === 'later' ? 2 : 3, `${value}: a 3 aims only with the marker`);
+  }
+});
+
+t.test('A8 a8LineInfantryRange: in an enemy ZOC Line Infantry shoots at exactly 2, or at the adjacent enemy too', async (t) => {
+  for (const [value, expected] of [['exactly-2', ['V02']], ['adjacent-in-zoc', ['V01', 'V02']]] as const) {
+    let s = position('open', [T('line-infantry', '5,3'), V('sirens-of-vesania', '5,4'), V('order-of-virgo', '3,3')], 'Thargaton', { a8LineInfantryRange: value });
+    s = activated(s, 'T01');
+    t.same(targetsOf(s, 'fire'), expected, `${value}: in the Sirens' ZOC`);
+    t.same(targetsOf(s, 'melee'), ['V01'], `${value}: the adjacent enemy in melee`);
+    if (value === 'adjacent-in-zoc') {
+      // 6,2: 4 + Ranged 2 > Defence 3 hits; no counterattack follows a ranged attack (§16.5).
+      s = play(withDice(s, [6, 2]), ['Thargaton', { type: 'fire', unit: 'T01', target: 'V01' }]);
+      t.equal(unit(s, 'V01').strength, 2, 'the adjacent shot hits');
+      t.notOk(game.legalActions(s, 'Vesania').some((a) => a.type === 'counterattack'), 'no counterattack after a ranged attack');
+    }
+    const away = activated(position('open', [T('line-infantry', '5,3'), V('sirens-of-vesania', '5,5')], 'Thargaton', { a8LineInfantryRange: value }), 'T01');
+    t.same(targetsOf(away, 'fire'), ['V01'], `${value}: out of any ZOC, range 2`);
+  }
+});
+
+t.test('A12 a12Maximum: "moved the maximum" is the base allowance, or as far as the activation allowed', async (t) => {
+  // skirmish terrain: forest 3,4 and 4,4, stream 8,4.
+  for (const [value, attacks] of [['allowance', true], ['as-far-as-allowed', false]] as const) {
+    const opts = { a12Maximum: value };
+    let forest = position('skirmish', [T('regular-infantry', '4,3'), V('sirens-of-vesania', '4,5')], 'Thargaton', opts);
+    forest = play(forest, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'move', to: '4,4' }]);
+    t.same(targetsOf(forest, 'move'), [], `${value}: entering the forest ends the move`);
+    t.equal(targetsOf(forest, 'melee').length > 0, attacks, `${value}: an attack after one hex into forest`);
+    let stream = position('skirmish', [T('regular-infantry', '8,3'), V('sirens-of-vesania', '8,5')], 'Thargaton', opts);
+    stream = play(stream, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'move', to: '8,4' }]);
+    t.equal(targetsOf(stream, 'melee').length > 0, attacks, `${value}: an attack after one hex into a stream`);
+    let start = position('skirmish', [T('regular-cavalry', '4,4'), V('sirens-of-vesania', '4,6')], 'Thargaton', opts);
+    start = play(start, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'move', to: '4,5' }]);
+    t.equal(targetsOf(start, 'melee').length > 0, attacks, `${value}: an attack after the one hex a forest start allows`);
+    let open = position('open', [T('regular-infantry', '4,3'), V('sirens-of-vesania', '4,5')], 'Thargaton', opts);
+    open = play(open, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'move', to: '4,4' }]);
+    t.same(targetsOf(open, 'melee'), ['V01'], `${value}: one hex of two in the open`);
+    open = play(open, ['Thargaton', { type: 'move', to: '3,5' }]);
+    t.same(targetsOf(open, 'melee'), [], `${value}: none after the full two hexes`);
+  }
+});
+
+t.test('A19 a19OrderTest: a detachment takes an order with one test at its lowest Discipline, or each unit tests', async (t) => {
+  // Regular Infantry 7 + 2 (A1, two infantry) = 9; Sharpshooters 8 + 2 = 10.
+  for (const [value, dice, ok, goes] of [
+    ['lowest', [5, 5], false, []],
+    ['each', [5, 5, 6, 6], false, []],
+    ['lowest', [4, 5], true, ['T01', 'T02']],
+    ['each', [4, 4, 4, 5], true, ['T01', 'T02']],
+    ['each', [5, 5, 4, 5], true, ['T02']], // 10 fails the Regular Infantry's 9, passes the Sharpshooters' 10
+  ] as const) {
+    let s = withCommanders([T('regular-infantry', '5,1'), T('sharpshooters', '5,1'), V('sirens-of-vesania', '5,8')], 'Thargaton', { Thargaton: 'lord-alexandrus' }, { a19OrderTest: value });
+    s = play(s, ['Thargaton', { type: 'activate', units: ['T01', 'T02'] }], ['Thargaton', { type: 'move', to: '5,2' }]);
+    s = play(withDice(s, [...dice]), ['Thargaton', { type: 'order', order: 'forced-march' }]);
+    const label = `${value} ${dice.join(',')}`;
+    t.equal(s.orders.issued[0]?.ok, ok, `${label}: the order works`);
+    t.equal(s.log.filter((e) => JSON.stringify(e).includes('log.test')).length, value === 'each' ? 2 : 1, `${label}: tests rolled`);
+    if (goes.length === 0) continue;
+    t.same(s.act!.units, goes, `${label}: the units the order works for`);
+    s = play(s, ['Thargaton', { type: 'move', to: '5,3' }], ['Thargaton', { type: 'move', to: '5,4' }]);
+    t.same(s.units.filter((u) => u.army === 'Thargaton').map((u) => u.hex), goes.length === 2 ? ['5,4', '5,4'] : ['5,2', '5,4'], `${label}: three hexes for those, the rest stays`);
+  }
+});
+
+t.test('A16 a16IdleMove: the Idle Move hex is apart from the activation\'s movement, or its first hex', async (t) => {
+  for (const [value, moved, more] of [['apart', 0, true], ['first-hex', 1, false]] as const) {
+    let s = withCommanders([T('regular-infantry', '5,3'), V('sirens-of-vesania', '5,8')], 'Thargaton', { Thargaton: 'lord-alexandrus' }, { a16IdleMove: value });
+    t.ok(game.legalActions(s, 'Thargaton').some((a) => a.type === 'order' && a.order === 'idle-move' && (a as { to: string }).to === '5,2'), `${value}: backward is offered`);
+    s = play(withDice(s, [1, 1]), ['Thargaton', { type: 'order', order: 'idle-move', unit: 'T01', to: '5,2' }]);
+    t.equal(unit(s, 'T01').hex, '5,2', `${value}: the unit moved back`);
+    t.equal(s.act!.moved, moved, `${value}: hexes of the activation's movement`);
+    s = play(s, ['Thargaton', { type: 'move', to: '5,3' }]);
+    t.equal(targetsOf(s, 'move').length > 0, more, `${value}: a second hex of the activation`);
+  }
+});
+
+t.test('A26 a26Rolls: artillery fire on several units is one damage roll, or a roll per unit', async (t) => {
+  const units: Placing[] = [
+    T('regular-artillery', '5,1'),
+    V('order-of-aquarius', '5,4'), // distance 3: the aim needs 4
+    V('iron-order', '5,4'),
+  ];
+  const fire = (s: BWState) => play(s, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'bombard', unit: 'T01', hex: '5,4', ammo: 'normal' }]);
+  const rolls = (s: BWState) => s.log.filter((e) => /log\.attack(Hit|Missed)/.test(JSON.stringify(e))).length;
+  // Aim 4; then 6,1 (a 7: a critical success) and, with 'per-unit', 2,2 (a double: a critical failure).
+  for (const [value, strengths] of [['one', [2, 2]], ['per-unit', [2, 3]]] as const) {
+    const s = fire(withDice(position('open', units, 'Thargaton', { a26Rolls: value }), [4, 6, 1, 2, 2]));
+    t.same([unit(s, 'V01').strength, unit(s, 'V02').strength], strengths, `${value}: the units' strength (3 each before)`);
+    t.equal(rolls(s), 2, `${value}: a result for each unit`);
+  }
+  // With orders: Vlad's re-roll of a critical failure acts on the one unit's roll.
+  let s = withCommanders(units, 'Thargaton', { Thargaton: 'vlad-kristofferson' }, { a26Rolls: 'per-unit' });
+  s = fire(withDice(s, [4, 6, 1, 2, 2, 6, 1]));
+  t.equal(unit(s, 'V01').strength, 2, 'per-unit: the first roll hit the first unit');
+  t.same(s.orders.window && { at: s.orders.window.at, target: (s.orders.window as { target?: string }).target }, { at: 'damage-rolled', target: 'V02' }, 'per-unit: the window is on the second unit\'s roll');
+  s = play(s, ['Thargaton', { type: 'order', order: 'reroll' }]);
+  t.equal(unit(s, 'V02').strength, 2, 'per-unit: the re-roll (a 7) hit the second unit');
+  t.equal(unit(s, 'V01').strength, 2, 'per-unit: the first unit is not hit again');
+});
+
+t.test('A15 a15Stacking: the limit holds in every hex entered, or only where a move ends', async (t) => {
+  const full = (): Placing[] => [T('regular-infantry', '5,3'), T('regular-infantry', '5,3'), T('regular-infantry', '5,3')];
+  const movesTo = (s: BWState) => game.legalActions(s, 'Thargaton').flatMap((a) => (a.type === 'move' ? [a.to] : []));
+  const acts = (s: BWState) => game.legalActions(s, 'Thargaton').map((a) => a.type);
+  for (const [value, through] of [['every-hex', false], ['end-only', true]] as const) {
+    let s = position('open', [...full(), T('line-infantry', '5,2'), V('sirens-of-vesania', '5,8')], 'Thargaton', { a15Stacking: value });
+    s = play(s, ['Thargaton', { type: 'activate', units: ['T04'] }]);
+    t.equal(movesTo(s).includes('5,3'), through, `${value}: into the full hex with two hexes to go`);
+    if (through) {
+      s = play(s, ['Thargaton', { type: 'move', to: '5,3' }]);
+      t.equal(s.units.filter((u) => u.hex === '5,3').length, 4, 'four units there while passing');
+      t.same([...new Set(acts(s))], ['move', 'undo'], 'it must step on: nothing but moves (or taking the step back)');
+      s = play(s, ['Thargaton', { type: 'move', to: '5,4' }]);
+      t.equal(unit(s, 'T04').hex, '5,4', 'it passed through');
+      t.equal(s.act, null, 'its allowance spent, the activation is over');
+    }
+    // One hex of allowance left: no passing through.
+    let late = position('open', [...full(), T('line-infantry', '5,1'), V('sirens-of-vesania', '5,8')], 'Thargaton', { a15Stacking: value });
+    late = play(late, ['Thargaton', { type: 'activate', units: ['T04'] }], ['Thargaton', { type: 'move', to: '5,2' }]);
+    t.notOk(movesTo(late).includes('5,3'), `${value}: not with the last hex of the allowance`);
+    // A forced stop there (a stream, §11): no passing through.
+    const stream = position('open', [...full(), T('line-infantry', '5,2'), V('sirens-of-vesania', '5,8')], 'Thargaton', { a15Stacking: value });
+    stream.scenario = { ...stream.scenario, terrain: { '5,3': 'stream' } };
+    t.notOk(movesTo(play(stream, ['Thargaton', { type: 'activate', units: ['T04'] }])).includes('5,3'), `${value}: not where the move would have to stop`);
+  }
+});
+
+t.test('A15 a15Stacking: a charge through a full friendly hex', async (t) => {
+  for (const [value, charges] of [['every-hex', 0], ['end-only', 1]] as const) {
+    const s = position('open', [
+      T('heavy-cavalry', '5,1'),
+      T('regular-cavalry', '5,2'),
+      T('regular-cavalry', '5,2'),
+      V('sirens-of-vesania', '5,5'),
+    ], 'Thargaton', { a15Stacking: value });
+    t.equal(game.legalActions(s, 'Thargaton').filter((a) => a.type === 'charge' && (a as { to: string }).to === '5,4').length, charges, value);
+  }
+});
+
+t.test('A50 a50FortTaken: the fort is taken when an attacker unit is in it after an activation, or the moment one enters it', async (t) => {
+  // defence: Thargaton attacks the fort 5,6.
+  for (const [value, atOnce] of [['after-activation', false], ['on-entering', true]] as const) {
+    let s = position('defence', [T('regular-infantry', '5,5'), V('sirens-of-vesania', '1,8')], 'Thargaton', { a50FortTaken: value });
+    s = play(s, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'move', to: '5,6' }]);
+    t.equal(game.status(s).over, atOnce, `${value}: on entering the fort`);
+    if (atOnce) {
+      t.same(game.status(s), { over: true, winner: 'Thargaton', reason: 'fort' }, `${value}: the attacker wins`);
+      continue;
+    }
+    // Passing through: on to 5,7, the fort empty again after the activation.
+    s = play(s, ['Thargaton', { type: 'move', to: '5,7' }]);
+    t.notOk(game.status(s).over, `${value}: passing through takes nothing`);
+    let stay = position('defence', [T('regular-infantry', '5,5'), V('sirens-of-vesania', '1,8')], 'Thargaton', { a50FortTaken: value });
+    stay = play(stay, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'move', to: '5,6' }], ['Thargaton', { type: 'end-activation' }]);
+    t.same(game.status(stay), { over: true, winner: 'Thargaton', reason: 'fort' }, `${value}: in the fort after the activation`);
   }
 });
