@@ -102,6 +102,8 @@ export interface RuleOptions {
   a28CounterTarget: 'attacker' | 'any-unit';
   /** A25: an aiming marker helps in any later turn of its army, or in its army's next turn only (it goes at that turn's end). */
   a25MarkersLast: 'later' | 'next-turn';
+  /** §6 (Herald's reading): a game where no army can win any more ends at once as a draw, or plays on (the rulebook has no other end). */
+  noWinPossible: 'draw' | 'play-on';
 }
 
 export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
@@ -432,6 +434,13 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
     values: ['later', 'next-turn'],
     default: 'later',
     description: "A25: an aiming marker helps its army's artillery firing at the hex in any later turn, or in the army's next turn only (the marker goes at the end of that turn).",
+  },
+  {
+    name: 'noWinPossible',
+    type: 'string',
+    values: ['draw', 'play-on'],
+    default: 'draw',
+    description: "§6, Herald's reading: once no army can meet its victory condition any more (Skirmish: neither can reach 10 VP from the enemy units left; Domination: neither has infantry enough to hold the forts; Behind Enemy Lines: the attacker has too few units left to break through and the defender cannot reach 15 VP), the game ends at once as a draw; or it plays on, as the rulebook gives no other end. Defence always ends by its turn limit.",
   },
 ];
 
