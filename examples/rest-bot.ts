@@ -47,7 +47,14 @@ export interface RestBotOptions {
    * ends gives one that plays with a sense of direction.
    */
   choose?: (actions: Action[], random: () => number, view: unknown, role: string) => Action;
+  /** Past this many actions the bot fails (a game that should have ended). */
   maxActions?: number;
+  /**
+   * After this many actions the seat next to act resigns instead
+   * (POST /games/{id}/resign), so that random play that wanders ends; the
+   * game finishes as any resigned game does. Default: never.
+   */
+  resignAfter?: number;
   log?: (line: string) => void;
 }
 
@@ -60,6 +67,8 @@ export interface BotResult {
   result: unknown;
   /** Events received per seat. */
   events: Record<string, number>;
+  /** The role that resigned at `resignAfter`, if it came to that. */
+  resigned?: string;
 }
 
 interface SseEvent {
@@ -183,6 +192,7 @@ export async function playRestGame(o: RestBotOptions): Promise<BotResult> {
   const seen = new Map<number, string>();
   const events: Record<string, number> = Object.fromEntries(roles.map((r) => [r, 0]));
   let final: Game | null = null;
+  let resigned: string | undefined;
 
   async function seat(i: number): Promise<void> {
     const role = roles[i]!;
@@ -243,6 +253,22 @@ export async function playRestGame(o: RestBotOptions): Promise<BotResult> {
       }
       following = null;
       if (shouldWait(legalActions, body.activeRoles)) continue;
+      if (resigned !== undefined) continue; // the end event follows
+      if (o.resignAfter !== undefined && actions >= o.resignAfter) {
+        resigned = role;
+        const r = await me.POST('/games/{gameId}/resign', { params: { path: { gameId } }, body: { role } });
+        if (r.data) {
+          hook(role, r.data.version, 'rest:resign', r.data);
+          final = r.data as Game;
+        } else {
+          // The other seat's action may have ended the game meanwhile: its events follow.
+          const err = r.error as { code?: string } | undefined;
+          hook(role, last, 'rest:error', err);
+          if (err?.code !== 'game_over' && err?.code !== 'version_conflict') fail(`${role}: resign at ${last}: ${JSON.stringify(err)}`);
+          resigned = undefined;
+        }
+        continue;
+      }
       if (++actions > maxActions) fail(`more than ${maxActions} actions`);
       const action: Action = o.choose ? o.choose(legalActions, random, body.view, role) : pick(legalActions, random);
       const r: Submitted = await me.POST('/games/{gameId}/actions', {
@@ -260,8 +286,8 @@ export async function playRestGame(o: RestBotOptions): Promise<BotResult> {
       } else {
         const err = r.error as { code?: string } | undefined;
         hook(role, last, 'rest:error', err);
-        // Both seats active at once: the other one committed first. Its event follows.
-        if (err?.code !== 'version_conflict' && err?.code !== 'not_your_turn') fail(`${role}: submit ${JSON.stringify(action)} at ${last}: ${JSON.stringify(err)}`);
+        // Both seats active at once: the other one committed first (or resigned). Its event follows.
+        if (err?.code !== 'version_conflict' && err?.code !== 'not_your_turn' && !(resigned !== undefined && err?.code === 'game_over')) fail(`${role}: submit ${JSON.stringify(action)} at ${last}: ${JSON.stringify(err)}`);
         actions--;
       }
     }
@@ -277,7 +303,7 @@ export async function playRestGame(o: RestBotOptions): Promise<BotResult> {
   hook(roles[0], end.data.version, 'rest:game', end.data);
   const g = final ?? end.data;
   log(`game ${gameId} (${o.scenario}) ${g.status} at version ${end.data.version} after ${actions} actions: ${JSON.stringify(end.data.result)}`);
-  return { gameId, seed, version: end.data.version, actions, status: end.data.status, result: end.data.result, events };
+  return { gameId, seed, version: end.data.version, actions, status: end.data.status, result: end.data.result, events, ...(resigned !== undefined ? { resigned } : {}) };
 }
 
 // As a program: npx tsx examples/rest-bot.ts [--url U] [--type T] [--scenario S] [--games N]

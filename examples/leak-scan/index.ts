@@ -102,6 +102,8 @@ export function scanGame(record: GameRecord, received: Received[], modules: Read
   }
   for (let v = 1; v < states.length; v++) if (states[v] === undefined) states[v] = states[v - 1];
   const last = states.length - 1;
+  // A game ended by the service (a resignation, a timeout, an abort) is over from that entry on, its engine state not.
+  const endedAt = entries.find((e) => e.kind === 'resign' || e.kind === 'timeout' || e.kind === 'abort')?.seq ?? Infinity;
   const check = rules.checker(m, states);
   const forbidden = new RegExp(`[{,]"(${['seed', ...rules.internalKeys].map(escapeRegExp).join('|')})":`, 'g');
 
@@ -119,7 +121,7 @@ export function scanGame(record: GameRecord, received: Received[], modules: Read
     done.add(key);
     // The seed is published once the game is over (Game.seed), not before.
     const atState = states[v];
-    const over = atState !== null && atState !== undefined && m.status(atState).over;
+    const over = v >= endedAt || (atState !== null && atState !== undefined && m.status(atState).over);
     if (record.seed && text.includes(record.seed) && !over) add('the seed');
     for (const k of keysIn(text, forbidden)) if (!(k === 'seed' && over)) add(`engine internals: key "${k}"`);
     for (const problem of check(r.role, v, r.payload, text)) add(problem);

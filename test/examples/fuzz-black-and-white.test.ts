@@ -6,8 +6,10 @@
 // after every action, then every seat's view and log lines at every version
 // scanned with Black & White's leak rules (examples/leak-scan/
 // black-and-white.ts), which is what the service sends a seat. A game that
-// reaches a position no seat can win from any more (a dead end), or that
-// random play has not ended in 3,000 decisions, stops there and is counted.
+// reaches a position no army can win from any more ends there as a draw (the
+// engine's rule, option noWinPossible 'draw'); with the seed's options half
+// the games have 'play-on' instead, and stop at such a dead end. A game that
+// random play has not ended in 3,000 decisions stops there. Each is counted.
 // The same games through the service cost ~25 times as much: a few of them
 // are in leak-scan-black-and-white.test.ts. `npm run fuzz -- --type
 // black-and-white --games N` plays more.
@@ -21,20 +23,22 @@ t.test('fuzz: random games through the module, views and log lines scanned', asy
   const n = Number(process.env.BW_FUZZ_GAMES ?? 300);
   const adapter = playoutAdapter(m.id);
   const failures: string[] = [];
-  let decisions = 0, dead = 0;
+  let decisions = 0, dead = 0, capped = 0, drawn = 0;
   const wins: Record<string, number> = {};
   for (let g = 0; g < n; g++) {
     const sc = m.scenarios[g % m.scenarios.length]!;
     const r = fuzzGame(m, { scenario: sc.id, seed: `ci-bw-${g}`, endWeight: adapter.fuzzEndWeights[g % adapter.fuzzEndWeights.length]! });
     decisions += r.decisions;
     if (r.failure) failures.push(r.failure);
+    else if (r.capped) capped++;
     else if (r.deadEnd) dead++;
-    else wins[r.winner ?? 'none'] = (wins[r.winner ?? 'none'] ?? 0) + 1;
+    else if (r.winner === null) drawn++;
+    else wins[r.winner] = (wins[r.winner] ?? 0) + 1;
   }
   t.same(failures.slice(0, 5), [], `no failure in ${n} games`);
-  t.ok(dead <= n / 10, `${dead} of ${n} games stopped at a dead end or the cap`);
+  t.ok(capped + dead <= n / 10, `${dead} of ${n} games stopped at a dead end (play-on), ${capped} at the cap`);
   if (n >= 20) t.ok((wins.Thargaton ?? 0) > 0 && (wins.Vesania ?? 0) > 0, `both armies win some: ${JSON.stringify(wins)}`);
-  t.comment(`black-and-white fuzz: ${n} games, ${decisions} decisions, wins ${JSON.stringify(wins)}, ${dead} dead ends`);
+  t.comment(`black-and-white fuzz: ${n} games, ${decisions} decisions, wins ${JSON.stringify(wins)}, ${drawn} drawn (no win possible), ${dead} stopped at a dead end (play-on), ${capped} at the cap`);
 });
 
 

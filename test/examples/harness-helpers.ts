@@ -103,6 +103,8 @@ export interface ManyResult {
   pictures: number;
   findings: Finding[];
   actions: number;
+  /** Games ended by a seat's resignation at `resignAfter` actions (playMany). */
+  resigned: number;
 }
 
 /**
@@ -126,9 +128,11 @@ export async function playMany(
     choose?: RestBotOptions['choose'];
     /** Rule options of each game, by its number. */
     options?: (i: number) => Record<string, string | number | boolean>;
+    /** Per game: after this many actions the seat to act resigns (RestBotOptions.resignAfter), counted in `resigned`. */
+    resignAfter?: number;
   },
 ): Promise<ManyResult> {
-  const total: ManyResult = { games: 0, payloads: 0, pictures: 0, findings: [], actions: 0 };
+  const total: ManyResult = { games: 0, payloads: 0, pictures: 0, findings: [], actions: 0, resigned: 0 };
   let next = 0;
   const worker = async () => {
     while (next < o.n && !o.shouldStop?.()) {
@@ -142,7 +146,7 @@ export async function playMany(
       const r = await whileProgressing(`game ${seed}`, (progress) =>
         playRestGame({
           baseUrl, gameType, scenario: scenarios[i % scenarios.length]!, seed, keys: o.keys, onPayload: (...p) => (progress(), c.hook(...p)), random: seeded(i + 1),
-          ...(o.choose ? { choose: o.choose } : {}), ...(o.options ? { options: o.options(i) } : {}),
+          ...(o.choose ? { choose: o.choose } : {}), ...(o.options ? { options: o.options(i) } : {}), ...(o.resignAfter !== undefined ? { resignAfter: o.resignAfter } : {}),
         }),
       );
       const s = await scanStored(app, r.gameId, c.received, modules);
@@ -151,6 +155,7 @@ export async function playMany(
       total.pictures += pics.pictures;
       total.findings.push(...pics.findings.slice(0, 20));
       total.games++;
+      if (r.resigned !== undefined) total.resigned++;
       total.actions += r.actions;
       total.payloads += s.scanned;
       total.findings.push(...s.findings.slice(0, 20));

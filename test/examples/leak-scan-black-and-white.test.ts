@@ -6,9 +6,14 @@
 // every payload each seat received scanned against the replayed record with
 // Black & White's leak rules; and one game by the GraphQL bot (subscriptions).
 // Defence (always ends: the attacker's turn limit) and Skirmish, with rule
-// options drawn from the seed. The many games are the
-// engine fuzz (fuzz-black-and-white.test.ts): what the service adds to a view
-// is the same for every game type (Richard III's shards).
+// options drawn from the seed. A Skirmish where neither side can reach 10 VP
+// any more ends as a draw (the engine's noWinPossible 'draw'), but with
+// 'play-on', or random play that wanders, a game could go on for long: after
+// BW_SERVICE_RESIGN_AFTER actions (default 1,000; a game averages ~250) the
+// seat to act resigns through the API (counted, printed), and the game's
+// payloads are scanned all the same. The many games are the engine fuzz
+// (fuzz-black-and-white.test.ts): what the service adds to a view is the same
+// for every game type (Richard III's shards).
 import t from 'tap';
 import { openTestStore, testConfig } from '../helpers/services.ts';
 import { allGameModules, inventedDataFiles } from '../helpers/games/index.ts';
@@ -23,6 +28,7 @@ const modules = allGameModules();
 
 t.test('leak scan through the service (REST, SSE, GraphQL) on the invented data', async (t) => {
   const n = Number(process.env.BW_SERVICE_GAMES ?? 8);
+  const resignAfter = Number(process.env.BW_SERVICE_RESIGN_AFTER ?? 1_000);
   const { store, databaseUrl } = await openTestStore(t);
   const { app, baseUrl } = await listen(testConfig({ databaseUrl, gameDataFiles: inventedDataFiles() }), { store });
   t.teardown(() => app.close());
@@ -35,11 +41,19 @@ t.test('leak scan through the service (REST, SSE, GraphQL) on the invented data'
     seedPrefix: 'ci-leak-bw',
     choose: chooseFromView,
     options: (i) => optionsFromSeed(`ci-leak-bw-${i}`),
+    resignAfter,
   });
   t.equal(r.games, n, `${r.games} games played to the end`);
   t.ok(r.payloads > r.games * 50, `${r.payloads} payloads scanned`);
   t.same(r.findings, [], 'no finding');
-  t.comment(`leak scan black-and-white: ${r.games} games, ${r.actions} actions, ${r.payloads} payloads scanned`);
+  t.comment(`leak scan black-and-white: ${r.games} games (${r.resigned} resigned after ${resignAfter} actions), ${r.actions} actions, ${r.payloads} payloads scanned`);
+
+  // The cap itself: a game ended by a seat's resignation, its payloads scanned all the same.
+  const cut = await playMany(app, baseUrl, {
+    n: 1, concurrency: 1, gameType: 'black-and-white', games: modules, scenarios: ['s01'], seedPrefix: 'ci-leak-bw-cap', choose: chooseFromView, options: (i) => optionsFromSeed(`ci-leak-bw-cap-${i}`), resignAfter: 25,
+  });
+  t.same([cut.games, cut.resigned], [1, 1], 'a game resigned after 25 actions');
+  t.same(cut.findings, [], `the resigned game: ${cut.payloads} payloads scanned, no finding`);
 
   // And one game by the GraphQL bot (queries, mutations, subscriptions).
   const c = collector();

@@ -20,6 +20,7 @@ import { turnStep } from './turn.ts';
 import { activationStep } from './activation.ts';
 import { decisionStep } from './retreat.ts';
 import { orderStep, withOrders } from './orders.ts';
+import { checkNoWinPossible } from './victory.ts';
 
 const over: StepHandler = { actors: () => [], actions: () => [], apply: () => {} };
 
@@ -84,6 +85,7 @@ export function applyAction(state: BWState, role: string, action: Action): BWSta
   const a = copyJson(action);
   const undoable = h.undoable?.(s, a) ?? false;
   h.apply(s, army, a);
+  checkNoWinPossible(s);
   // No undo across a roll, a reveal or a hand-over: anything else clears the stack.
   if (undoable && actorsOf(s).includes(army)) pushUndo(s, state, army);
   else s.undo = [];

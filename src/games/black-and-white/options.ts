@@ -117,6 +117,8 @@ export interface RuleOptions {
   a15Stacking: 'every-hex' | 'end-only';
   /** A50: the attacker has taken the fort when one of its units is in it after an activation, or the moment one enters it. */
   a50FortTaken: 'after-activation' | 'on-entering';
+  /** §6 (Herald's reading): a game where no army can win any more ends at once as a draw, or plays on (the rulebook has no other end). */
+  noWinPossible: 'draw' | 'play-on';
 }
 
 export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
@@ -496,6 +498,13 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
     values: ['after-activation', 'on-entering'],
     default: 'after-activation',
     description: "A50: in Defence the attacker takes the fort when one of its units stands in it after an activation, or (§19's \"as soon as\") the moment one of its units enters it, even one only passing through or that leaves again in the same activation.",
+  },
+  {
+    name: 'noWinPossible',
+    type: 'string',
+    values: ['draw', 'play-on'],
+    default: 'draw',
+    description: "§6, Herald's reading: once no army can meet its victory condition any more (Skirmish: neither can reach 10 VP from the enemy units left; Domination: neither has infantry enough to hold the forts; Behind Enemy Lines: the attacker has too few units left to break through and the defender cannot reach 15 VP), the game ends at once as a draw; or it plays on, as the rulebook gives no other end. Defence always ends by its turn limit.",
   },
 ];
 

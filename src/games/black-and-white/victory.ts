@@ -1,6 +1,7 @@
 /**
- * Strength loss, elimination and victory points (§17, A49), and the victory
- * checks of every family (§6, §19, A50–A52).
+ * Strength loss, elimination and victory points (§17, A49), the victory
+ * checks of every family (§6, §19, A50–A52), and Herald's draw when no army
+ * can win any more (option noWinPossible).
  */
 import { ARMIES, type Army } from './data-format.ts';
 import { terrainAt } from './board.ts';
@@ -38,11 +39,15 @@ export function loseSteps(s: BWState, u: Unit, n = 1, scores = true): void {
 
 export function win(s: BWState, winner: Army, reason: string): void {
   if (s.result) return;
+  end(s, winner, reason);
+  logLine(s, 'log.wins', { army: armyRef(winner), reason: { ref: 'reason', id: reason } });
+}
+
+function end(s: BWState, winner: Army | null, reason: string): void {
   s.result = { winner, reason };
   s.phase = 'over';
   s.act = null;
   s.pending = [];
-  logLine(s, 'log.wins', { army: armyRef(winner), reason: { ref: 'reason', id: reason } });
 }
 
 /** 10 VP in Skirmish and Training; 15 VP for the defender of Defence and Behind Enemy Lines (§6, §17). */
@@ -103,4 +108,74 @@ export function checkTimeLimit(s: BWState): void {
   const sc = s.scenario;
   if (sc.family !== 'defence' || !sc.attacker) return;
   if (s.attackerTurns >= (sc.turnLimit ?? 12)) win(s, other(sc.attacker), 'time');
+}
+
+/**
+ * Whether the army can still reach `target` VP (an upper bound: true unless
+ * it surely cannot). VP come only from eliminating enemy units (§17, A49),
+ * each scoring for its opponent whatever eliminated it: at most the value of
+ * the enemy units still on the board (a unit never comes back: every block is
+ * placed at deployment, an eliminated one is gone, Recovery only restores
+ * strength). An army with no unit of its own left scores only when enemy units
+ * burn (§12.3, A32: fire ends their turn, a move or a retreat into it, fire
+ * landing on them with A32 'yes'): so only while fire lies on the board or the
+ * enemy has a Special Artillery that can lay it.
+ */
+export function vpWithinReach(s: BWState, army: Army, target: number): boolean {
+  if (s.vp[army] >= target) return true;
+  const enemy = s.units.filter((u) => u.army !== army && u.hex !== null);
+  if (s.vp[army] + enemy.reduce((n, u) => n + vpOf(s, u), 0) < target) return false;
+  if (s.units.some((u) => u.army === army && u.hex !== null)) return true;
+  return Object.values(s.features).some((fs) => fs.includes('fire')) || enemy.some((u) => u.kind === 'special-artillery');
+}
+
+/**
+ * Whether the army can still meet its family's victory condition (§6, §19,
+ * A50–A52): an upper bound, so false only where it surely cannot.
+ * - Skirmish, Training: 10 VP within reach.
+ * - Defence: the attacker may take the fort until its time runs out, and the
+ *   defender wins when it does: the defender always can, so a Defence game is
+ *   never drawn.
+ * - Domination: only infantry may enter a fort (§11, board.ts), so an army
+ *   holds at most one fort per infantry unit, plus forts its other units
+ *   already stand in (none can, but it costs nothing to count them).
+ * - Behind Enemy Lines: the attacker needs `unitsToBreakThrough` units on
+ *   arrow hexes: at most its units on the board (A51 'simultaneous'), or those
+ *   plus eliminated units that already counted (A51 'cumulative'); the
+ *   defender needs 15 VP within reach.
+ */
+export function canStillWin(s: BWState, army: Army): boolean {
+  const sc = s.scenario;
+  const onBoard = s.units.filter((u) => u.army === army && u.hex !== null);
+  switch (sc.family) {
+    case 'skirmish':
+    case 'training':
+      return vpWithinReach(s, army, 10);
+    case 'defence':
+      return army !== sc.attacker || fortsHeld(s, army) > 0 || onBoard.some((u) => u.type === 'infantry');
+    case 'domination': {
+      const forts = fortHexes(s);
+      const heldByOthers = forts.filter((h) => onBoard.some((u) => u.hex === h && u.type !== 'infantry')).length;
+      const most = Math.min(forts.length, onBoard.filter((u) => u.type === 'infantry').length + heldByOthers);
+      return most >= (sc.fortsToWin ?? 2);
+    }
+    case 'behind-enemy-lines': {
+      if (army !== sc.attacker) return vpWithinReach(s, army, 15);
+      const most = s.options.a51Breakthrough === 'cumulative' ? s.brokeThrough.length + onBoard.filter((u) => !s.brokeThrough.includes(u.id)).length : onBoard.length;
+      return most >= (sc.unitsToBreakThrough ?? 3);
+    }
+  }
+}
+
+/**
+ * Herald's reading beyond §6 (option noWinPossible 'draw', the default):
+ * after any action in play, if no army can meet its victory condition any
+ * more, the game ends at once, drawn. With 'play-on' it goes on, as the
+ * rulebook has no other end.
+ */
+export function checkNoWinPossible(s: BWState): void {
+  if (s.result || s.phase !== 'play' || s.options.noWinPossible !== 'draw') return;
+  if (ARMIES.some((a) => canStillWin(s, a))) return;
+  end(s, null, 'no-win-possible');
+  logLine(s, 'log.draw', { reason: { ref: 'reason', id: 'no-win-possible' } });
 }

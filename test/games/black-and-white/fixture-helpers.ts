@@ -94,9 +94,14 @@ export const T = (kind: KindId, hex: string, more: Partial<Omit<Placing, 'army' 
 /** A Vesanian unit of `kind` on `hex` for position(). */
 export const V = (kind: KindId, hex: string, more: Partial<Omit<Placing, 'army' | 'kind' | 'hex'>> = {}): Placing => ({ army: 'Vesania', kind, hex, ...more });
 
-/** A game in play with exactly these units, `player` to act with its full markers. */
+/**
+ * A game in play with exactly these units, `player` to act with its full
+ * markers. These positions are small (a few units, far from any objective),
+ * so by default they play on where no army can win any more (noWinPossible
+ * 'play-on'); victory.test.ts gives 'draw' where it tests that rule.
+ */
 export function position(scenarioId: string, units: Placing[], player: Army = 'Thargaton', options: Record<string, unknown> = {}, features: Record<string, ('trench' | 'wire' | 'fire' | 'smoke')[]> = {}): BWState {
-  const s = setupState(DATA, scenarioId, 'fixture', options);
+  const s = setupState(DATA, scenarioId, 'fixture', { noWinPossible: 'play-on', ...options });
   const count: Record<Army, number> = { Thargaton: 0, Vesania: 0 };
   s.units = units.map((p): Unit => {
     const card = DATA.kinds.find((k) => k.id === p.kind)!;

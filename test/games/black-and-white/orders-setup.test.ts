@@ -13,9 +13,9 @@ import { withCommanders } from './orders-helpers.ts';
 const commanderSeen = (s: BWState, seat: Army | null, army: Army): string | null =>
   (game.view(s, seat) as { orders: { commander: Record<Army, string | null> } }).orders.commander[army];
 
-/** Both seats buy one Regular Infantry / Sirens, choose (when on), deploy and finish. */
+/** Both seats buy one Regular Infantry / Sirens, choose (when on), deploy and finish (armies too small to win: 'play-on', else a draw). */
 function setUp(options: Record<string, unknown>): BWState {
-  let s = game.setup({ scenario: 'open', seed: 'cmd', options });
+  let s = game.setup({ scenario: 'open', seed: 'cmd', options: { noWinPossible: 'play-on', ...options } });
   s = play(s, ['Thargaton', { type: 'buy', kind: 'regular-infantry' }], ['Vesania', { type: 'buy', kind: 'sirens-of-vesania' }]);
   return s;
 }

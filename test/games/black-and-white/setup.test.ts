@@ -46,7 +46,8 @@ t.test('the state is self-contained: a later change of the data does not reach a
 });
 
 function buyAndDeploy(): BWState {
-  let s = game.setup({ scenario: 'skirmish', seed: 'deal' });
+  // Armies too small to reach 10 VP: 'play-on', else the game is drawn when deployment ends.
+  let s = game.setup({ scenario: 'skirmish', seed: 'deal', options: { noWinPossible: 'play-on' } });
   s = play(s,
     ['Thargaton', { type: 'buy', kind: 'heavy-cavalry' }],
     ['Vesania', { type: 'buy', kind: 'iron-order' }],

@@ -2,11 +2,14 @@
 // play seldom ends a game: units wander a 9×7 board, players end turns early,
 // and fights are rare. So random play here attacks whenever it can, prefers
 // moves that come nearer an enemy or the scenario's objective (forts, arrow
-// hexes), ends turns and activations seldom and undoes rarely. Some positions
-// cannot end at all (a Domination game where no army has infantry enough left
-// to hold the forts; a Skirmish where neither side can reach 10 VP any more):
-// `deadEnd` names them, and the bench and the fuzz stop there (the fuzz
-// counts them, with the games random play has not ended in MAX_DECISIONS).
+// hexes), ends turns and activations seldom and undoes rarely. A position
+// where no army can win any more (a Domination game where no army has
+// infantry enough left to hold the forts; a Skirmish where neither side can
+// reach 10 VP any more) the engine ends as a draw (option noWinPossible
+// 'draw', the default; victory.ts canStillWin). With 'play-on' it would go on
+// for ever: `deadEnd` names such positions (the engine's own test), and the
+// bench and the fuzz stop there; the fuzz counts them, apart from the draws,
+// with the games random play has not ended in MAX_DECISIONS.
 //
 // The fuzz: the contract's checks (./playout.ts contractPlayout) with the rule
 // options drawn from the seed, then the leak scan of every seat's and the
@@ -24,7 +27,7 @@ import { ARMIES, type Army } from '../../../src/games/black-and-white/data-forma
 import type { Action } from '../../../src/games/black-and-white/flow.ts';
 import { OPTION_DECLARATIONS } from '../../../src/games/black-and-white/options.ts';
 import type { BWState } from '../../../src/games/black-and-white/state.ts';
-import { vpOf } from '../../../src/games/black-and-white/victory.ts';
+import { canStillWin } from '../../../src/games/black-and-white/victory.ts';
 import { scanGame, type LogEntry, type Received } from '../../../examples/leak-scan/index.ts';
 import { contractPlayout, type ActionWeight } from './playout.ts';
 import type { FuzzGame, FuzzOptions, PlayoutAdapter } from './index.ts';
@@ -97,35 +100,14 @@ export const blackAndWhiteWeight: ActionWeight = (action, endWeight, state, role
 };
 
 /**
- * No seat can win any more: every family's objective is out of reach for
- * both armies. Defence always ends (the attacker's turn limit).
+ * No seat can win any more in a game that plays on (option noWinPossible
+ * 'play-on'): the engine's own test (victory.ts canStillWin), which with
+ * 'draw' ends the game there itself.
  */
 export function blackAndWhiteDeadEnd(state: unknown): boolean {
   const s = state as BWState;
-  if (s.result || s.phase !== 'play') return false;
-  const sc = s.scenario;
-  const onBoard = (a: Army) => s.units.filter((u) => u.army === a && u.hex !== null);
-  // VP come from eliminating enemy units: an army without units on the board scores no more.
-  const vpWithin = (a: Army, target: number) =>
-    s.vp[a] >= target || (onBoard(a).length > 0 && s.vp[a] + onBoard(a === 'Thargaton' ? 'Vesania' : 'Thargaton').reduce((n, u) => n + vpOf(s, u), 0) >= target);
-  const armies: Army[] = ['Thargaton', 'Vesania'];
-  switch (sc.family) {
-    case 'defence':
-      return false;
-    case 'domination':
-      // Only infantry may enter a fort (§11, board.ts), so only infantry can hold one.
-      return armies.every((a) => onBoard(a).filter((u) => u.type === 'infantry').length < (sc.fortsToWin ?? 2));
-    case 'behind-enemy-lines': {
-      const att = sc.attacker!;
-      const def = att === 'Thargaton' ? 'Vesania' : 'Thargaton';
-      const need = sc.unitsToBreakThrough ?? 3;
-      const left = onBoard(att);
-      const reach = s.options.a51Breakthrough === 'cumulative' ? s.brokeThrough.length + left.filter((u) => !s.brokeThrough.includes(u.id)).length : left.length;
-      return reach < need && !vpWithin(def, 15);
-    }
-    default:
-      return armies.every((a) => !vpWithin(a, 10));
-  }
+  if (s.result || s.phase !== 'play' || s.options.noWinPossible !== 'play-on') return false;
+  return !ARMIES.some((a) => canStillWin(s, a));
 }
 
 /** Rule options drawn from the seed: each declared option takes one of its values. */
@@ -182,7 +164,7 @@ function fuzz(m: GameModule, o: FuzzOptions): FuzzGame {
     const scan = scanViews(m, { scenario: o.scenario, seed: o.seed, options }, r.trail);
     if (scan.findings.length) failure = [head, '  leaks:', ...scan.findings.slice(0, 10).map((f) => `  ${f}`)].join('\n');
   }
-  return { decisions: r.decisions, failure, winner: r.winner, trail: r.trail, ...(r.deadEnd || capped ? { deadEnd: true } : {}) };
+  return { decisions: r.decisions, failure, winner: r.winner, trail: r.trail, ...(r.deadEnd || capped ? { deadEnd: true } : {}), ...(capped ? { capped } : {}) };
 }
 
 export const blackAndWhitePlayout: PlayoutAdapter = {

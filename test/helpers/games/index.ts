@@ -19,6 +19,8 @@ export interface FuzzGame {
   trail: unknown;
   /** Stopped without an end: at a dead end (PlayoutAdapter.deadEnd), or where the adapter stops random play that wanders. */
   deadEnd?: boolean;
+  /** Of those, stopped by the adapter's cap on decisions (random play that wanders), not at a dead end. */
+  capped?: boolean;
 }
 
 export interface FuzzOptions {
@@ -41,8 +43,10 @@ export interface PlayoutAdapter {
   fuzzEndWeights: readonly number[];
   /**
    * A position from which no seat can win any more, so that random play would
-   * go on for ever (Black & White: a Domination game with too few units left
-   * to hold the forts): the bench and the fuzz stop the game there and count it.
+   * go on for ever (Black & White with the option noWinPossible 'play-on': a
+   * Domination game with too few units left to hold the forts; by default the
+   * engine ends such a game as a draw): the bench and the fuzz stop the game
+   * there and count it.
    */
   deadEnd?(state: unknown): boolean;
   /** One random game with the game's own invariants checked after every action (default: the contract's checks). */
