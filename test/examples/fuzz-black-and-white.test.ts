@@ -16,6 +16,7 @@
 import t from 'tap';
 import { allGameModules, fuzzGame, playoutAdapter } from '../helpers/games/index.ts';
 import { contractPlayout } from '../helpers/games/playout.ts';
+import { optionsFromSeed, viewScanner } from '../helpers/games/black-and-white.ts';
 
 const m = allGameModules()['black-and-white']!;
 
@@ -50,4 +51,28 @@ t.test('bench seed bench-s01-168: a charge through fire that ends the game', asy
   const r = contractPlayout(m, a.weight, { scenario: 's01', seed: 'bench-s01-168', endWeight: 1, maxDecisions: 3000, deadEnd: a.deadEnd! });
   t.equal(r.failure, null);
   t.ok(r.trail.some((x) => (x.action as { type: string }).type === 'charge'), 'it charges');
+});
+
+// The fuzz scans the views and log lines contractPlayout made as it played
+// (viewScanner's observe): a game whose Thargaton views are Vesania's own is
+// found out, and an honest one is not.
+t.test("the fuzz's scan sees every version's views: it finds an enemy's view planted in a seat's", async (t) => {
+  const a = playoutAdapter(m.id);
+  const seed = 'ci-bw-planted';
+  const options = optionsFromSeed(seed);
+  const play = (plant: boolean) => {
+    const scanner = viewScanner(m, { scenario: 's01', seed, options });
+    let versions = 0;
+    const r = contractPlayout(m, a.weight, {
+      scenario: 's01', seed, endWeight: 1, maxDecisions: 3000, options, deadEnd: a.deadEnd!,
+      observe: (v, s, seen) => (versions++, scanner.observe(v, s, plant ? seen.map((x) => (x.role === 'Thargaton' ? { ...x, view: m.view(s, 'Vesania') } : x)) : seen)),
+    });
+    t.equal(r.failure, null);
+    t.equal(versions, r.decisions + 1, 'every version observed');
+    return scanner.scan(r.trail);
+  };
+  const honest = play(false);
+  t.same(honest.findings, [], `${honest.payloads} payloads, no finding`);
+  const planted = play(true);
+  t.ok(planted.findings.some((f) => /^Thargaton at version \d+ \(view\): the kind of V\d+/.test(f)), `the planted views are found: ${planted.findings[0]}`);
 });

@@ -123,27 +123,29 @@ export function optionsFromSeed(seed: string): Record<string, string | number | 
 
 /**
  * Every seat's and the spectator's view, and the log lines each reads, at
- * every version of a played game, scanned with Black & White's leak rules
- * (what the service would send them). Returns the findings as lines.
+ * every version of a played game (collected as contractPlayout made them:
+ * its `observe`), scanned with Black & White's leak rules (what the service
+ * would send them). Returns the findings as lines.
  */
-export function scanViews(m: GameModule, o: { scenario: string; seed: string; options: Record<string, unknown> }, trail: readonly { role: string; action: unknown }[]): { findings: string[]; payloads: number } {
-  const entries: LogEntry[] = [{ seq: 1, kind: 'start', role: null, action: null }, ...trail.map((t, i) => ({ seq: i + 2, kind: 'action', role: t.role, action: t.action }))];
+export function viewScanner(m: GameModule, o: { scenario: string; seed: string; options: Record<string, unknown> }): {
+  observe: (version: number, state: unknown, seen: { role: string | null; view: unknown; lines: string[] }[]) => void;
+  scan: (trail: readonly { role: string; action: unknown }[]) => { findings: string[]; payloads: number };
+} {
   const received: Received[] = [];
-  let s = m.setup(o);
-  const push = (v: number, state: unknown) => {
-    const lines = m.logChange(state).entries;
-    for (const role of m.roles) {
-      received.push({ role, version: v, source: 'view', payload: m.view(state, role) });
-      if (lines.length) received.push({ role, version: v, source: 'log', payload: lines.map((e) => m.logLine(e, role)) });
-    }
+  return {
+    observe: (version, _state, seen) => {
+      for (const x of seen) {
+        const role = x.role ?? 'spectator';
+        received.push({ role, version, source: 'view', payload: x.view });
+        if (x.lines.length) received.push({ role, version, source: 'log', payload: x.lines });
+      }
+    },
+    scan: (trail) => {
+      const entries: LogEntry[] = [{ seq: 1, kind: 'start', role: null, action: null }, ...trail.map((t, i) => ({ seq: i + 2, kind: 'action', role: t.role, action: t.action }))];
+      const r = scanGame({ gameType: m.id, scenario: o.scenario, seed: o.seed, options: o.options, entries }, received, { [m.id]: m });
+      return { findings: r.findings.map((f) => `${f.role} at version ${f.version} (${f.source}): ${f.problem}`), payloads: r.scanned };
+    },
   };
-  push(1, s);
-  trail.forEach((t, i) => {
-    s = m.apply(s, t.role, t.action);
-    push(i + 2, s);
-  });
-  const r = scanGame({ gameType: m.id, scenario: o.scenario, seed: o.seed, options: o.options, entries }, received, { [m.id]: m });
-  return { findings: r.findings.map((f) => `${f.role} at version ${f.version} (${f.source}): ${f.problem}`), payloads: r.scanned };
 }
 
 /**
@@ -154,14 +156,15 @@ const MAX_DECISIONS = 3_000;
 
 function fuzz(m: GameModule, o: FuzzOptions): FuzzGame {
   const options = optionsFromSeed(o.seed);
-  const r = contractPlayout(m, blackAndWhiteWeight, { ...o, options, maxDecisions: MAX_DECISIONS, deadEnd: blackAndWhiteDeadEnd });
+  const scanner = viewScanner(m, { scenario: o.scenario, seed: o.seed, options });
+  const r = contractPlayout(m, blackAndWhiteWeight, { ...o, options, maxDecisions: MAX_DECISIONS, deadEnd: blackAndWhiteDeadEnd, observe: scanner.observe });
   const capped = r.failure?.startsWith(`step ${MAX_DECISIONS}: no end after`) ?? false;
   if (capped) r.failure = null;
   const head = `black-and-white scenario=${o.scenario} seed=${JSON.stringify(o.seed)} endWeight=${o.endWeight} options=${JSON.stringify(options)}`;
   const tail = r.trail.slice(-12).map((t) => `  ${t.role} ${JSON.stringify(t.action)}`);
   let failure = r.failure && [head, `  ${r.failure}`, '  last actions:', ...tail].join('\n');
   if (!failure) {
-    const scan = scanViews(m, { scenario: o.scenario, seed: o.seed, options }, r.trail);
+    const scan = scanner.scan(r.trail);
     if (scan.findings.length) failure = [head, '  leaks:', ...scan.findings.slice(0, 10).map((f) => `  ${f}`)].join('\n');
   }
   return { decisions: r.decisions, failure, winner: r.winner, trail: r.trail, ...(r.deadEnd || capped ? { deadEnd: true } : {}), ...(capped ? { capped } : {}) };

@@ -82,7 +82,20 @@ export interface ContractRun {
 export function contractPlayout(
   m: GameModule,
   weight: ActionWeight,
-  o: { scenario: string; seed: string; endWeight: number; maxDecisions: number; options?: Record<string, unknown>; deadEnd?: (state: unknown) => boolean },
+  o: {
+    scenario: string;
+    seed: string;
+    endWeight: number;
+    maxDecisions: number;
+    options?: Record<string, unknown>;
+    deadEnd?: (state: unknown) => boolean;
+    /**
+     * Called at every version (1: after setup, n + 1: after the nth action) with the views and log
+     * lines the checks just made: every seat's and the spectator's (role null), so a caller that
+     * scans them (the B&W fuzz's leak scan) neither replays the game nor makes them again.
+     */
+    observe?: (version: number, state: unknown, seen: { role: string | null; view: unknown; lines: string[] }[]) => void;
+  },
 ): ContractRun {
   const rng = seedRng(`play:${o.seed}`);
   const trail: ContractRun['trail'] = [];
@@ -100,8 +113,11 @@ export function contractPlayout(
       const roles = m.activeRoles(s);
       const over = m.status(s).over;
       if (over !== (roles.length === 0)) return fail(step, `status().over is ${over} with active roles [${roles.join(', ')}]`, s);
-      for (const role of [...m.roles, null]) JSON.stringify(m.view(s, role));
-      for (const e of m.logChange(s).entries) for (const role of [...m.roles, null]) if (typeof m.logLine(e, role) !== 'string') return fail(step, 'a log line is not a string', s);
+      const entries = m.logChange(s).entries;
+      const seen = [...m.roles, null].map((role) => ({ role, view: m.view(s, role), lines: entries.map((e) => m.logLine(e, role)) }));
+      for (const x of seen) JSON.stringify(x.view);
+      if (seen.some((x) => x.lines.some((l) => typeof l !== 'string'))) return fail(step, 'a log line is not a string', s);
+      o.observe?.(step + 1, s, seen);
       for (const role of m.roles) {
         const n = m.legalActions(s, role).length;
         if (roles.includes(role) ? n === 0 : n > 0) return fail(step, `${role} ${roles.includes(role) ? 'active with no legal action' : `inactive with ${n} legal actions`}`, s);
