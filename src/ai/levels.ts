@@ -14,6 +14,6 @@ export type SearchLevel = Exclude<AiLevel, 'random'>;
 
 export const LEVEL_SEARCH: Readonly<Record<SearchLevel, Omit<SearchOptions, 'timeCapMs' | 'now'>>> = {
   easy: { simulations: 30, playoutDepth: 0 },
-  normal: { simulations: 150, playoutDepth: 0 },
+  normal: { simulations: 250, playoutDepth: 0 },
   hard: { simulations: 500, playoutDepth: 0 },
 };
