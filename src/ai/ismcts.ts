@@ -34,6 +34,8 @@ export interface SearchOptions {
   timeCapMs?: number;
   /** UCB1 exploration constant (rewards are in [0, 1]). */
   exploration?: number;
+  /** Rescale mean rewards to the range seen so far before UCB (default true). */
+  normalize?: boolean;
   /** Actions a playout may take past the tree before module.evaluate scores it; absent, or a module without evaluate: to the end. */
   playoutDepth?: number;
   /** A clock in ms (tests inject one); default performance.now. */
@@ -150,6 +152,7 @@ export function ismcts(module: AnyGameModule, input: SearchInput, opts: SearchOp
   if (input.legalActions.length === 0) throw new RangeError('no legal action to choose from');
   const rng: RngState = seedRng(input.seed);
   const c = opts.exploration ?? DEFAULT_EXPLORATION;
+  const normalize = opts.normalize ?? true;
   // Without an evaluation a cut-off playout would score as even: play to the end.
   const depthLimit = module.evaluate ? (opts.playoutDepth ?? Infinity) : Infinity;
   const now = opts.now ?? (() => performance.now());
@@ -167,6 +170,11 @@ export function ismcts(module: AnyGameModule, input: SearchInput, opts: SearchOp
   let nodes = 1;
   let cappedByTime = false;
   const path: TreeNode[] = [];
+  // The range of rewards seen so far, per role: UCB compares means rescaled to
+  // it, so that a position where every move scores near 0 or 1 (an evaluation
+  // far from even) still tells its moves apart.
+  const lo = new Map<string, number>();
+  const hi = new Map<string, number>();
 
   for (let iter = 0; iter < opts.simulations; iter++) {
     // The first iteration always runs, so that a capped search still has an opinion.
@@ -203,11 +211,15 @@ export function ismcts(module: AnyGameModule, input: SearchInput, opts: SearchOp
       let best: TreeNode | null = null;
       let bestAction: unknown = null;
       let bestScore = -Infinity;
+      const rLo = lo.get(actor) ?? 0;
+      const span = (hi.get(actor) ?? 1) - rLo;
+      const scale = normalize && span > 1e-9 ? 1 / span : 1;
+      const shift = normalize && span > 1e-9 ? rLo : 0;
       for (const l of legal) {
         const child = node.children.get(l.key);
         if (!child) { untried.push(l); continue; }
         child.avail++;
-        const score = child.reward / child.visits + c * Math.sqrt(Math.log(child.avail) / child.visits);
+        const score = (child.reward / child.visits - shift) * scale + c * Math.sqrt(Math.log(child.avail) / child.visits);
         if (score > bestScore) { bestScore = score; best = child; bestAction = l.action; }
       }
       let next: TreeNode;
@@ -247,6 +259,10 @@ export function ismcts(module: AnyGameModule, input: SearchInput, opts: SearchOp
 
     // Backpropagation: each node scores the move into it for the role that made it.
     const r = rewards(module, state, over, winner);
+    for (const [role, x] of r) {
+      if (!(x >= (lo.get(role) ?? Infinity))) lo.set(role, x);
+      if (!(x <= (hi.get(role) ?? -Infinity))) hi.set(role, x);
+    }
     for (const n of path) {
       n.visits++;
       n.reward += r.get(n.actor) ?? 0;

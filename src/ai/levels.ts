@@ -5,7 +5,9 @@
  * scored by module.evaluate: full random playouts of a ~170-decision game cost
  * ~7 ms each and say little, and in pilot runs depth 0 (score the state right
  * after the expanded action) was cheaper and no weaker than depth 12. Budgets
- * from scripts/bench-ai.ts (figures in src/ai/README.md).
+ * from scripts/bench-ai.ts (figures in src/ai/README.md): normal was raised
+ * from 150 to 250 simulations for the Pretender's side, which has to plan
+ * landings and attacks; its median decision stays well under 300 ms of CPU.
  */
 import type { AiLevel } from './types.ts';
 import type { SearchOptions } from './ismcts.ts';
@@ -14,6 +16,6 @@ export type SearchLevel = Exclude<AiLevel, 'random'>;
 
 export const LEVEL_SEARCH: Readonly<Record<SearchLevel, Omit<SearchOptions, 'timeCapMs' | 'now'>>> = {
   easy: { simulations: 30, playoutDepth: 0 },
-  normal: { simulations: 150, playoutDepth: 0 },
+  normal: { simulations: 250, playoutDepth: 0 },
   hard: { simulations: 500, playoutDepth: 0 },
 };

@@ -129,3 +129,30 @@ t.test('on Richard III it answers with one of the legal actions, from the view a
     t.ok(checked > 0, `${sc.id}: positions checked`);
   }
 });
+
+t.test('rewards are compared on the range seen: a lost-looking position still has a best move', async (t) => {
+  // One decision of ten moves, scored by an evaluation that is near 0 for all
+  // of them (a side far behind) but best for move 7: rescaled, the search
+  // spends most of its budget there; on the raw scale the small differences
+  // drown in UCB's exploration term.
+  interface One { done: boolean; k: number }
+  const one = {
+    ...nim,
+    id: 'one',
+    setup: () => ({ done: false, k: -1 }),
+    activeRoles: (s: One) => (s.done ? [] : ['A']),
+    legalActions: (s: One, role: string) => (s.done || role !== 'A' ? [] : Array.from({ length: 10 }, (_, k) => ({ type: 'pick', k }))),
+    apply: (_s: One, _role: string, a: { k: number }) => ({ done: true, k: a.k }),
+    view: (s: One) => ({ ...s }),
+    status: () => ({ over: false, winner: null }),
+    sampleState: (v: unknown) => ({ ...(v as One) }),
+    evaluate: (s: One, role: string) => (role === 'A' ? 0.01 + (s.k === 7 ? 0.004 : 0) : 0.99),
+  } as unknown as AnyGameModule;
+  const req = { role: 'A', view: { done: false, k: -1 }, legalActions: one.legalActions({ done: false, k: -1 }, 'A'), seed: 'one' };
+  const scaled = ismcts(one, req, { simulations: 200, playoutDepth: 0 });
+  const raw = ismcts(one, req, { simulations: 200, playoutDepth: 0, normalize: false });
+  const visits7 = (r: typeof scaled) => r.root.find((x) => (x.action as { k: number }).k === 7)!.visits;
+  t.same(scaled.action, { type: 'pick', k: 7 });
+  t.ok(visits7(scaled) > 100, `rescaled: move 7 has ${visits7(scaled)} of 200 visits`);
+  t.ok(visits7(raw) < 40, `raw: move 7 has ${visits7(raw)} of 200 visits`);
+});

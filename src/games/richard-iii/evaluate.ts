@@ -6,29 +6,88 @@
  *
  * The game is won by holding the throne after the last campaign's Usurpation
  * (8.2, 9.0): the Pretender takes it on a strict majority of nobles, church
- * blocks and heirs on the map (+1 for London). So the estimate is a logistic
- * of that margin (the King's side counts half a point for winning ties) plus
- * a little for strength on the map (steps of upright blocks on land), which
- * is what wins the battles that change the count. Weights are rough, chosen
- * by the benchmark's win rates (scripts/bench-ai.ts), not fitted.
+ * blocks and heirs on the map (+1 for London), or at once by killing every
+ * enemy heir. So the estimate is a logistic of a margin, in usurpation-count
+ * units:
+ *
+ * - the usurpation-count margin (the King's side counts half a point for
+ *   winning ties);
+ * - pending battles (Contested areas): a battle is decided after both action
+ *   phases, too far for a short search to see, so each one adds the expected
+ *   change of the count, from a rough chance to win it (the sides' expected
+ *   hits per round, squared: Lanchester's square law) times the counted blocks
+ *   the loser stands to lose there (half of them: losers often retreat);
+ * - living heirs (0.5 each): each heir killed brings the enemy nearer an
+ *   instant win; in a pending battle an heir risks that too,
+ *   and a side's last living heir risks the game (6 points);
+ * - strength on land: 0.15 per step more than the enemy's, which is what wins
+ *   the battles that change the count.
+ *
+ * Weights are rough, chosen by the benchmark's win rates (scripts/bench-ai.ts),
+ * not fitted.
  */
-import { AREA, NUM_BLOCKS, other, type Side } from './data.ts';
+import { AREA, BLOCK_INDEX, BLOCKS, NUM_BLOCKS, other, type Side } from './data.ts';
+import { isHeirOf, livingHeirCount } from './heirs.ts';
 import { usurpationCount } from './political-turn.ts';
 import { ownerOf, type R3State } from './state.ts';
 
-const COUNT_WEIGHT = 0.35;
-const STEP_WEIGHT = 0.05;
+const SCALE = 0.35;
+const TIE_BONUS = 0.5;
+const STEP_WEIGHT = 0.15;
+const HEIR_WEIGHT = 0.5;
+const BATTLE_WEIGHT = 0.5;
+const LAST_HEIR_WEIGHT = 6;
+
+interface AreaTally { power: [number, number]; count: [number, number] }
+
+const COUNTED = new Set(['heir', 'noble', 'church']);
+
+/**
+ * A noble or heir being recruited or moved by sea is not on the map until the
+ * next decision places it: count it already (+1 for its side, seen from me),
+ * so the decision that picks it is worth what it brings.
+ */
+function pendingArrival(s: R3State, me: Side): number {
+  const f = s.flow[s.flow.length - 1];
+  if (!f || (f.s !== 'recruit_where' && f.s !== 'sea_move_to')) return 0;
+  const b = BLOCK_INDEX[(f as { block?: string }).block ?? ''];
+  if (b === undefined || !COUNTED.has(BLOCKS[b]!.type) || AREA[s.loc[b]!]?.kind === 'land') return 0;
+  return ownerOf(s, b) === me ? 1 : -1;
+}
 
 export function evaluate(s: R3State, role: string): number {
   if (role !== 'York' && role !== 'Lancaster') return 0.5;
   const me: Side = role;
   if (s.result) return s.result.winner === me ? 1 : s.result.winner === null ? 0.5 : 0;
   const opp = other(me);
-  const margin = usurpationCount(s, me) - usurpationCount(s, opp) + (s.king === me ? 0.5 : -0.5);
+  let margin = usurpationCount(s, me) - usurpationCount(s, opp) + (s.king === me ? TIE_BONUS : -TIE_BONUS);
+  const heirs = [livingHeirCount(s, me), livingHeirCount(s, opp)];
+  margin += HEIR_WEIGHT * (heirs[0]! - heirs[1]!);
+  // What a block risks in a battle: its count, and for an heir also his life;
+  // a side's last heir is the game.
+  const heirStake = heirs.map((n) => 1 + (n <= 1 ? LAST_HEIR_WEIGHT : HEIR_WEIGHT));
+  margin += pendingArrival(s, me);
   let steps = 0;
+  const areas = new Map<string, AreaTally>();
   for (let b = 0; b < NUM_BLOCKS; b++) {
-    if (s.down[b] || AREA[s.loc[b]!]?.kind !== 'land') continue;
-    steps += ownerOf(s, b) === me ? s.steps[b]! : -s.steps[b]!;
+    const loc = s.loc[b]!;
+    if (s.down[b] || AREA[loc]?.kind !== 'land') continue;
+    const mine = ownerOf(s, b) === me;
+    const n = s.steps[b]!;
+    steps += mine ? n : -n;
+    let t = areas.get(loc);
+    if (!t) areas.set(loc, (t = { power: [0, 0], count: [0, 0] }));
+    const i = mine ? 0 : 1;
+    const data = BLOCKS[b]!;
+    t.power[i] += (n * data.firepower) / 6;
+    if (isHeirOf(s, b, mine ? me : opp)) t.count[i] += heirStake[i]!;
+    else if (COUNTED.has(data.type)) t.count[i]++;
   }
-  return 1 / (1 + Math.exp(-(COUNT_WEIGHT * margin + STEP_WEIGHT * steps)));
+  for (const t of areas.values()) {
+    if (t.power[0] === 0 || t.power[1] === 0) continue;
+    const a = t.power[0] * t.power[0], d = t.power[1] * t.power[1];
+    const p = a / (a + d);
+    margin += BATTLE_WEIGHT * (p * t.count[1] - (1 - p) * t.count[0]);
+  }
+  return 1 / (1 + Math.exp(-SCALE * (margin + STEP_WEIGHT * steps)));
 }

@@ -29,3 +29,26 @@ t.test('estimates complement each other and follow the usurpation margin', async
   t.equal(evaluate(over, 'York'), 0);
   t.equal(richardIII.evaluate!(s, 'York'), evaluate(s, 'York'), 'exposed on the module');
 });
+
+t.test('a pending battle counts for the stronger side; a recruit being placed counts already', async (t) => {
+  const s = richardIII.setup({ scenario: 'richard-iii', seed: 'eval' });
+  const idx = (id: string): number => BLOCKS.findIndex((b) => b.id === id);
+  // Gloucester stands in Middlesex. Bring Lancaster nobles into his area: with
+  // many steps against him the battle is Lancaster's to win, with one weak
+  // block it is York's.
+  const strong: R3State = structuredClone(s);
+  for (const id of ['richmond', 'oxford', 'pembroke']) strong.loc[idx(id)] = 'middlesex';
+  const weak: R3State = structuredClone(s);
+  weak.loc[idx('oxford')] = 'middlesex';
+  weak.steps[idx('oxford')] = 1;
+  const landed: R3State = structuredClone(s);
+  for (const id of ['richmond', 'oxford', 'pembroke']) landed.loc[idx(id)] = 'kent';
+  t.ok(evaluate(strong, 'Lancaster') > evaluate(landed, 'Lancaster'), 'attacking the King with a strong stack beats standing next to him');
+  t.ok(evaluate(weak, 'Lancaster') < evaluate(strong, 'Lancaster'), 'a weak attack is worth less');
+  const recruiting: R3State = structuredClone(s);
+  recruiting.flow = [...recruiting.flow, { s: 'recruit_where', side: 'Lancaster', block: 'shrewsbury-l' } as never];
+  t.ok(evaluate(recruiting, 'Lancaster') > evaluate(s, 'Lancaster'), 'a noble being recruited counts before it is placed');
+  const levy: R3State = structuredClone(s);
+  levy.flow = [...levy.flow, { s: 'recruit_where', side: 'Lancaster', block: 'bristol-levy' } as never];
+  t.equal(evaluate(levy, 'Lancaster'), evaluate(s, 'Lancaster'), 'a levy does not count for usurpation');
+});
