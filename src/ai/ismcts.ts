@@ -105,10 +105,24 @@ export const TAKE_BACK_TYPES: ReadonlySet<string> = new Set(['undo', 'take_back'
 const isTakeBack = (a: unknown): boolean =>
   typeof a === 'object' && a !== null && TAKE_BACK_TYPES.has((a as { type?: unknown }).type as string);
 
-/** The actions worth searching: all but take-backs (all of them when nothing else is left). */
+/**
+ * Actions that drop a choice half made (Richard III's `cancel`: put back the
+ * block chosen to move or recruit). Not take-backs: a seat whose only action
+ * is one must still play it. But searched, they let the AI choose a block,
+ * find another better from the next position's samples, cancel, and choose the
+ * first again, for ever (bench:ai saw games stall at its decision cap).
+ */
+export const CANCEL_TYPES: ReadonlySet<string> = new Set(['cancel']);
+
+const isCancel = (a: unknown): boolean =>
+  typeof a === 'object' && a !== null && CANCEL_TYPES.has((a as { type?: unknown }).type as string);
+
+/** The actions worth searching: all but take-backs and cancels (all of them when nothing else is left). */
 export function searchActions(list: readonly unknown[]): unknown[] {
-  const out = list.filter((a) => !isTakeBack(a));
-  return out.length > 0 ? out : list.slice();
+  const out = list.filter((a) => !isTakeBack(a) && !isCancel(a));
+  if (out.length > 0) return out;
+  const noTakeBack = list.filter((a) => !isTakeBack(a));
+  return noTakeBack.length > 0 ? noTakeBack : list.slice();
 }
 
 /** Whether a seat with these legal actions is only waiting (it may take back, nothing else): no decision to make. */

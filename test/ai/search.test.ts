@@ -156,3 +156,12 @@ t.test('rewards are compared on the range seen: a lost-looking position still ha
   t.ok(visits7(scaled) > 100, `rescaled: move 7 has ${visits7(scaled)} of 200 visits`);
   t.ok(visits7(raw) < 40, `raw: move 7 has ${visits7(raw)} of 200 visits`);
 });
+
+t.test('searchActions: no take-back, no cancel while something else is left; a lone cancel is played', async (t) => {
+  const move = { type: 'move', to: 'x' };
+  t.same(searchActions([{ type: 'undo' }, { type: 'cancel' }, move]), [move]);
+  t.same(searchActions([{ type: 'undo' }, { type: 'cancel' }]), [{ type: 'cancel' }], 'a cancel before a take-back');
+  t.same(searchActions([{ type: 'undo' }]), [{ type: 'undo' }]);
+  t.notOk(onlyWaiting([{ type: 'cancel' }]), 'a seat whose only action is a cancel is not waiting');
+  t.ok(onlyWaiting([{ type: 'undo' }]));
+});
