@@ -174,15 +174,17 @@ export { seeded };
  * bot on a real port (both seats, SSE, random legal actions), every payload
  * each seat received scanned against the engine's view for that seat at that
  * version; zero findings. Two shards (two test files, so tap runs them side by
- * side) of LEAK_SCAN_GAMES/2 games each (default 200 in all). A game costs
- * about 1 CPU-second (server, bot and scan; a Wars of the Roses game three
- * times a Kingmaker one); no new game starts after LEAK_SCAN_SECONDS (default
- * 420), to stay inside tap's 600 s per file on a slow machine; the number
- * played is printed. `npm run soak` plays thousands.
+ * side) of LEAK_SCAN_GAMES/2 games each (default 120 in all: about 20,000
+ * actions and 70,000 payloads). A game costs about 1 CPU-second (server, bot
+ * and scan; a Wars of the Roses game three times a Kingmaker one); no new game
+ * starts after LEAK_SCAN_SECONDS (default 240), so that on a slow machine the
+ * two shards do not hold CI's two slots for long (they took 440 s and 360 s
+ * for 200 games on a loaded one); the number played is printed. `npm run
+ * soak` plays thousands.
  */
 export async function leakScanShard(t: Test, shard: number, gameType = 'richard-iii'): Promise<void> {
-  const games = Math.ceil(Number(process.env.LEAK_SCAN_GAMES ?? 200) / 2);
-  const seconds = Number(process.env.LEAK_SCAN_SECONDS ?? 420);
+  const games = Math.ceil(Number(process.env.LEAK_SCAN_GAMES ?? 120) / 2);
+  const seconds = Number(process.env.LEAK_SCAN_SECONDS ?? 240);
   const { store, databaseUrl } = await openTestStore(t);
   const { app, baseUrl } = await listen(testConfig({ databaseUrl }), { store });
   t.teardown(() => app.close());

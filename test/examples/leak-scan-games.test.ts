@@ -5,7 +5,7 @@
 // turn) through the REST bot on a real port; every payload each seat received
 // is scanned with the type's leak rules (examples/leak-scan/: the generic checks
 // for a type without rules of its own), and its pictures when it has a renderer.
-// No new game starts after LEAK_SCAN_SECONDS / 2 (default 210).
+// No new game starts after LEAK_SCAN_SECONDS / 2 (default 120).
 import t from 'tap';
 import { games as installed } from '../../src/games/index.ts';
 import type { GameModule } from '../../src/engine/types.ts';
@@ -19,7 +19,7 @@ t.setTimeout(Math.max(STREAM_FILE_TIMEOUT_MS, 600_000));
 const modules: Record<string, GameModule> = { ...installed, tally: tallyModule() as unknown as GameModule };
 const types = Object.keys(modules).filter((id) => id !== 'richard-iii');
 const perType = Number(process.env.LEAK_SCAN_OTHER_GAMES ?? 20);
-const stopAt = Date.now() + (Number(process.env.LEAK_SCAN_SECONDS ?? 420) / 2) * 1000;
+const stopAt = Date.now() + (Number(process.env.LEAK_SCAN_SECONDS ?? 240) / 2) * 1000;
 
 const { store, databaseUrl } = await openTestStore(t);
 const { app, baseUrl } = await listen(testConfig({ databaseUrl }), { store, games: modules });
