@@ -236,17 +236,20 @@ export async function abort(ctx: Ctx, callerIn: Caller, gameId: string): Promise
   return summarize(after, ctx.now());
 }
 
+/** A game read from the database (not the cache) with its seats in role order, for mutate() by the league; not_found when there is none. */
+async function loadUncached(ctx: Ctx, id: string): Promise<GameRow> {
+  const g = await findGame(ctx.sql, id);
+  if (!g) throw new ServiceError('not_found', 'No such game.');
+  return orderSeats(ctx, g);
+}
+
 /**
  * Ends a league game that the league no longer needs (its board was decided otherwise: a
  * forfeit, a confirmed report, an organiser's result): abandoned, no winner, through the one
  * write path so that spectators and players see it end. A game already over is left alone.
  */
 export async function endLeagueGame(ctx: Ctx, gameId: string, reason: string): Promise<void> {
-  const load = async (id: string): Promise<GameRow> => {
-    const g = await findGame(ctx.sql, id);
-    if (!g) throw new ServiceError('not_found', 'No such game.');
-    return orderSeats(ctx, g);
-  };
+  const load = (id: string) => loadUncached(ctx, id);
   try {
     await mutate(ctx, null, gameId, (game) => {
       if (isOver(game.status)) throw new ServiceError('game_over', 'The game is over already.');
@@ -268,11 +271,7 @@ export async function endLeagueGame(ctx: Ctx, gameId: string, reason: string): P
  * game is over or the seat is already theirs.
  */
 export async function takeOverSeat(ctx: Ctx, gameId: string, role: string, playerId: string): Promise<void> {
-  const load = async (id: string): Promise<GameRow> => {
-    const g = await findGame(ctx.sql, id);
-    if (!g) throw new ServiceError('not_found', 'No such game.');
-    return orderSeats(ctx, g);
-  };
+  const load = (id: string) => loadUncached(ctx, id);
   try {
     await mutate(ctx, null, gameId, (game) => {
       if (isOver(game.status)) throw new ServiceError('game_over', 'The game is over already.');
