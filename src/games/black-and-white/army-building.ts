@@ -6,7 +6,7 @@
 import { rollD6, shuffle } from '../../engine/rng.ts';
 import { ARMIES, type Army, type KindId } from './data-format.ts';
 import type { Action, StepHandler } from './flow.ts';
-import { stackingOk } from './board.ts';
+import { canEnterTerrain, stackingOk } from './board.ts';
 import { logLine, logOwn, msg, kindRef, armyRef } from './msg.ts';
 import { kindCard, type BWState, type Unit } from './state.ts';
 import { startTurn } from './turn.ts';
@@ -22,7 +22,8 @@ export const purchase: StepHandler = {
     for (const k of s.kinds) {
       if (k.army !== army) continue;
       const have = s.bought[army].filter((x) => x === k.id).length;
-      if (k.cost <= left && have < k.blocks) out.push({ type: 'buy', kind: k.id });
+      // Only a kind that has a first-row hex to stand on (§11, §12): else its block could never be placed.
+      if (k.cost <= left && have < k.blocks && deploymentHexes(s, army).some((h) => canEnterTerrain(s, { type: k.type, kind: k.id }, h))) out.push({ type: 'buy', kind: k.id });
     }
     for (const k of new Set(s.bought[army])) out.push({ type: 'return', kind: k });
     if (s.bought[army].length > 0) out.push({ type: 'done' });
@@ -76,7 +77,10 @@ export const deploy: StepHandler = {
       // Unplaced units of one kind are alike: offer the first of each.
       if (placed[i] !== null || seen.has(bought[i]!)) continue;
       seen.add(bought[i]!);
+      const kind = { type: typeOf(s, bought[i]!), kind: bought[i]! };
       for (const hex of hexes) {
+        // §11, §12: only on a hex its type (and kind) may stand on, as for any unit entering it.
+        if (!canEnterTerrain(s, kind, hex)) continue;
         const types = bought.filter((_, j) => placed[j] === hex).map((k) => typeOf(s, k));
         if (stackingOk([...types, typeOf(s, bought[i]!)])) out.push({ type: 'place', index: i, hex });
       }

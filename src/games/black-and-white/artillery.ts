@@ -7,7 +7,7 @@
 import { rollD6 } from '../../engine/rng.ts';
 import { ARMIES, type Army } from './data-format.ts';
 import type { Ammo } from './flow.ts';
-import { gridOf, hasFeature } from './board.ts';
+import { gridOf, hasFeature, inEnemyZoc } from './board.ts';
 import { commandTest } from './command-test.ts';
 import { defenceValue, fortified, isCriticalFailure, isCriticalSuccess, rangedValue, revealAttacker, roll2d6, succeeds, type Roll } from './combat.ts';
 import { logLine } from './msg.ts';
@@ -28,10 +28,16 @@ export function featureSupply(s: BWState, f: 'trench' | 'wire' | 'fire' | 'smoke
   return s.markerCaps[f] - laid;
 }
 
-/** The hexes and ammunition an artillery unit may fire at now (2–4 hexes, no LOS needed; A36). */
+/**
+ * The hexes and ammunition an artillery unit may fire at now (2–4 hexes, no
+ * LOS needed; A36). None from an enemy ZOC: artillery fire is a form of
+ * ranged attack (§16, §4.1), and §13 bars ranged attacks there but Line
+ * Infantry's (README "Questions RULES.md does not list").
+ */
 export function bombardTargets(s: BWState, u: Unit): { hex: string; ammo: Ammo }[] {
   const g = gridOf(s);
   const out: { hex: string; ammo: Ammo }[] = [];
+  if (inEnemyZoc(s, u.hex!, u.army)) return out;
   const special = u.kind === 'special-artillery';
   for (const hex of g.within(u.hex!, 4)) {
     if (g.distance(u.hex!, hex) < 2) continue;
