@@ -93,69 +93,67 @@
   /** One refresh: the game, your moves, the log and the picture, all of one version. */
   async function update() {
     try {
-      for (;;) {
-        var g = await getJson(base);
-        var a = g.status === 'active' ? await getJson(base + '/actions?lang=' + encodeURIComponent(lang) + roleQuery()) : null;
-        // A move landed between the two reads: read both again.
-        if (a && a.version !== g.version) continue;
-        if (a && !role) role = a.role;
-        var log = await getJson(base + '/log?lang=' + encodeURIComponent(lang) + roleQuery());
-        if (!role && log.role) role = log.role;
-        // The current picture (an earlier version is only for games that are over); it says which version it drew.
-        if (pictures) {
-          var pic = await pace.fetch(base + '/board.svg?lang=' + encodeURIComponent(lang) + roleQuery(), { headers: headers({}), cache: 'no-store' });
-          if (pic.status === 404 && (await noPictures(pic))) {
-            // A game type without pictures: the log alone, and no more asking.
-            pictures = false;
-            $('board').parentNode.hidden = true;
-          } else {
-            if (!pic.ok) throw new Error(await problemText(pic));
-            var blob = await pic.blob();
-            if (pic.headers.get('x-game-version') !== String(g.version)) continue;
-            Herald.showPicture($('board'), blob);
-          }
-        }
-
-        if (gameTitle === null) {
-          var types = await getJson('/game-types');
-          var type = types.find(function (x) { return x.id === g.gameType; });
-          gameTitle = type ? type.title : g.gameType;
-        }
-        $('title').textContent = gameTitle + ' – ' + g.scenario;
-        // The tab says when it is your move.
-        document.title = (a && a.active ? '● ' : '') + gameTitle + ' – Herald';
-        $('status').textContent = Herald.statusText(g);
-        $('seat').textContent = role ? 'your seat: ' + role : 'spectator';
-        Herald.showLog($('log'), log.lines);
-
-        var box = $('choices');
-        var buttons = [];
-        if (a && a.active) {
-          var version = a.version;
-          buttons = a.choices.map(function (c) {
-            var b = document.createElement('button');
-            b.type = 'button';
-            b.textContent = c.label;
-            b.dataset.action = c.id;
-            b.addEventListener('click', function () { void submit(c.id, version); });
-            return b;
-          });
-          $('movesTitle').textContent = 'Your moves';
+      var g = await getJson(base);
+      var a = g.status === 'active' ? await getJson(base + '/actions?lang=' + encodeURIComponent(lang) + roleQuery()) : null;
+      // A move landed between the two reads: again, through the pacer (see
+      // watch.js: unpaced retries in a fast game ran the budget out).
+      if (a && a.version !== g.version) return pace.ask();
+      if (a && !role) role = a.role;
+      var log = await getJson(base + '/log?lang=' + encodeURIComponent(lang) + roleQuery());
+      if (!role && log.role) role = log.role;
+      // The current picture (an earlier version is only for games that are over); it says which version it drew.
+      if (pictures) {
+        var pic = await pace.fetch(base + '/board.svg?lang=' + encodeURIComponent(lang) + roleQuery(), { headers: headers({}), cache: 'no-store' });
+        if (pic.status === 404 && (await noPictures(pic))) {
+          // A game type without pictures: the log alone, and no more asking.
+          pictures = false;
+          $('board').parentNode.hidden = true;
         } else {
-          $('movesTitle').textContent = g.status === 'active' ? 'Waiting for the other side' : 'No moves';
+          if (!pic.ok) throw new Error(await problemText(pic));
+          var blob = await pic.blob();
+          if (pic.headers.get('x-game-version') !== String(g.version)) return pace.ask();
+          Herald.showPicture($('board'), blob);
         }
-        box.replaceChildren.apply(box, buttons);
-        $('version').textContent = String(g.version);
-        // Last: a reader (the browser test) that sees this version sees its moves too.
-        root.dataset.version = String(g.version);
-        root.dataset.status = g.status;
-        root.dataset.active = a && a.active ? 'true' : 'false';
-        over = g.status === 'finished' || g.status === 'abandoned';
-        $('play').hidden = false;
-        showError(refused);
-        refused = '';
-        return;
       }
+
+      if (gameTitle === null) {
+        var types = await getJson('/game-types');
+        var type = types.find(function (x) { return x.id === g.gameType; });
+        gameTitle = type ? type.title : g.gameType;
+      }
+      $('title').textContent = gameTitle + ' – ' + g.scenario;
+      // The tab says when it is your move.
+      document.title = (a && a.active ? '● ' : '') + gameTitle + ' – Herald';
+      $('status').textContent = Herald.statusText(g);
+      $('seat').textContent = role ? 'your seat: ' + role : 'spectator';
+      Herald.showLog($('log'), log.lines);
+
+      var box = $('choices');
+      var buttons = [];
+      if (a && a.active) {
+        var version = a.version;
+        buttons = a.choices.map(function (c) {
+          var b = document.createElement('button');
+          b.type = 'button';
+          b.textContent = c.label;
+          b.dataset.action = c.id;
+          b.addEventListener('click', function () { void submit(c.id, version); });
+          return b;
+        });
+        $('movesTitle').textContent = 'Your moves';
+      } else {
+        $('movesTitle').textContent = g.status === 'active' ? 'Waiting for the other side' : 'No moves';
+      }
+      box.replaceChildren.apply(box, buttons);
+      $('version').textContent = String(g.version);
+      // Last: a reader (the browser test) that sees this version sees its moves too.
+      root.dataset.version = String(g.version);
+      root.dataset.status = g.status;
+      root.dataset.active = a && a.active ? 'true' : 'false';
+      over = g.status === 'finished' || g.status === 'abandoned';
+      $('play').hidden = false;
+      showError(refused);
+      refused = '';
     } catch (err) {
       showError(err.message);
       // A failed read (the network, a rate limit) is tried again rather than leaving a stale page.

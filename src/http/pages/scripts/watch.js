@@ -23,26 +23,29 @@
     return res.json();
   }
 
-  /** One refresh: the game, the log and the picture, all of one version. */
+  /**
+   * One refresh: the game, the log and the picture, all of one version. When
+   * a move lands between the reads, the refresh is asked for again through
+   * the pacer rather than looped here: a retry is reads like any other, and
+   * in a fast game unpaced retries were what ran the budget out (a 429).
+   */
   async function update() {
     try {
-      for (;;) {
-        var both = await Promise.all([getJson(base), getJson(base + '/log?lang=' + encodeURIComponent(lang))]);
-        var g = both[0];
-        var log = both[1];
-        // The current picture (earlier versions are only for games that are over); it says which version it drew.
-        if (log.version !== g.version) continue;
-        var blob = null;
-        // No #board: the game type has no pictures (the page says so); the log alone.
-        if (g.status !== 'setup' && $('board')) {
-          var pic = await pace.fetch(base + '/board.svg?lang=' + encodeURIComponent(lang), { cache: 'no-store' });
-          if (!pic.ok) throw new Error('the picture: ' + pic.status);
-          if (pic.headers.get('x-game-version') !== String(g.version)) continue;
-          blob = await pic.blob();
-        }
-        if (g.version >= shown) show(g, log, blob);
-        return;
+      var both = await Promise.all([getJson(base), getJson(base + '/log?lang=' + encodeURIComponent(lang))]);
+      var g = both[0];
+      var log = both[1];
+      // A move landed between the two reads: again, paced.
+      if (log.version !== g.version) return pace.ask();
+      // The current picture (earlier versions are only for games that are over); it says which version it drew.
+      var blob = null;
+      // No #board: the game type has no pictures (the page says so); the log alone.
+      if (g.status !== 'setup' && $('board')) {
+        var pic = await pace.fetch(base + '/board.svg?lang=' + encodeURIComponent(lang), { cache: 'no-store' });
+        if (!pic.ok) throw new Error('the picture: ' + pic.status);
+        if (pic.headers.get('x-game-version') !== String(g.version)) return pace.ask();
+        blob = await pic.blob();
       }
+      if (g.version >= shown) show(g, log, blob);
     } catch (err) {
       $('live').textContent = '(could not refresh: ' + err.message + ')';
       setTimeout(pace.ask, 3000);
