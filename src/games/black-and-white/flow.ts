@@ -52,6 +52,8 @@ export interface StepHandler {
   actions(s: BWState, army: Army): Action[];
   /** Applies a legal action to a fresh copy of the state. */
   apply(s: BWState, army: Army, a: Action): void;
+  /** Why an action that is not legal is refused, where the step can say more than "not legal" (optional). */
+  refusal?(s: BWState, army: Army, a: Action): string | null;
   /** Whether the action may be undone (no roll, no reveal). */
   undoable?(s: BWState, a: Action): boolean;
 }
