@@ -7,7 +7,7 @@
 import type { Action, SpecialAction, StepHandler } from './flow.ts';
 import { adjacentEnemies, gridOf, hasFeature, inEnemyZoc, lineOfSight, terrainAt } from './board.ts';
 import { resolveAttack } from './combat.ts';
-import { bombard, bombardTargets, featureSupply } from './artillery.ts';
+import { artilleryTargets, bombard, bombardTargets, featureSupply } from './artillery.ts';
 import { CHARGE_BONUS, DOUBLE_SHOT, FIRES_IN_ZOC, rangedDistances } from './kinds.ts';
 import { allowance, chargePath, enterHex, inZoc, movedMaximum, moveSteps, overFull, stepsFrom, zocTest } from './movement.ts';
 import { logLine, logOwn, msg } from './msg.ts';
@@ -232,7 +232,12 @@ export function activationActions(s: BWState): Action[] {
     if (!mayAttack(s, act, u, 'ranged')) continue;
     for (const t of rangedTargets(s, u, act.moved)) out.push({ type: 'fire', unit: u.id, target: t.id });
     if (u.type === 'artillery' && u.kind !== 'order-of-the-scorpion' && act.moved === 0) {
-      for (const b of bombardTargets(s, u)) out.push({ type: 'bombard', unit: u.id, hex: b.hex, ammo: b.ammo });
+      for (const b of bombardTargets(s, u)) {
+        // A29 'chosen-unit': normal ammunition at a hex of enemies names the one unit it may hit (§16.8.1).
+        const chosen = b.ammo === 'normal' && s.options.a29ArtilleryStack === 'chosen-unit' ? artilleryTargets(s, u, b.hex) : [];
+        if (chosen.length === 0) out.push({ type: 'bombard', unit: u.id, hex: b.hex, ammo: b.ammo });
+        for (const t of chosen) out.push({ type: 'bombard', unit: u.id, hex: b.hex, ammo: b.ammo, target: t.id });
+      }
     }
   }
   out.push({ type: 'end-activation' });
@@ -315,7 +320,7 @@ export const activationStep: StepHandler = {
       case 'bombard': {
         act.attacked = true;
         act.stopped = true;
-        bombard(s, unitById(s, a.unit), a.hex, a.ammo);
+        bombard(s, unitById(s, a.unit), a.hex, a.ammo, a.target);
         return afterResolution(s);
       }
       case 'end-activation':

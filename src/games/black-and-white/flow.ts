@@ -28,7 +28,8 @@ export type Action =
   | { type: 'move-unit'; unit: string; to: string }
   | { type: 'melee'; unit: string; target: string }
   | { type: 'fire'; unit: string; target: string }
-  | { type: 'bombard'; unit: string; hex: string; ammo: Ammo }
+  // `target`: only with the rule option a29ArtilleryStack 'chosen-unit' (A29), the one enemy unit of the hex it may hit
+  | { type: 'bombard'; unit: string; hex: string; ammo: Ammo; target?: string }
   | { type: 'end-activation' }
   // The other seat's decisions (§16.2–§16.4, §12.3)
   | { type: 'retreat'; to: string }

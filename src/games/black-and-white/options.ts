@@ -95,6 +95,13 @@ export interface RuleOptions {
   a17Unused: 'allowed' | 'every-marker';
   /** A2: in the group move each Regular Infantry may move one hex, or every one that can must move. */
   a2GroupMove: 'may' | 'all-must';
+  /**
+   * A29: artillery fire (normal ammunition) on a hex of several enemy units hits every one of them (§16.6),
+   * or only the unit the attacker chooses, as for every other attack on a stack (§16.8 rule 1).
+   */
+  a29ArtilleryStack: 'whole-hex' | 'chosen-unit';
+  /** A46: Until Death's melee attack hits the counterattacking unit, or any enemy the unit could attack in melee. */
+  a46Target: 'counterattacker' | 'any-adjacent';
   /** A43: Pursuit's move into the vacated hex ignores ZOC tests, or needs one when the unit is in an enemy ZOC. */
   a43PursuitZoc: 'ignores' | 'tests';
   /** A41: Dominic's second activation of a unit may come later in the turn, or only right after its first. */
@@ -505,6 +512,20 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
     values: ['draw', 'play-on'],
     default: 'draw',
     description: "§6, Herald's reading: once no army can meet its victory condition any more (Skirmish: neither can reach 10 VP from the enemy units left; Domination: neither has infantry enough to hold the forts; Behind Enemy Lines: the attacker has too few units left to break through and the defender cannot reach 15 VP), the game ends at once as a draw; or it plays on, as the rulebook gives no other end. Defence always ends by its turn limit.",
+  },
+  {
+    name: 'a29ArtilleryStack',
+    type: 'string',
+    values: ['whole-hex', 'chosen-unit'],
+    default: 'whole-hex',
+    description: 'A29: artillery fire with normal ammunition hits every enemy unit of the target hex (§16.6, one roll against each, A26), or only the one unit the attacker chooses at the declaration, knowing its type only, as for every other attack on a stack (§16.8 rule 1); a miss lays its aiming marker on the hex as usual.',
+  },
+  {
+    name: 'a46Target',
+    type: 'string',
+    values: ['counterattacker', 'any-adjacent'],
+    default: 'counterattacker',
+    description: "A46: Sister Anastasia's Until Death gives the unit about to be eliminated by a counterattack one melee attack on the counterattacking unit, or on any enemy unit it could attack in melee (the card names no target); either way not counterattacked, and then the unit is removed.",
   },
 ];
 

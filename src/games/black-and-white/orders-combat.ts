@@ -22,7 +22,7 @@ import { enterHex } from './movement.ts';
 import { armyRef, logLine, msg, sub } from './msg.ts';
 import { unitById, type BWState, type PendingDecision, type Unit } from './state.ts';
 import { loseSteps } from './victory.ts';
-import { afterResolution } from './activation.ts';
+import { afterResolution, meleeTargets } from './activation.ts';
 import { retreatHexes } from './retreat.ts';
 import { commanderOf, issue, mayIssue } from './orders.ts';
 import type { AttackSpec, OrderId, OrderWindow, Roll } from './orders-state.ts';
@@ -52,6 +52,17 @@ function mayDodge(s: BWState, army: Army, mine: Unit, when: 'before-roll' | 'aft
   const baron = commanderOf(s, army) === 'baron-maximilian';
   if (mine.type !== (baron ? 'cavalry' : 'infantry')) return false;
   return (baron ? s.options.a40BaronDodge : 'before-roll') === when;
+}
+
+/**
+ * A46 'any-adjacent': whom Until Death's melee attack may hit: the
+ * counterattacking unit, and any other enemy the unit could attack in melee
+ * (§16.2, infantry shielding its artillery, §16.8.2; smoke, A33).
+ */
+function untilDeathTargets(s: BWState, mine: Unit, counterattacker: Unit): Unit[] {
+  const out = canCounter(s, mine, counterattacker) ? [counterattacker] : [];
+  if (mine.hex !== null && !hasFeature(s, mine.hex, 'smoke')) for (const t of meleeTargets(s, mine)) if (t.id !== counterattacker.id) out.push(t);
+  return out;
 }
 
 /** The orders on offer in a window. */
@@ -92,7 +103,12 @@ function offers(s: BWState, w: OrderWindow): Action[] {
       const enemy = unitById(s, w.defender);
       if (mine.army !== army) return [];
       if (mayDodge(s, army, mine, 'after-roll')) out.push(order('dodge'));
-      if (mine.strength <= 1 && may('until-death') && canCounter(s, mine, enemy)) out.push(order('until-death'));
+      if (mine.strength <= 1 && may('until-death')) {
+        // A46 'any-adjacent': the card's "one more melee attack" names no target, so any enemy the unit could attack in melee.
+        if (s.options.a46Target === 'any-adjacent') {
+          for (const t of untilDeathTargets(s, mine, enemy)) out.push({ type: 'order', order: 'until-death', unit: mine.id, target: t.id });
+        } else if (canCounter(s, mine, enemy)) out.push(order('until-death'));
+      }
       break;
     }
     case 'before-counter': {
@@ -196,8 +212,8 @@ export function afterMeleeRetreat(s: BWState, p: PendingDecision, vacated: strin
   if (s.act?.units.includes(p.from)) open(s, { at: 'retreated', unit: p.from, target: p.unit, vacated });
 }
 
-export function aimMissed(s: BWState, u: Unit, hex: string, ammo: 'normal' | 'incendiary' | 'smoke', die: number, markers: number): boolean {
-  return !!s.act && open(s, { at: 'aim-missed', unit: u.id, hex, ammo, die, markers });
+export function aimMissed(s: BWState, u: Unit, hex: string, ammo: 'normal' | 'incendiary' | 'smoke', die: number, markers: number, target?: string): boolean {
+  return !!s.act && open(s, { at: 'aim-missed', unit: u.id, hex, ammo, die, markers, ...(target === undefined ? {} : { target }) });
 }
 
 // --- The window's actions ---
@@ -274,9 +290,10 @@ export function applyWindow(s: BWState, army: Army, a: Action): void {
         break;
       }
       if (o && issue(s, army, o, [mine])) {
-        // A46: one melee attack on the counterattacking unit, itself not counterattacked, then the unit goes.
+        // A46: one melee attack on the counterattacking unit (with 'any-adjacent', on the enemy the order names), itself not counterattacked, then the unit goes.
+        const target = a.type === 'order' && a.target ? unitById(s, a.target) : enemy;
         logLine(s, 'log.untilDeath', { unit: mine });
-        resolveAttack(s, mine, enemy, 'melee', false, false, { noCounter: true, declared: true });
+        resolveAttack(s, mine, target, 'melee', false, false, { noCounter: true, declared: true });
       }
       loseSteps(s, mine);
       break;
@@ -336,9 +353,9 @@ export function applyWindow(s: BWState, army: Army, a: Action): void {
       const u = unitById(s, w.unit);
       if (o) {
         issue(s, army, o, []);
-        aimRolled(s, u, w.hex, w.ammo, rollD6(s.rng), w.markers, false);
+        aimRolled(s, u, w.hex, w.ammo, rollD6(s.rng), w.markers, false, w.target);
       } else {
-        aimResult(s, u, w.hex, w.ammo, false);
+        aimResult(s, u, w.hex, w.ammo, false, w.target);
       }
       break;
     }

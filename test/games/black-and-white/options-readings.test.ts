@@ -2,7 +2,7 @@
  * The rule options that turn §22's readings A1 (Vesanian counterattacks), A3,
  * A4, A5, A6, A7, A9, A10, A11, A18 (entering a ZOC), A20, A21, A23, A30,
  * A32, A33 and A35 into choices (and the others below, A25's markers' life,
- * A28's counterattack target, A8, A12, A15, A16, A19, A26 and A50 among
+ * A28's counterattack target, A8, A12, A15, A16, A19, A26, A29, A46 and A50 among
  * them): each shown with its default (the proposed reading) and its other
  * value.
  */
@@ -594,4 +594,74 @@ t.test('A50 a50FortTaken: the fort is taken when an attacker unit is in it after
     stay = play(stay, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'move', to: '5,6' }], ['Thargaton', { type: 'end-activation' }]);
     t.same(game.status(stay), { over: true, winner: 'Thargaton', reason: 'fort' }, `${value}: in the fort after the activation`);
   }
+});
+
+t.test('A29 a29ArtilleryStack: artillery fire hits every enemy unit of the hex, or the one unit the attacker chose', async (t) => {
+  const units: Placing[] = [
+    T('regular-artillery', '5,1'),
+    V('order-of-aquarius', '5,4'), // distance 3: the aim needs 4
+    V('iron-order', '5,4'),
+  ];
+  const bombards = (s: BWState) => game.legalActions(s, 'Thargaton').filter((a) => a.type === 'bombard' && a.hex === '5,4' && a.ammo === 'normal');
+  const rolls = (s: BWState) => s.log.filter((e) => /log\.attack(Hit|Missed)/.test(JSON.stringify(e))).length;
+  // Aim 4, then 6,1: a 7, a critical success whatever the Defence.
+  const whole = play(position('open', units, 'Thargaton', { a29ArtilleryStack: 'whole-hex' }), ['Thargaton', { type: 'activate', units: ['T01'] }]);
+  t.same(bombards(whole), [{ type: 'bombard', unit: 'T01', hex: '5,4', ammo: 'normal' }], 'whole-hex: the hex is the target');
+  const wholeHit = play(withDice(whole, [4, 6, 1]), ['Thargaton', { type: 'bombard', unit: 'T01', hex: '5,4', ammo: 'normal' }]);
+  t.same([unit(wholeHit, 'V01').strength, unit(wholeHit, 'V02').strength], [2, 2], 'whole-hex: both units hit');
+
+  const chosen = play(position('open', units, 'Thargaton', { a29ArtilleryStack: 'chosen-unit' }), ['Thargaton', { type: 'activate', units: ['T01'] }]);
+  t.same(bombards(chosen).map((a) => (a as { target?: string }).target), ['V01', 'V02'], 'chosen-unit: one action per unit of the hex');
+  const label = formatter.format('en', game.describeAction!(chosen, 'Thargaton', { type: 'bombard', unit: 'T01', hex: '5,4', ammo: 'normal', target: 'V02' }));
+  t.match(label, /V02/, label);
+  t.notMatch(label, /Iron Order/, 'the unit is named by its type, its kind unknown');
+  t.throws(() => play(chosen, ['Thargaton', { type: 'bombard', unit: 'T01', hex: '5,4', ammo: 'normal' }]), /not a legal action/, 'chosen-unit: a target must be named');
+  const hit = play(withDice(chosen, [4, 6, 1]), ['Thargaton', { type: 'bombard', unit: 'T01', hex: '5,4', ammo: 'normal', target: 'V02' }]);
+  t.same([unit(hit, 'V01').strength, unit(hit, 'V02').strength], [3, 2], 'chosen-unit: only the chosen unit is hit');
+  t.equal(rolls(hit), 1, 'chosen-unit: one result, against it');
+  t.ok(unit(hit, 'V02').revealed && !unit(hit, 'V01').revealed, 'only the chosen unit is revealed');
+  // A miss lays the aiming marker on the hex, recording the unit aimed at (A25 'target-moves' removes it when that unit moves).
+  const missed = play(withDice(chosen, [1]), ['Thargaton', { type: 'bombard', unit: 'T01', hex: '5,4', ammo: 'normal', target: 'V02' }]);
+  t.match(missed.aimingMarkers, [{ hex: '5,4', target: 'V02' }], 'chosen-unit: the marker on the hex, the chosen unit recorded');
+  // Lord Alexandrus's re-roll of the aiming die keeps the chosen target: 1 misses, the re-roll 4 aims, 6,1 hits V02 alone.
+  let alex = withCommanders(units, 'Thargaton', { Thargaton: 'lord-alexandrus' }, { a29ArtilleryStack: 'chosen-unit' });
+  alex = play(withDice(alex, [1, 4, 6, 1]), ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'bombard', unit: 'T01', hex: '5,4', ammo: 'normal', target: 'V02' }]);
+  t.equal(alex.orders.window?.at, 'aim-missed');
+  alex = play(alex, ['Thargaton', { type: 'order', order: 'aiming-reroll' }]);
+  t.same([unit(alex, 'V01').strength, unit(alex, 'V02').strength], [3, 2], 'after the re-roll: still only the chosen unit');
+  // Incendiary and smoke land on the hex: no unit is named.
+  const special = play(position('open', [T('special-artillery', '5,1'), ...units.slice(1)], 'Thargaton', { a29ArtilleryStack: 'chosen-unit' }), ['Thargaton', { type: 'activate', units: ['T01'] }]);
+  t.ok(game.legalActions(special, 'Thargaton').some((a) => a.type === 'bombard' && a.ammo === 'incendiary' && !('target' in a)), 'incendiary: the hex');
+  // A30 'melee-and-ranged': infantry shields its hex's artillery from a chosen artillery shot too.
+  const shielded = (a30: string) => play(position('open', [
+    T('regular-artillery', '5,1'), V('order-of-aquarius', '5,4'), V('order-of-capricorn', '5,4'),
+  ], 'Thargaton', { a29ArtilleryStack: 'chosen-unit', a30Shield: a30 }), ['Thargaton', { type: 'activate', units: ['T01'] }]);
+  t.same(bombards(shielded('melee')).map((a) => (a as { target?: string }).target), ['V01', 'V02'], 'A30 melee: the artillery may be chosen');
+  t.same(bombards(shielded('melee-and-ranged')).map((a) => (a as { target?: string }).target), ['V01'], 'A30 melee-and-ranged: only the infantry');
+});
+
+t.test('A46 a46Target: Until Death attacks the counterattacking unit, or any enemy the unit could attack in melee', async (t) => {
+  // V01 (strength 1) attacks T01; T02 stands next to it too. 5,4 hits, T01's stand test 2,3 passes, its counterattack 5,3 hits.
+  const hit = (value: string) => {
+    let s = withCommanders([T('regular-cavalry', '5,3'), T('regular-infantry', '6,4'), V('sirens-of-vesania', '5,4', { strength: 1 })], 'Vesania', { Vesania: 'sister-anastasia' }, { a46Target: value });
+    s = activated(s, 'V01');
+    return play(withDice(s, [5, 4, 2, 3, 5, 3]), ['Vesania', { type: 'melee', unit: 'V01', target: 'T01' }], ['Thargaton', { type: 'stand' }], ['Thargaton', { type: 'counterattack' }]);
+  };
+  const orders = (s: BWState) => game.legalActions(s, 'Vesania').filter((a) => a.type === 'order');
+  const fixed = hit('counterattacker');
+  t.ok(gridOf(fixed).neighbours('5,4').includes('6,4'), 'T02 is next to V01');
+  t.same(orders(fixed), [{ type: 'order', order: 'until-death' }], 'counterattacker: the one order, at T01');
+  t.throws(() => play(fixed, ['Vesania', { type: 'order', order: 'until-death', unit: 'V01', target: 'T02' }]), /not a legal action/);
+  const any = hit('any-adjacent');
+  t.same(orders(any), [
+    { type: 'order', order: 'until-death', unit: 'V01', target: 'T01' },
+    { type: 'order', order: 'until-death', unit: 'V01', target: 'T02' },
+  ], 'any-adjacent: the counterattacker or the other adjacent enemy');
+  // The test 1,2 passes; 6,1 is a critical success.
+  const other = play(withDice(any, [1, 2, 6, 1]), ['Vesania', { type: 'order', order: 'until-death', unit: 'V01', target: 'T02' }]);
+  t.same([unit(other, 'T01').strength, unit(other, 'T02').strength], [2, 2], 'any-adjacent: T02 took the last attack (T01 only the first)');
+  t.equal(unit(other, 'V01').hex, null, 'then the unit is removed');
+  t.same(other.pending.map((p) => [p.unit, p.mayCounter]), [['T02', false]], 'no counterattack on that attack');
+  const label = formatter.format('en', game.describeAction!(any, 'Vesania', { type: 'order', order: 'until-death', unit: 'V01', target: 'T02' }));
+  t.match(label, /T02/, label);
 });
