@@ -100,6 +100,8 @@ export interface RuleOptions {
    * or only the unit the attacker chooses, as for every other attack on a stack (§16.8 rule 1).
    */
   a29ArtilleryStack: 'whole-hex' | 'chosen-unit';
+  /** A44: Withdrawal is issued after the defender's retreat or test (before any counterattack), or right after the roll and the loss. */
+  a44Withdrawal: 'after-defender' | 'after-roll';
   /** A46: Until Death's melee attack hits the counterattacking unit, or any enemy the unit could attack in melee. */
   a46Target: 'counterattacker' | 'any-adjacent';
   /** A43: Pursuit's move into the vacated hex ignores ZOC tests, or needs one when the unit is in an enemy ZOC. */
@@ -526,6 +528,13 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
     values: ['counterattacker', 'any-adjacent'],
     default: 'counterattacker',
     description: "A46: Sister Anastasia's Until Death gives the unit about to be eliminated by a counterattack one melee attack on the counterattacking unit, or on any enemy unit it could attack in melee (the card names no target); either way not counterattacked, and then the unit is removed.",
+  },
+  {
+    name: 'a44Withdrawal',
+    type: 'string',
+    values: ['after-defender', 'after-roll'],
+    default: 'after-defender',
+    description: "A44: Inquisitor Dominic's Withdrawal (\"right after the unit's melee attack is resolved\") is issued once the defender has taken its loss and retreated or tested, before any counterattack; or right after the attack's roll and loss, before the defender's retreat or test (the defender then retreats or tests as usual, but may not counterattack).",
   },
 ];
 

@@ -7,7 +7,8 @@
  * enemy goes into a counterattack (Dodge A40, Defence), when its
  * counterattack would eliminate the unit (Until Death A46), before the
  * defender's counterattack choice or after a melee attack that settled
- * without one (Withdrawal A44), after an enemy retreats from the unit's melee
+ * without one, or with A44 'after-roll' right after its roll (Withdrawal),
+ * after an enemy retreats from the unit's melee
  * (Pursuit A43), and after an aiming roll misses (Alexandrus's re-roll).
  */
 import { rollD6 } from '../../engine/rng.ts';
@@ -70,6 +71,9 @@ function offers(s: BWState, w: OrderWindow): Action[] {
   const army = s.player;
   if (!army || !commanderOf(s, army)) return [];
   const may = (o: OrderId): boolean => mayIssue(s, army, o);
+  // A44: Withdrawal after the defender's retreat or test (before any counterattack), or with 'after-roll' right after the roll and loss.
+  const withdrawalAfterRoll = s.options.a44Withdrawal === 'after-roll' && may('withdrawal');
+  const withdrawal = s.options.a44Withdrawal !== 'after-roll' && may('withdrawal');
   const out: Action[] = [];
   switch (w.at) {
     case 'declared': {
@@ -114,7 +118,7 @@ function offers(s: BWState, w: OrderWindow): Action[] {
     case 'before-counter': {
       const mine = live(s, w.attacker);
       const enemy = live(s, w.defender);
-      if (mine && enemy && mine.army === army && may('withdrawal') && withdrawalHexes(s, mine, enemy).length > 0) out.push(order('withdrawal'));
+      if (mine && enemy && mine.army === army && withdrawal && withdrawalHexes(s, mine, enemy).length > 0) out.push(order('withdrawal'));
       break;
     }
     case 'retreated': {
@@ -133,10 +137,12 @@ function offers(s: BWState, w: OrderWindow): Action[] {
       if (hits.length === 0 && s.options.a48ReRoll === 'any' && may('ranged-reroll')) out.push(order('ranged-reroll'));
       break;
     }
-    case 'melee-settled': {
+    case 'melee-settled':
+    case 'melee-resolved': {
       const mine = live(s, w.attacker);
       const enemy = live(s, w.defender);
-      if (mine && enemy && mine.army === army && may('withdrawal') && withdrawalHexes(s, mine, enemy).length > 0) out.push(order('withdrawal'));
+      const now = w.at === 'melee-resolved' ? withdrawalAfterRoll : withdrawal;
+      if (mine && enemy && mine.army === army && now && withdrawalHexes(s, mine, enemy).length > 0) out.push(order('withdrawal'));
       break;
     }
     case 'aim-missed':
@@ -174,6 +180,19 @@ export function beforeCounter(s: BWState): void {
   if (p?.step !== 'counter' || !s.act) return;
   if (s.act.orders?.melee) s.act.orders.melee = null;
   open(s, { at: 'before-counter', defender: p.unit, attacker: p.from });
+}
+
+/**
+ * A44 'after-roll': the unit's melee attack resolved by its roll and the
+ * defender's loss, before the defender's retreat or test: Withdrawal's
+ * window (and not later: the attack is no longer tracked). Returns whether a
+ * window opened.
+ */
+export function meleeResolved(s: BWState, spec: AttackSpec): boolean {
+  const m = s.act?.orders?.melee;
+  if (s.options.a44Withdrawal !== 'after-roll' || !m || m.attacker !== spec.attacker || m.defender !== spec.target) return false;
+  s.act!.orders!.melee = null;
+  return open(s, { at: 'melee-resolved', attacker: m.attacker, defender: m.defender });
 }
 
 /**
@@ -338,6 +357,22 @@ export function applyWindow(s: BWState, army: Army, a: Action): void {
       artilleryDamage(s, u, w.hex, r, damage, w.target);
       // A26 'per-unit': the other units' rolls follow.
       if (w.rest) damageEach(s, u, w.hex, w.rest);
+      break;
+    }
+    case 'melee-resolved': {
+      const mine = unitById(s, w.attacker);
+      const enemy = unitById(s, w.defender);
+      if (o && issue(s, army, o, [mine])) {
+        // A44 'after-roll': the attacker retreats first (A23, measured from the defender); the defender then retreats or
+        // tests as usual, but may not counterattack.
+        s.pending = s.pending.filter((p) => !(p.step === 'counter' && p.unit === enemy.id));
+        for (const p of s.pending) if (p.unit === enemy.id) p.mayCounter = false;
+        logLine(s, 'log.withdrawal', { unit: mine });
+        s.pending.unshift({ army: mine.army, unit: mine.id, step: 'must-retreat', cause: 'melee', from: enemy.id, fromHex: enemy.hex!, fortified: false, mayCounter: false });
+      } else if (s.pending[0]?.step === 'counter') {
+        // A22's counterattack after a miss waits behind the window.
+        beforeCounter(s);
+      }
       break;
     }
     case 'melee-settled': {

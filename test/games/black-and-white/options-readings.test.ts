@@ -2,7 +2,7 @@
  * The rule options that turn §22's readings A1 (Vesanian counterattacks), A3,
  * A4, A5, A6, A7, A9, A10, A11, A18 (entering a ZOC), A20, A21, A23, A30,
  * A32, A33 and A35 into choices (and the others below, A25's markers' life,
- * A28's counterattack target, A8, A12, A15, A16, A19, A26, A29, A46 and A50 among
+ * A28's counterattack target, A8, A12, A15, A16, A19, A26, A29, A44, A46 and A50 among
  * them): each shown with its default (the proposed reading) and its other
  * value.
  */
@@ -664,4 +664,43 @@ t.test('A46 a46Target: Until Death attacks the counterattacking unit, or any ene
   t.same(other.pending.map((p) => [p.unit, p.mayCounter]), [['T02', false]], 'no counterattack on that attack');
   const label = formatter.format('en', game.describeAction!(any, 'Vesania', { type: 'order', order: 'until-death', unit: 'V01', target: 'T02' }));
   t.match(label, /T02/, label);
+});
+
+t.test('A44 a44Withdrawal: Withdrawal after the defender\'s retreat or test, or right after the roll and the loss', async (t) => {
+  // V01 (Dominic's) attacks T01: 5,4 hits (1 + 3 > 3); T01's stand test 2,3 passes.
+  const attack = (value: string) => {
+    let s = withCommanders([T('regular-cavalry', '5,3'), V('sirens-of-vesania', '5,4')], 'Vesania', { Vesania: 'inquisitor-dominic' }, { a44Withdrawal: value });
+    s = activated(s, 'V01');
+    return play(withDice(s, [5, 4]), ['Vesania', { type: 'melee', unit: 'V01', target: 'T01' }]);
+  };
+  const orders = (s: BWState) => game.legalActions(s, 'Vesania').filter((a) => a.type === 'order').map((a) => (a as { order: string }).order);
+  const after = attack('after-defender');
+  t.equal(unit(after, 'T01').strength, 2, 'the loss is taken');
+  t.same(game.activeRoles(after), ['Thargaton'], 'after-defender: the defender retreats or tests first');
+  const stood = play(withDice(after, [2, 3]), ['Thargaton', { type: 'stand' }]);
+  t.same(orders(stood), ['withdrawal'], 'after-defender: offered before the counterattack choice');
+
+  const early = attack('after-roll');
+  t.same(game.activeRoles(early), ['Vesania'], 'after-roll: the attacker may withdraw before the defender decides');
+  t.same(orders(early), ['withdrawal']);
+  t.equal(early.orders.window?.at, 'melee-resolved');
+  // The test 1,1 passes: V01 retreats first (A23 from the defender), then T01 decides, with no counterattack.
+  let w = play(withDice(early, [1, 1]), ['Vesania', { type: 'order', order: 'withdrawal' }]);
+  t.same(w.pending.map((p) => [p.unit, p.step, p.mayCounter]), [['V01', 'must-retreat', false], ['T01', 'after-hit', false]]);
+  w = play(w, ['Vesania', game.legalActions(w, 'Vesania').find((a) => a.type === 'retreat')!]);
+  t.not(unit(w, 'V01').hex, '5,4', 'the attacker withdrew');
+  w = play(withDice(w, [2, 3]), ['Thargaton', { type: 'stand' }]);
+  t.same(w.pending, [], 'the defender stood (test passed) and may not counterattack');
+  // Declined: the defender decides as usual, counterattack included; no second window later.
+  let declined = play(early, ['Vesania', { type: 'go-on' }]);
+  declined = play(withDice(declined, [2, 3]), ['Thargaton', { type: 'stand' }]);
+  t.same(game.legalActions(declined, 'Thargaton'), [{ type: 'counterattack' }, { type: 'no-counterattack' }], 'after-roll declined: the counterattack choice, no Withdrawal before it');
+  t.equal(declined.orders.window, null);
+  // A miss (2,2, a double) is resolved by its roll too: Withdrawal either way, at once with 'after-roll'.
+  for (const value of ['after-defender', 'after-roll']) {
+    let s = withCommanders([T('regular-cavalry', '5,3'), V('sirens-of-vesania', '5,4')], 'Vesania', { Vesania: 'inquisitor-dominic' }, { a44Withdrawal: value });
+    s = play(withDice(activated(s, 'V01'), [2, 2]), ['Vesania', { type: 'melee', unit: 'V01', target: 'T01' }]);
+    t.same(orders(s), ['withdrawal'], `${value}: after a miss`);
+    t.equal(s.orders.window?.at, value === 'after-roll' ? 'melee-resolved' : 'melee-settled');
+  }
 });
