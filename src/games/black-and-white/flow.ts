@@ -26,6 +26,8 @@ export type Action =
   // Within an activation
   | { type: 'move'; to: string }
   | { type: 'move-unit'; unit: string; to: string }
+  // A14 'leave-on-the-way': a detachment leaves one of its units where it stands; the others move on
+  | { type: 'leave'; unit: string }
   | { type: 'melee'; unit: string; target: string }
   | { type: 'fire'; unit: string; target: string }
   // `target`: only with the rule option a29ArtilleryStack 'chosen-unit' (A29), the one enemy unit of the hex it may hit

@@ -33,6 +33,8 @@ export function describeAction(s: BWState, seat: Army, a: Action): Message {
       return msg('action.move', { hex: a.to });
     case 'move-unit':
       return msg('action.moveUnit', { unit: unitP(s, a.unit, seat), hex: a.to });
+    case 'leave':
+      return msg('action.leave', { unit: unitP(s, a.unit, seat), hex: s.units.find((x) => x.id === a.unit)?.hex ?? '' });
     case 'melee':
     case 'fire':
       return msg(`action.${a.type}`, { unit: unitP(s, a.unit, seat), target: unitP(s, a.target, seat) });

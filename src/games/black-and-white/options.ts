@@ -100,6 +100,8 @@ export interface RuleOptions {
    * or only the unit the attacker chooses, as for every other attack on a stack (§16.8 rule 1).
    */
   a29ArtilleryStack: 'whole-hex' | 'chosen-unit';
+  /** A14: a detachment moves along one path, or may leave units behind on the way (each stops where it is left). */
+  a14Split: 'one-path' | 'leave-on-the-way';
   /** A44: Withdrawal is issued after the defender's retreat or test (before any counterattack), or right after the roll and the loss. */
   a44Withdrawal: 'after-defender' | 'after-roll';
   /** A46: Until Death's melee attack hits the counterattacking unit, or any enemy the unit could attack in melee. */
@@ -535,6 +537,13 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
     values: ['after-defender', 'after-roll'],
     default: 'after-defender',
     description: "A44: Inquisitor Dominic's Withdrawal (\"right after the unit's melee attack is resolved\") is issued once the defender has taken its loss and retreated or tested, before any counterattack; or right after the attack's roll and loss, before the defender's retreat or test (the defender then retreats or tests as usual, but may not counterattack).",
+  },
+  {
+    name: 'a14Split',
+    type: 'string',
+    values: ['one-path', 'leave-on-the-way'],
+    default: 'one-path',
+    description: 'A14: an activated detachment moves together along one path (a stack is split only by activating its units one by one, each with its own marker), or, as §9.3\'s "it may be split" may also be read, it may leave units behind on the way: each unit left stops in the hex where it is left, counts as activated and takes no part in the attack, while the others move on.',
   },
 ];
 

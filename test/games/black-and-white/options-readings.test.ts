@@ -2,7 +2,7 @@
  * The rule options that turn §22's readings A1 (Vesanian counterattacks), A3,
  * A4, A5, A6, A7, A9, A10, A11, A18 (entering a ZOC), A20, A21, A23, A30,
  * A32, A33 and A35 into choices (and the others below, A25's markers' life,
- * A28's counterattack target, A8, A12, A15, A16, A19, A26, A29, A44, A46 and A50 among
+ * A28's counterattack target, A8, A12, A14, A15, A16, A19, A26, A29, A44, A46 and A50 among
  * them): each shown with its default (the proposed reading) and its other
  * value.
  */
@@ -703,4 +703,35 @@ t.test('A44 a44Withdrawal: Withdrawal after the defender\'s retreat or test, or 
     t.same(orders(s), ['withdrawal'], `${value}: after a miss`);
     t.equal(s.orders.window?.at, value === 'after-roll' ? 'melee-resolved' : 'melee-settled');
   }
+});
+
+t.test('A14 a14Split: a detachment moves along one path, or may leave units behind on the way', async (t) => {
+  const g = gridOf(position('open', [T('regular-cavalry', '5,1')], 'Thargaton'));
+  // An enemy next to both 5,2 and 5,3.
+  const both = g.neighbours('5,2').find((h) => g.neighbours('5,3').includes(h))!;
+  const start = (value: string) => play(position('open', [
+    T('regular-cavalry', '5,1'), T('regular-cavalry', '5,1'), V('order-of-aquarius', both),
+  ], 'Thargaton', { a14Split: value }), ['Thargaton', { type: 'activate', units: ['T01', 'T02'] }]);
+  const leaves = (s: BWState) => game.legalActions(s, 'Thargaton').filter((a) => a.type === 'leave');
+  const one = start('one-path');
+  t.same(leaves(play(one, ['Thargaton', { type: 'move', to: '5,2' }])), [], 'one-path: no leaving');
+
+  const split = start('leave-on-the-way');
+  const markers = split.markersLeft;
+  t.same(leaves(split), [], 'leave-on-the-way: not before the first hex (a unit not taken along is simply not chosen)');
+  let s = play(split, ['Thargaton', { type: 'move', to: '5,2' }]);
+  t.same(leaves(s), [{ type: 'leave', unit: 'T01' }, { type: 'leave', unit: 'T02' }], 'after a hex: either may stay');
+  const label = formatter.format('en', game.describeAction!(s, 'Thargaton', { type: 'leave', unit: 'T01' }));
+  t.match(label, /T01.*5,2/, label);
+  s = play(s, ['Thargaton', { type: 'leave', unit: 'T01' }]);
+  t.same(s.act?.units, ['T02'], 'T02 goes on alone');
+  t.ok(game.legalActions(s, 'Thargaton').some((a) => a.type === 'undo'), 'leaving rolls nothing: it may be taken back');
+  t.same(leaves(s), [], 'a lone unit has nobody to leave');
+  s = play(s, ['Thargaton', { type: 'move', to: '5,3' }]);
+  t.same([unit(s, 'T01').hex, unit(s, 'T02').hex], ['5,2', '5,3'], 'one stays, the other moved on');
+  t.ok(s.activated.includes('T01') && s.activated.includes('T02'), 'both activated');
+  t.equal(s.markersLeft, markers, 'for one marker');
+  const melee = game.legalActions(s, 'Thargaton').filter((a) => a.type === 'melee').map((a) => (a as { unit: string }).unit);
+  t.same(melee, ['T02'], 'only the unit still moving may attack, though the enemy is next to both');
+  t.match(game.logLine(game.logChange(play(split, ['Thargaton', { type: 'move', to: '5,2' }], ['Thargaton', { type: 'leave', unit: 'T01' }])).entries.at(-1), 'Vesania'), /T01 .*5,2/, 'the log says who stayed');
 });
