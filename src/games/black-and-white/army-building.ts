@@ -26,11 +26,16 @@ export const purchase: StepHandler = {
       // else deployment could never end (its `done` needs every unit placed).
       if (k.cost <= left && have < k.blocks && deployable(s, army, [...s.bought[army], k.id])) out.push({ type: 'buy', kind: k.id });
     }
+    const buying = out.length > 0;
     for (const k of new Set(s.bought[army])) out.push({ type: 'return', kind: k });
-    if (s.bought[army].length > 0) out.push({ type: 'done' });
+    // A55 'spend-down': done only once no unit can be bought any more (too dear, no block left, no room on the first row).
+    if (s.bought[army].length > 0 && !(buying && s.options.a55Budget === 'spend-down')) out.push({ type: 'done' });
     return out;
   },
   refusal(s, army, a) {
+    if (a.type === 'done' && !s.done[army] && s.options.a55Budget === 'spend-down' && s.bought[army].length > 0 && purchase.actions(s, army).some((x) => x.type === 'buy')) {
+      return `the purchase is not done while a unit can still be bought (rule option a55Budget 'spend-down', A55)`;
+    }
     if (a.type !== 'buy') return null;
     const k = s.kinds.find((x) => x.id === a.kind && x.army === army);
     if (!k || s.done[army] || k.cost > s.budget - spent(s, army) || s.bought[army].filter((x) => x === k.id).length >= k.blocks) return null;

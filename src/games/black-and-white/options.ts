@@ -102,6 +102,8 @@ export interface RuleOptions {
   a29ArtilleryStack: 'whole-hex' | 'chosen-unit';
   /** A14: a detachment moves along one path, or may leave units behind on the way (each stops where it is left). */
   a14Split: 'one-path' | 'leave-on-the-way';
+  /** A55: the budget is spent up to its limit, the rest lost; or the purchase goes on while any unit can still be bought. */
+  a55Budget: 'up-to' | 'spend-down';
   /** A44: Withdrawal is issued after the defender's retreat or test (before any counterattack), or right after the roll and the loss. */
   a44Withdrawal: 'after-defender' | 'after-roll';
   /** A46: Until Death's melee attack hits the counterattacking unit, or any enemy the unit could attack in melee. */
@@ -544,6 +546,13 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
     values: ['one-path', 'leave-on-the-way'],
     default: 'one-path',
     description: 'A14: an activated detachment moves together along one path (a stack is split only by activating its units one by one, each with its own marker), or, as §9.3\'s "it may be split" may also be read, it may leave units behind on the way: each unit left stops in the hex where it is left, counts as activated and takes no part in the attack, while the others move on.',
+  },
+  {
+    name: 'a55Budget',
+    type: 'string',
+    values: ['up-to', 'spend-down'],
+    default: 'up-to',
+    description: "A55: an army is bought for up to the budget (20 points unless the data says otherwise), unspent points lost; or, as the budget may also be read as points to be spent, the purchase may end only once no unit can be bought any more (every kind left too dear, out of blocks, or without room on the army's first row).",
   },
 ];
 

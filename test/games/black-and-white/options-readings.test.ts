@@ -2,7 +2,7 @@
  * The rule options that turn §22's readings A1 (Vesanian counterattacks), A3,
  * A4, A5, A6, A7, A9, A10, A11, A18 (entering a ZOC), A20, A21, A23, A30,
  * A32, A33 and A35 into choices (and the others below, A25's markers' life,
- * A28's counterattack target, A8, A12, A14, A15, A16, A19, A26, A29, A44, A46 and A50 among
+ * A28's counterattack target, A8, A12, A14, A15, A16, A19, A26, A29, A44, A46, A50 and A55 among
  * them): each shown with its default (the proposed reading) and its other
  * value.
  */
@@ -734,4 +734,38 @@ t.test('A14 a14Split: a detachment moves along one path, or may leave units behi
   const melee = game.legalActions(s, 'Thargaton').filter((a) => a.type === 'melee').map((a) => (a as { unit: string }).unit);
   t.same(melee, ['T02'], 'only the unit still moving may attack, though the enemy is next to both');
   t.match(game.logLine(game.logChange(play(split, ['Thargaton', { type: 'move', to: '5,2' }], ['Thargaton', { type: 'leave', unit: 'T01' }])).entries.at(-1), 'Vesania'), /T01 .*5,2/, 'the log says who stayed');
+});
+
+t.test('A55 a55Budget: buy up to the budget and stop at will, or go on while any unit can still be bought', async (t) => {
+  const done = (s: BWState) => game.legalActions(s, 'Thargaton').some((a) => a.type === 'done');
+  for (const [value, early] of [['up-to', true], ['spend-down', false]] as const) {
+    let s = game.setup({ scenario: 'open', seed: 'a55', options: { a55Budget: value, noWinPossible: 'play-on' } });
+    s = play(s, ['Thargaton', { type: 'buy', kind: 'heavy-cavalry' }]);
+    t.equal(done(s), early, `${value}: done with 16 of 20 points left`);
+    if (!early) t.throws(() => play(s, ['Thargaton', { type: 'done' }]), /not done while a unit can still be bought/, 'the refusal says why');
+    // 4 + 5 + 4 + 4 + 3 = 20: nothing left to buy.
+    s = play(s,
+      ['Thargaton', { type: 'buy', kind: 'special-artillery' }],
+      ['Thargaton', { type: 'buy', kind: 'regular-artillery' }],
+      ['Thargaton', { type: 'buy', kind: 'heavy-cavalry' }],
+      ['Thargaton', { type: 'buy', kind: 'line-infantry' }],
+    );
+    t.notOk(game.legalActions(s, 'Thargaton').some((a) => a.type === 'buy'), 'the budget is spent');
+    t.ok(done(s), `${value}: done once nothing can be bought`);
+  }
+  // 'spend-down' with a point left that buys nothing: 5 + 4 + 4 + 4 + 2 = 19, the cheapest kind costs 2.
+  let s = game.setup({ scenario: 'open', seed: 'a55', options: { a55Budget: 'spend-down', noWinPossible: 'play-on' } });
+  s = play(s,
+    ['Thargaton', { type: 'buy', kind: 'special-artillery' }],
+    ['Thargaton', { type: 'buy', kind: 'regular-artillery' }],
+    ['Thargaton', { type: 'buy', kind: 'heavy-cavalry' }],
+    ['Thargaton', { type: 'buy', kind: 'heavy-cavalry' }],
+    ['Thargaton', { type: 'buy', kind: 'sappers' }],
+  );
+  t.ok(done(s), 'spend-down: 1 point left and nothing costs 1: done');
+  // And with points left but no room on the first row (one open hex, a cavalry there): done.
+  let full = game.setup({ scenario: 'open', seed: 'a55', options: { a55Budget: 'spend-down', noWinPossible: 'play-on' } });
+  full.scenario = { ...full.scenario, firstRows: { ...full.scenario.firstRows, Thargaton: ['1,1'] } };
+  full = play(full, ['Thargaton', { type: 'buy', kind: 'regular-cavalry' }], ['Thargaton', { type: 'buy', kind: 'regular-cavalry' }]);
+  t.ok(done(full), 'spend-down: 14 points left but the first row is full: done');
 });
