@@ -106,6 +106,12 @@ export interface GameModule<State = unknown, Action = unknown> {
    * logLine(entry, role).
    */
   logChange(state: State): LogChange;
+  /**
+   * Why `action` is refused when it is not one of legalActions(state, role),
+   * where the module can say more than "not legal" (e.g. a purchase that would
+   * leave an army unable to deploy); null when it cannot. Optional.
+   */
+  refusal?(state: State, role: string, action: Action): string | null;
   /** A log entry as that seat (null = spectator) may read it. */
   logLine(entry: unknown, role: string | null): string;
   status(state: State): GameStatus;

@@ -101,7 +101,9 @@ function decide(ctx: Ctx, game: GameRow, caller: Caller, input: SubmitActionInpu
   } else {
     action = input.action as Json;
     if (!legal.some((a) => sameJson(a, action))) {
-      throw new ServiceError('illegal_action', `That is not a legal action for ${role} now.`, { legalActions: legal, currentVersion: game.version });
+      // The module may say why (a purchase its army could not deploy, say); else the plain refusal.
+      const why = m.refusal?.(game.state, role, action) ?? null;
+      throw new ServiceError('illegal_action', `That is not a legal action for ${role} now${why ? `: ${why}` : ''}.`, { legalActions: legal, currentVersion: game.version });
     }
   }
   try {

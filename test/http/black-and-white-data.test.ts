@@ -4,7 +4,9 @@
 // listed as not playable with the reasons (GET /game-types and GraphQL
 // gameTypes), and creating a game of it is a 400 invalid_request (REST
 // problem+json, GraphQL extensions.code) that stores nothing; a valid file
-// makes it playable, and the invented file is listed as invented.
+// makes it playable, and the invented file is listed as invented. A file
+// whose first row is cramped: a purchase the army could not deploy is refused
+// as illegal_action with the reason.
 // Creating and playing a game of it needs the rules (another branch): that
 // test comes with the merge.
 import t, { type Test } from 'tap';
@@ -116,4 +118,29 @@ t.test('the invented file: playable, and listed as invented', async (t) => {
   t.ok(bw.data, 'its data files are published');
   t.match(gql.find((g) => g.id === 'black-and-white'), { playable: true, invented: true, missing: [] });
   t.match(rest.find((g) => g.id === 'richard-iii'), { playable: true, invented: false });
+});
+
+t.test('a cramped first row: a purchase the army could not deploy is refused, saying why (REST problem+json, GraphQL code)', async (t) => {
+  // The invented file with s01's Thargaton first row cut to one open hex: one cavalry fills it for artillery.
+  const d = JSON.parse(readFileSync(INVENTED, 'utf8'));
+  d.scenarios[0].firstRows.Thargaton = ['1,1'];
+  const file = path.join(dir, 'cramped.json');
+  writeFileSync(file, JSON.stringify(d));
+  const app = await appWith(file);
+  const ada = await signup(app, `Ada-${Math.random().toString(36).slice(2, 8)}`);
+  const created = await ada.req('POST', '/games', { gameType: 'black-and-white', scenario: 's01', roles: ['Thargaton', 'Vesania'] });
+  t.equal(created.statusCode, 201, created.body);
+  const id = created.json().id as string;
+  t.equal((await ada.req('POST', `/games/${id}/actions`, { role: 'Thargaton', action: { type: 'buy', kind: 'regular-cavalry' } })).statusCode, 200);
+  const res = await ada.req('POST', `/games/${id}/actions`, { role: 'Thargaton', action: { type: 'buy', kind: 'regular-artillery' } });
+  t.equal(res.statusCode, 422, res.body);
+  t.match(res.json(), { code: 'illegal_action', detail: /^That is not a legal action for Thargaton now: regular-artillery may not be bought: Thargaton's first row could not hold it with the units already bought, within the stacking limit/ });
+  const gql = await gqlClient(app, ada.key)(
+    'mutation($gameId: ID!, $role: String, $action: JSON!) { submitAction(gameId: $gameId, role: $role, action: $action) { version } }',
+    { gameId: id, role: 'Thargaton', action: { type: 'buy', kind: 'regular-artillery' } },
+  );
+  t.equal(gql.errors?.[0]?.extensions?.code, 'illegal_action');
+  t.match(gql.errors?.[0]?.message, /could not hold it/);
+  const plain = await ada.req('POST', `/games/${id}/actions`, { role: 'Thargaton', action: { type: 'buy', kind: 'no-such-kind' } });
+  t.match(plain.json(), { code: 'illegal_action', detail: 'That is not a legal action for Thargaton now.' }, 'no reason where the module has none');
 });

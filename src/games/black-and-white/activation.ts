@@ -7,7 +7,7 @@
 import type { Action, SpecialAction, StepHandler } from './flow.ts';
 import { adjacentEnemies, gridOf, hasFeature, inEnemyZoc, lineOfSight, terrainAt } from './board.ts';
 import { resolveAttack } from './combat.ts';
-import { bombard, bombardTargets, featureSupply } from './artillery.ts';
+import { artilleryTargets, bombard, bombardTargets, featureSupply } from './artillery.ts';
 import { CHARGE_BONUS, DOUBLE_SHOT, FIRES_IN_ZOC, rangedDistances } from './kinds.ts';
 import { allowance, chargePath, enterHex, inZoc, movedMaximum, moveSteps, overFull, stepsFrom, zocTest } from './movement.ts';
 import { logLine, logOwn, msg } from './msg.ts';
@@ -227,12 +227,21 @@ export function activationActions(s: BWState): Action[] {
   }
   // A15 'end-only': passing through a full hex, the units must step on before anything else.
   if (overFull(s, lead.hex!, lead.army)) return out;
+  // A14 'leave-on-the-way': once the detachment has moved, it may leave units behind while the others can move on.
+  if (s.options.a14Split === 'leave-on-the-way' && units.length > 1 && act.moved > 0 && !act.charge && out.some((a) => a.type === 'move')) {
+    for (const u of units) out.push({ type: 'leave', unit: u.id });
+  }
   for (const u of units) {
     if (mayAttack(s, act, u, 'melee')) for (const t of meleeTargets(s, u)) out.push({ type: 'melee', unit: u.id, target: t.id });
     if (!mayAttack(s, act, u, 'ranged')) continue;
     for (const t of rangedTargets(s, u, act.moved)) out.push({ type: 'fire', unit: u.id, target: t.id });
     if (u.type === 'artillery' && u.kind !== 'order-of-the-scorpion' && act.moved === 0) {
-      for (const b of bombardTargets(s, u)) out.push({ type: 'bombard', unit: u.id, hex: b.hex, ammo: b.ammo });
+      for (const b of bombardTargets(s, u)) {
+        // A29 'chosen-unit': normal ammunition at a hex of enemies names the one unit it may hit (§16.8.1).
+        const chosen = b.ammo === 'normal' && s.options.a29ArtilleryStack === 'chosen-unit' ? artilleryTargets(s, u, b.hex) : [];
+        if (chosen.length === 0) out.push({ type: 'bombard', unit: u.id, hex: b.hex, ammo: b.ammo });
+        for (const t of chosen) out.push({ type: 'bombard', unit: u.id, hex: b.hex, ammo: b.ammo, target: t.id });
+      }
     }
   }
   out.push({ type: 'end-activation' });
@@ -296,6 +305,13 @@ export const activationStep: StepHandler = {
         enterHex(s, [u], a.to);
         return afterResolution(s);
       }
+      case 'leave': {
+        // A14 'leave-on-the-way': the unit's move ends here; it stays activated and takes no part in the attack.
+        const u = unitById(s, a.unit);
+        act.units = act.units.filter((id) => id !== u.id);
+        logLine(s, 'log.leftBehind', { unit: u, hex: u.hex! });
+        return afterResolution(s);
+      }
       case 'melee': {
         act.attacked = true;
         act.stopped = true;
@@ -315,7 +331,7 @@ export const activationStep: StepHandler = {
       case 'bombard': {
         act.attacked = true;
         act.stopped = true;
-        bombard(s, unitById(s, a.unit), a.hex, a.ammo);
+        bombard(s, unitById(s, a.unit), a.hex, a.ammo, a.target);
         return afterResolution(s);
       }
       case 'end-activation':
@@ -324,7 +340,7 @@ export const activationStep: StepHandler = {
     throw new Error(`${a.type} in an activation`);
   },
   // A step that takes no ZOC test and reveals no kind may be taken back.
-  undoable: (s, a) => a.type === 'move' && (s.act!.zoc !== 'none' || !inZoc(s, actUnits(s))) && !revealsKind(s, a.to),
+  undoable: (s, a) => a.type === 'leave' || (a.type === 'move' && (s.act!.zoc !== 'none' || !inZoc(s, actUnits(s))) && !revealsKind(s, a.to)),
 };
 
 /** A step that shows a kind: a kind-only move (§9.4), or fire that may eliminate (an eliminated block is shown). */

@@ -22,12 +22,26 @@ export const purchase: StepHandler = {
     for (const k of s.kinds) {
       if (k.army !== army) continue;
       const have = s.bought[army].filter((x) => x === k.id).length;
-      // Only a kind that has a first-row hex to stand on (§11, §12): else its block could never be placed.
-      if (k.cost <= left && have < k.blocks && deploymentHexes(s, army).some((h) => canEnterTerrain(s, { type: k.type, kind: k.id }, h))) out.push({ type: 'buy', kind: k.id });
+      // Only if the whole army, this unit too, can still stand on the first row at once (§5.1, §7, §11, §12):
+      // else deployment could never end (its `done` needs every unit placed).
+      if (k.cost <= left && have < k.blocks && deployable(s, army, [...s.bought[army], k.id])) out.push({ type: 'buy', kind: k.id });
     }
+    const buying = out.length > 0;
     for (const k of new Set(s.bought[army])) out.push({ type: 'return', kind: k });
-    if (s.bought[army].length > 0) out.push({ type: 'done' });
+    // A55 'spend-down': done only once no unit can be bought any more (too dear, no block left, no room on the first row).
+    if (s.bought[army].length > 0 && !(buying && s.options.a55Budget === 'spend-down')) out.push({ type: 'done' });
     return out;
+  },
+  refusal(s, army, a) {
+    if (a.type === 'done' && !s.done[army] && s.options.a55Budget === 'spend-down' && s.bought[army].length > 0 && purchase.actions(s, army).some((x) => x.type === 'buy')) {
+      return `the purchase is not done while a unit can still be bought (rule option a55Budget 'spend-down', A55)`;
+    }
+    if (a.type !== 'buy') return null;
+    const k = s.kinds.find((x) => x.id === a.kind && x.army === army);
+    if (!k || s.done[army] || k.cost > s.budget - spent(s, army) || s.bought[army].filter((x) => x === k.id).length >= k.blocks) return null;
+    if (deployable(s, army, [...s.bought[army], k.id])) return null;
+    return `${k.id} may not be bought: ${army}'s first row could not hold it with the units already bought, ` +
+      'within the stacking limit and on hexes each unit may stand on (§5.1, §7, §11, §12)';
   },
   apply(s, army, a) {
     if (a.type === 'buy') s.bought[army].push(a.kind as KindId);
@@ -58,6 +72,59 @@ export function deploymentHexes(s: BWState, army: Army): string[] {
     return rows.filter((h) => !arrows.has(h));
   }
   return rows;
+}
+
+/** The combinations of (infantry, cavalry, artillery) one hex may hold (§5.1, stackingOk), largest first. */
+const HEX_LOADS: readonly (readonly [number, number, number])[] = [
+  [3, 0, 0], [2, 0, 0], [1, 1, 0], [1, 0, 1], [0, 2, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 0],
+];
+
+/**
+ * Whether every unit of `kinds` can stand on the army's deployment hexes at
+ * once: each on a hex its type and kind may stand on (§11, §12), each hex
+ * within the stacking limit (§5.1). Units are grouped by type and the set of
+ * hexes they may stand on (Light Cavalry and the Scorpion also take swamp);
+ * the search goes hex by hex over how many of each group the hex takes,
+ * remembering the counts left at each hex, so it is exact and small (a first
+ * row of h hexes and at most 24 units).
+ */
+export function deployable(s: BWState, army: Army, kinds: readonly KindId[]): boolean {
+  const hexes = deploymentHexes(s, army);
+  const groups = new Map<string, { type: number; hexes: boolean[]; n: number }>();
+  for (const kind of kinds) {
+    const type = typeOf(s, kind);
+    const ok = hexes.map((h) => canEnterTerrain(s, { type, kind }, h));
+    const key = `${type}:${ok.map((b) => (b ? 1 : 0)).join('')}`;
+    const g = groups.get(key);
+    if (g) g.n++;
+    else groups.set(key, { type: type === 'infantry' ? 0 : type === 'cavalry' ? 1 : 2, hexes: ok, n: 1 });
+  }
+  const list = [...groups.values()];
+  const seen = new Set<string>();
+  // Puts `want` units of one type on hex i from the groups of that type that may stand there, from group j on.
+  const spread = (i: number, left: number[], type: number, want: number, j: number, then: (left: number[]) => boolean): boolean => {
+    if (want === 0) return then(left);
+    for (let g = j; g < list.length; g++) {
+      if (list[g]!.type !== type || !list[g]!.hexes[i] || left[g] === 0) continue;
+      for (let take = Math.min(want, left[g]!); take >= 1; take--) {
+        const next = left.slice();
+        next[g] = left[g]! - take;
+        if (spread(i, next, type, want - take, g + 1, then)) return true;
+      }
+    }
+    return false;
+  };
+  const fill = (i: number, left: number[]): boolean => {
+    if (left.every((n) => n === 0)) return true;
+    if (i === hexes.length) return false;
+    const key = `${i}|${left.join(',')}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return HEX_LOADS.some(([inf, cav, art]) =>
+      spread(i, left, 0, inf, 0, (l1) => spread(i, l1, 1, cav, 0, (l2) => spread(i, l2, 2, art, 0, (l3) => fill(i + 1, l3)))),
+    );
+  };
+  return fill(0, list.map((g) => g.n));
 }
 
 function typeOf(s: BWState, kind: KindId) {

@@ -55,6 +55,17 @@ export function bombardTargets(s: BWState, u: Unit): { hex: string; ammo: Ammo }
   return out;
 }
 
+/**
+ * A29 'chosen-unit': the enemy units of the hex artillery fire may be aimed
+ * at one by one (§16.8.1); infantry shields its hex's artillery here only
+ * with A30 'melee-and-ranged', as against other ranged attacks.
+ */
+export function artilleryTargets(s: BWState, u: Unit, hex: string): Unit[] {
+  const there = s.units.filter((x) => x.hex === hex && x.army !== u.army);
+  const shield = s.options.a30Shield === 'melee-and-ranged' && there.some((x) => x.type === 'infantry');
+  return there.filter((x) => !(shield && x.type === 'artillery'));
+}
+
 function addFeature(s: BWState, hex: string, f: 'fire' | 'smoke'): void {
   s.features[hex] = [...(s.features[hex] ?? []), f];
 }
@@ -77,24 +88,25 @@ export function expireMarkers(s: BWState, army: Army): void {
   if (s.aimingMarkers.length < before) logLine(s, 'log.markersExpired', { n: before - s.aimingMarkers.length });
 }
 
-export function bombard(s: BWState, u: Unit, hex: string, ammo: Ammo): void {
+/** `target`: A29 'chosen-unit', the one unit the fire may hit (else every enemy unit of the hex). */
+export function bombard(s: BWState, u: Unit, hex: string, ammo: Ammo, target?: string): void {
   revealAttacker(s, u, false);
   const mine = helpingMarkers(s, hex, u.army);
-  aimRolled(s, u, hex, ammo, rollD6(s.rng), mine, true);
+  aimRolled(s, u, hex, ammo, rollD6(s.rng), mine, true, target);
 }
 
 /** The aiming die rolled; a miss may be re-rolled once by Lord Alexandrus's special order (`mayReroll`). */
-export function aimRolled(s: BWState, u: Unit, hex: string, ammo: Ammo, die: number, mine: number, mayReroll: boolean): void {
+export function aimRolled(s: BWState, u: Unit, hex: string, ammo: Ammo, die: number, mine: number, mayReroll: boolean, target?: string): void {
   const d = gridOf(s).distance(u.hex!, hex) as 2 | 3 | 4;
   const aimed = die + mine >= s.aiming[String(d) as '2' | '3' | '4'];
   logLine(s, aimed ? 'log.aimed' : 'log.aimMissed', { unit: u, hex, ammo: { ref: 'ammo', id: ammo }, die, markers: mine });
-  if (!aimed && mayReroll && aimMissed(s, u, hex, ammo, die, mine)) return;
-  aimResult(s, u, hex, ammo, aimed);
+  if (!aimed && mayReroll && aimMissed(s, u, hex, ammo, die, mine, target)) return;
+  aimResult(s, u, hex, ammo, aimed, target);
 }
 
 /** What follows the aiming roll (logged already): an aiming marker, or fire, smoke or the damage roll. */
-export function aimResult(s: BWState, u: Unit, hex: string, ammo: Ammo, aimed: boolean): void {
-  const targets = s.units.filter((x) => x.hex === hex && x.army !== u.army);
+export function aimResult(s: BWState, u: Unit, hex: string, ammo: Ammo, aimed: boolean, target?: string): void {
+  const targets = s.units.filter((x) => x.hex === hex && x.army !== u.army && (target === undefined || x.id === target));
   if (!aimed) {
     if (aimingSupply(s) > 0) {
       s.aimingMarkers.push({ hex, army: u.army, by: u.id, target: targets[0]?.id ?? null, ...(s.options.a25MarkersLast === 'next-turn' ? { turn: s.turn } : {}) });
@@ -119,6 +131,8 @@ export function aimResult(s: BWState, u: Unit, hex: string, ammo: Ammo, aimed: b
     }
     return;
   }
+  // A29 'chosen-unit': one roll against the chosen unit alone (A26 has nothing to add).
+  if (target !== undefined) return damageEach(s, u, hex, [target]);
   // A26: one roll against each unit's own Defence, or with 'per-unit' a roll for each unit.
   if (s.options.a26Rolls === 'per-unit') return damageEach(s, u, hex, targets.map((t) => t.id));
   const r = roll2d6(s);

@@ -13,7 +13,7 @@ import { kindRef, logLine, msg, sub } from './msg.ts';
 import { reveal, showCard } from './reveal.ts';
 import { kindCard, unitById, type BWState, type PendingDecision, type RetreatCause, type Unit } from './state.ts';
 import type { AttackSpec, Roll } from './orders-state.ts';
-import { attackDeclared, attackRolled, beforeCounter, counterHit } from './orders-combat.ts';
+import { attackDeclared, attackRolled, beforeCounter, counterHit, meleeResolved } from './orders-combat.ts';
 import { loseSteps } from './victory.ts';
 
 export type AttackKind = 'melee' | 'counter' | 'ranged' | 'artillery';
@@ -169,6 +169,7 @@ export function attackResult(s: BWState, spec: AttackSpec, r: Roll): void {
     crit: { ref: 'crit', id: crit },
   });
   const fromHex = attacker.hex!;
+  let counter = false;
   if (hit) {
     loseSteps(s, target, spec.damage);
     if (target.hex !== null) {
@@ -178,8 +179,11 @@ export function attackResult(s: BWState, spec: AttackSpec, r: Roll): void {
     }
   } else if (kind === 'melee' && !spec.noCounter && s.options.a22CounterAfterMiss && canCounter(s, target, attacker)) {
     s.pending.push({ army: target.army, unit: target.id, step: 'counter', cause: 'melee', from: attacker.id, fromHex, fortified: false, mayCounter: true });
-    beforeCounter(s);
+    counter = true;
   }
+  // A44 'after-roll': Withdrawal may come now, before the defender's retreat or test.
+  if (kind === 'melee' && meleeResolved(s, spec)) return;
+  if (counter) beforeCounter(s);
 }
 
 /** What orders changed in a counterattack (Dodge, Alexandrus's Defence). */

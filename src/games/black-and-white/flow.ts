@@ -26,9 +26,12 @@ export type Action =
   // Within an activation
   | { type: 'move'; to: string }
   | { type: 'move-unit'; unit: string; to: string }
+  // A14 'leave-on-the-way': a detachment leaves one of its units where it stands; the others move on
+  | { type: 'leave'; unit: string }
   | { type: 'melee'; unit: string; target: string }
   | { type: 'fire'; unit: string; target: string }
-  | { type: 'bombard'; unit: string; hex: string; ammo: Ammo }
+  // `target`: only with the rule option a29ArtilleryStack 'chosen-unit' (A29), the one enemy unit of the hex it may hit
+  | { type: 'bombard'; unit: string; hex: string; ammo: Ammo; target?: string }
   | { type: 'end-activation' }
   // The other seat's decisions (§16.2–§16.4, §12.3)
   | { type: 'retreat'; to: string }
@@ -52,6 +55,8 @@ export interface StepHandler {
   actions(s: BWState, army: Army): Action[];
   /** Applies a legal action to a fresh copy of the state. */
   apply(s: BWState, army: Army, a: Action): void;
+  /** Why an action that is not legal is refused, where the step can say more than "not legal" (optional). */
+  refusal?(s: BWState, army: Army, a: Action): string | null;
   /** Whether the action may be undone (no roll, no reveal). */
   undoable?(s: BWState, a: Action): boolean;
 }

@@ -65,6 +65,12 @@ export function legalActionsOf(s: BWState, role: string): Action[] {
   return canUndo(s, army) ? [...list, UNDO] : list.slice();
 }
 
+/** Why a step refuses an action that is not legal, where it can say (flow.ts `refusal`). */
+function refusalOf(s: BWState, army: Army, action: Action): string | null {
+  if (s.result || !actorsOf(s).includes(army)) return null;
+  return handlerOf(s).refusal?.(s, army, action) ?? null;
+}
+
 export function applyAction(state: BWState, role: string, action: Action): BWState {
   const army = asArmy(role);
   if (!army) throw new IllegalActionError(`unknown role "${role}"`);
@@ -76,7 +82,8 @@ export function applyAction(state: BWState, role: string, action: Action): BWSta
   if (action.type === 'undo' && canUndo(state, army)) return restoreSnapshot(state);
   const legal = handlerActions(state, army);
   if (!legal.some((a) => sameJson(a, action))) {
-    throw new IllegalActionError(`${JSON.stringify(action)} is not a legal action for ${army} in ${stepOf(state)}`);
+    const why = refusalOf(state, army, action);
+    throw new IllegalActionError(`${JSON.stringify(action)} is not a legal action for ${army} in ${stepOf(state)}${why ? `: ${why}` : ''}`);
   }
   const h = handlerOf(state);
   const s = cloneState(state);
@@ -118,6 +125,10 @@ export function createBlackAndWhite(data: BlackAndWhiteData): GameModule<BWState
     activeRoles: (s) => (s.result ? [] : actorsOf(s)),
     legalActions: legalActionsOf,
     apply: applyAction,
+    refusal: (s, role, action) => {
+      const army = asArmy(role);
+      return army && typeof action === 'object' && action !== null ? refusalOf(s, army, action) : null;
+    },
     view: (s, role) => {
       const seat = asArmy(role);
       return viewFor(s, seat, seat !== null && canUndo(s, seat));

@@ -33,10 +33,14 @@ export function describeAction(s: BWState, seat: Army, a: Action): Message {
       return msg('action.move', { hex: a.to });
     case 'move-unit':
       return msg('action.moveUnit', { unit: unitP(s, a.unit, seat), hex: a.to });
+    case 'leave':
+      return msg('action.leave', { unit: unitP(s, a.unit, seat), hex: s.units.find((x) => x.id === a.unit)?.hex ?? '' });
     case 'melee':
     case 'fire':
       return msg(`action.${a.type}`, { unit: unitP(s, a.unit, seat), target: unitP(s, a.target, seat) });
     case 'bombard':
+      // A29 'chosen-unit': the unit aimed at, as the attacker sees it (its type until revealed).
+      if (a.target) return msg('action.bombardUnit', { unit: unitP(s, a.unit, seat), target: unitP(s, a.target, seat), hex: a.hex, ammo: { ref: 'ammo', id: a.ammo } });
       return msg('action.bombard', { unit: unitP(s, a.unit, seat), hex: a.hex, ammo: { ref: 'ammo', id: a.ammo } });
     case 'retreat':
       return msg('action.retreat', { hex: a.to });

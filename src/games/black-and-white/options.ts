@@ -95,6 +95,19 @@ export interface RuleOptions {
   a17Unused: 'allowed' | 'every-marker';
   /** A2: in the group move each Regular Infantry may move one hex, or every one that can must move. */
   a2GroupMove: 'may' | 'all-must';
+  /**
+   * A29: artillery fire (normal ammunition) on a hex of several enemy units hits every one of them (§16.6),
+   * or only the unit the attacker chooses, as for every other attack on a stack (§16.8 rule 1).
+   */
+  a29ArtilleryStack: 'whole-hex' | 'chosen-unit';
+  /** A14: a detachment moves along one path, or may leave units behind on the way (each stops where it is left). */
+  a14Split: 'one-path' | 'leave-on-the-way';
+  /** A55: the budget is spent up to its limit, the rest lost; or the purchase goes on while any unit can still be bought. */
+  a55Budget: 'up-to' | 'spend-down';
+  /** A44: Withdrawal is issued after the defender's retreat or test (before any counterattack), or right after the roll and the loss. */
+  a44Withdrawal: 'after-defender' | 'after-roll';
+  /** A46: Until Death's melee attack hits the counterattacking unit, or any enemy the unit could attack in melee. */
+  a46Target: 'counterattacker' | 'any-adjacent';
   /** A43: Pursuit's move into the vacated hex ignores ZOC tests, or needs one when the unit is in an enemy ZOC. */
   a43PursuitZoc: 'ignores' | 'tests';
   /** A41: Dominic's second activation of a unit may come later in the turn, or only right after its first. */
@@ -505,6 +518,41 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
     values: ['draw', 'play-on'],
     default: 'draw',
     description: "§6, Herald's reading: once no army can meet its victory condition any more (Skirmish: neither can reach 10 VP from the enemy units left; Domination: neither has infantry enough to hold the forts; Behind Enemy Lines: the attacker has too few units left to break through and the defender cannot reach 15 VP), the game ends at once as a draw; or it plays on, as the rulebook gives no other end. Defence always ends by its turn limit.",
+  },
+  {
+    name: 'a29ArtilleryStack',
+    type: 'string',
+    values: ['whole-hex', 'chosen-unit'],
+    default: 'whole-hex',
+    description: 'A29: artillery fire with normal ammunition hits every enemy unit of the target hex (§16.6, one roll against each, A26), or only the one unit the attacker chooses at the declaration, knowing its type only, as for every other attack on a stack (§16.8 rule 1); a miss lays its aiming marker on the hex as usual.',
+  },
+  {
+    name: 'a46Target',
+    type: 'string',
+    values: ['counterattacker', 'any-adjacent'],
+    default: 'counterattacker',
+    description: "A46: Sister Anastasia's Until Death gives the unit about to be eliminated by a counterattack one melee attack on the counterattacking unit, or on any enemy unit it could attack in melee (the card names no target); either way not counterattacked, and then the unit is removed.",
+  },
+  {
+    name: 'a44Withdrawal',
+    type: 'string',
+    values: ['after-defender', 'after-roll'],
+    default: 'after-defender',
+    description: "A44: Inquisitor Dominic's Withdrawal (\"right after the unit's melee attack is resolved\") is issued once the defender has taken its loss and retreated or tested, before any counterattack; or right after the attack's roll and loss, before the defender's retreat or test (the defender then retreats or tests as usual, but may not counterattack).",
+  },
+  {
+    name: 'a14Split',
+    type: 'string',
+    values: ['one-path', 'leave-on-the-way'],
+    default: 'one-path',
+    description: 'A14: an activated detachment moves together along one path (a stack is split only by activating its units one by one, each with its own marker), or, as §9.3\'s "it may be split" may also be read, it may leave units behind on the way: each unit left stops in the hex where it is left, counts as activated and takes no part in the attack, while the others move on.',
+  },
+  {
+    name: 'a55Budget',
+    type: 'string',
+    values: ['up-to', 'spend-down'],
+    default: 'up-to',
+    description: "A55: an army is bought for up to the budget (20 points unless the data says otherwise), unspent points lost; or, as the budget may also be read as points to be spent, the purchase may end only once no unit can be bought any more (every kind left too dear, out of blocks, or without room on the army's first row).",
   },
 ];
 

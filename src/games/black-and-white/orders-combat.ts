@@ -7,7 +7,8 @@
  * enemy goes into a counterattack (Dodge A40, Defence), when its
  * counterattack would eliminate the unit (Until Death A46), before the
  * defender's counterattack choice or after a melee attack that settled
- * without one (Withdrawal A44), after an enemy retreats from the unit's melee
+ * without one, or with A44 'after-roll' right after its roll (Withdrawal),
+ * after an enemy retreats from the unit's melee
  * (Pursuit A43), and after an aiming roll misses (Alexandrus's re-roll).
  */
 import { rollD6 } from '../../engine/rng.ts';
@@ -22,7 +23,7 @@ import { enterHex } from './movement.ts';
 import { armyRef, logLine, msg, sub } from './msg.ts';
 import { unitById, type BWState, type PendingDecision, type Unit } from './state.ts';
 import { loseSteps } from './victory.ts';
-import { afterResolution } from './activation.ts';
+import { afterResolution, meleeTargets } from './activation.ts';
 import { retreatHexes } from './retreat.ts';
 import { commanderOf, issue, mayIssue } from './orders.ts';
 import type { AttackSpec, OrderId, OrderWindow, Roll } from './orders-state.ts';
@@ -54,11 +55,25 @@ function mayDodge(s: BWState, army: Army, mine: Unit, when: 'before-roll' | 'aft
   return (baron ? s.options.a40BaronDodge : 'before-roll') === when;
 }
 
+/**
+ * A46 'any-adjacent': whom Until Death's melee attack may hit: the
+ * counterattacking unit, and any other enemy the unit could attack in melee
+ * (§16.2, infantry shielding its artillery, §16.8.2; smoke, A33).
+ */
+function untilDeathTargets(s: BWState, mine: Unit, counterattacker: Unit): Unit[] {
+  const out = canCounter(s, mine, counterattacker) ? [counterattacker] : [];
+  if (mine.hex !== null && !hasFeature(s, mine.hex, 'smoke')) for (const t of meleeTargets(s, mine)) if (t.id !== counterattacker.id) out.push(t);
+  return out;
+}
+
 /** The orders on offer in a window. */
 function offers(s: BWState, w: OrderWindow): Action[] {
   const army = s.player;
   if (!army || !commanderOf(s, army)) return [];
   const may = (o: OrderId): boolean => mayIssue(s, army, o);
+  // A44: Withdrawal after the defender's retreat or test (before any counterattack), or with 'after-roll' right after the roll and loss.
+  const withdrawalAfterRoll = s.options.a44Withdrawal === 'after-roll' && may('withdrawal');
+  const withdrawal = s.options.a44Withdrawal !== 'after-roll' && may('withdrawal');
   const out: Action[] = [];
   switch (w.at) {
     case 'declared': {
@@ -92,13 +107,18 @@ function offers(s: BWState, w: OrderWindow): Action[] {
       const enemy = unitById(s, w.defender);
       if (mine.army !== army) return [];
       if (mayDodge(s, army, mine, 'after-roll')) out.push(order('dodge'));
-      if (mine.strength <= 1 && may('until-death') && canCounter(s, mine, enemy)) out.push(order('until-death'));
+      if (mine.strength <= 1 && may('until-death')) {
+        // A46 'any-adjacent': the card's "one more melee attack" names no target, so any enemy the unit could attack in melee.
+        if (s.options.a46Target === 'any-adjacent') {
+          for (const t of untilDeathTargets(s, mine, enemy)) out.push({ type: 'order', order: 'until-death', unit: mine.id, target: t.id });
+        } else if (canCounter(s, mine, enemy)) out.push(order('until-death'));
+      }
       break;
     }
     case 'before-counter': {
       const mine = live(s, w.attacker);
       const enemy = live(s, w.defender);
-      if (mine && enemy && mine.army === army && may('withdrawal') && withdrawalHexes(s, mine, enemy).length > 0) out.push(order('withdrawal'));
+      if (mine && enemy && mine.army === army && withdrawal && withdrawalHexes(s, mine, enemy).length > 0) out.push(order('withdrawal'));
       break;
     }
     case 'retreated': {
@@ -117,10 +137,12 @@ function offers(s: BWState, w: OrderWindow): Action[] {
       if (hits.length === 0 && s.options.a48ReRoll === 'any' && may('ranged-reroll')) out.push(order('ranged-reroll'));
       break;
     }
-    case 'melee-settled': {
+    case 'melee-settled':
+    case 'melee-resolved': {
       const mine = live(s, w.attacker);
       const enemy = live(s, w.defender);
-      if (mine && enemy && mine.army === army && may('withdrawal') && withdrawalHexes(s, mine, enemy).length > 0) out.push(order('withdrawal'));
+      const now = w.at === 'melee-resolved' ? withdrawalAfterRoll : withdrawal;
+      if (mine && enemy && mine.army === army && now && withdrawalHexes(s, mine, enemy).length > 0) out.push(order('withdrawal'));
       break;
     }
     case 'aim-missed':
@@ -161,6 +183,19 @@ export function beforeCounter(s: BWState): void {
 }
 
 /**
+ * A44 'after-roll': the unit's melee attack resolved by its roll and the
+ * defender's loss, before the defender's retreat or test: Withdrawal's
+ * window (and not later: the attack is no longer tracked). Returns whether a
+ * window opened.
+ */
+export function meleeResolved(s: BWState, spec: AttackSpec): boolean {
+  const m = s.act?.orders?.melee;
+  if (s.options.a44Withdrawal !== 'after-roll' || !m || m.attacker !== spec.attacker || m.defender !== spec.target) return false;
+  s.act!.orders!.melee = null;
+  return open(s, { at: 'melee-resolved', attacker: m.attacker, defender: m.defender });
+}
+
+/**
  * Called when nothing waits in an activation: a melee attack that has
  * settled with no counterattack to come (a miss, a retreat, a fortified
  * defender) may still be followed by Withdrawal (A44). Returns whether a
@@ -196,8 +231,8 @@ export function afterMeleeRetreat(s: BWState, p: PendingDecision, vacated: strin
   if (s.act?.units.includes(p.from)) open(s, { at: 'retreated', unit: p.from, target: p.unit, vacated });
 }
 
-export function aimMissed(s: BWState, u: Unit, hex: string, ammo: 'normal' | 'incendiary' | 'smoke', die: number, markers: number): boolean {
-  return !!s.act && open(s, { at: 'aim-missed', unit: u.id, hex, ammo, die, markers });
+export function aimMissed(s: BWState, u: Unit, hex: string, ammo: 'normal' | 'incendiary' | 'smoke', die: number, markers: number, target?: string): boolean {
+  return !!s.act && open(s, { at: 'aim-missed', unit: u.id, hex, ammo, die, markers, ...(target === undefined ? {} : { target }) });
 }
 
 // --- The window's actions ---
@@ -274,9 +309,10 @@ export function applyWindow(s: BWState, army: Army, a: Action): void {
         break;
       }
       if (o && issue(s, army, o, [mine])) {
-        // A46: one melee attack on the counterattacking unit, itself not counterattacked, then the unit goes.
+        // A46: one melee attack on the counterattacking unit (with 'any-adjacent', on the enemy the order names), itself not counterattacked, then the unit goes.
+        const target = a.type === 'order' && a.target ? unitById(s, a.target) : enemy;
         logLine(s, 'log.untilDeath', { unit: mine });
-        resolveAttack(s, mine, enemy, 'melee', false, false, { noCounter: true, declared: true });
+        resolveAttack(s, mine, target, 'melee', false, false, { noCounter: true, declared: true });
       }
       loseSteps(s, mine);
       break;
@@ -323,6 +359,22 @@ export function applyWindow(s: BWState, army: Army, a: Action): void {
       if (w.rest) damageEach(s, u, w.hex, w.rest);
       break;
     }
+    case 'melee-resolved': {
+      const mine = unitById(s, w.attacker);
+      const enemy = unitById(s, w.defender);
+      if (o && issue(s, army, o, [mine])) {
+        // A44 'after-roll': the attacker retreats first (A23, measured from the defender); the defender then retreats or
+        // tests as usual, but may not counterattack.
+        s.pending = s.pending.filter((p) => !(p.step === 'counter' && p.unit === enemy.id));
+        for (const p of s.pending) if (p.unit === enemy.id) p.mayCounter = false;
+        logLine(s, 'log.withdrawal', { unit: mine });
+        s.pending.unshift({ army: mine.army, unit: mine.id, step: 'must-retreat', cause: 'melee', from: enemy.id, fromHex: enemy.hex!, fortified: false, mayCounter: false });
+      } else if (s.pending[0]?.step === 'counter') {
+        // A22's counterattack after a miss waits behind the window.
+        beforeCounter(s);
+      }
+      break;
+    }
     case 'melee-settled': {
       const mine = unitById(s, w.attacker);
       const enemy = unitById(s, w.defender);
@@ -336,9 +388,9 @@ export function applyWindow(s: BWState, army: Army, a: Action): void {
       const u = unitById(s, w.unit);
       if (o) {
         issue(s, army, o, []);
-        aimRolled(s, u, w.hex, w.ammo, rollD6(s.rng), w.markers, false);
+        aimRolled(s, u, w.hex, w.ammo, rollD6(s.rng), w.markers, false, w.target);
       } else {
-        aimResult(s, u, w.hex, w.ammo, false);
+        aimResult(s, u, w.hex, w.ammo, false, w.target);
       }
       break;
     }

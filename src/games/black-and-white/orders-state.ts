@@ -83,10 +83,12 @@ export type OrderWindow =
    * With A26 'per-unit': `target`, the unit this roll is against, and `rest`, the units still to roll for.
    */
   | { at: 'damage-rolled'; unit: string; hex: string; roll: Roll; target?: string; rest?: string[] }
+  /** A44 'after-roll': the unit's melee attack rolled and its loss taken, before the defender's retreat or test (Withdrawal). */
+  | { at: 'melee-resolved'; attacker: string; defender: string }
   /** The unit's melee attack is over and no counterattack comes (Withdrawal, A44). */
   | { at: 'melee-settled'; attacker: string; defender: string }
-  /** An aiming roll missed (Alexandrus's re-roll). */
-  | { at: 'aim-missed'; unit: string; hex: string; ammo: 'normal' | 'incendiary' | 'smoke'; die: number; markers: number };
+  /** An aiming roll missed (Alexandrus's re-roll); `target`: A29 'chosen-unit', the unit the fire was aimed at. */
+  | { at: 'aim-missed'; unit: string; hex: string; ammo: 'normal' | 'incendiary' | 'smoke'; die: number; markers: number; target?: string };
 
 /** An order issued this turn (public: the order, the unit, whether it took effect). */
 export interface IssuedOrder {

@@ -2,7 +2,7 @@
  * The rule options that turn §22's readings A1 (Vesanian counterattacks), A3,
  * A4, A5, A6, A7, A9, A10, A11, A18 (entering a ZOC), A20, A21, A23, A30,
  * A32, A33 and A35 into choices (and the others below, A25's markers' life,
- * A28's counterattack target, A8, A12, A15, A16, A19, A26 and A50 among
+ * A28's counterattack target, A8, A12, A14, A15, A16, A19, A26, A29, A44, A46, A50 and A55 among
  * them): each shown with its default (the proposed reading) and its other
  * value.
  */
@@ -594,4 +594,178 @@ t.test('A50 a50FortTaken: the fort is taken when an attacker unit is in it after
     stay = play(stay, ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'move', to: '5,6' }], ['Thargaton', { type: 'end-activation' }]);
     t.same(game.status(stay), { over: true, winner: 'Thargaton', reason: 'fort' }, `${value}: in the fort after the activation`);
   }
+});
+
+t.test('A29 a29ArtilleryStack: artillery fire hits every enemy unit of the hex, or the one unit the attacker chose', async (t) => {
+  const units: Placing[] = [
+    T('regular-artillery', '5,1'),
+    V('order-of-aquarius', '5,4'), // distance 3: the aim needs 4
+    V('iron-order', '5,4'),
+  ];
+  const bombards = (s: BWState) => game.legalActions(s, 'Thargaton').filter((a) => a.type === 'bombard' && a.hex === '5,4' && a.ammo === 'normal');
+  const rolls = (s: BWState) => s.log.filter((e) => /log\.attack(Hit|Missed)/.test(JSON.stringify(e))).length;
+  // Aim 4, then 6,1: a 7, a critical success whatever the Defence.
+  const whole = play(position('open', units, 'Thargaton', { a29ArtilleryStack: 'whole-hex' }), ['Thargaton', { type: 'activate', units: ['T01'] }]);
+  t.same(bombards(whole), [{ type: 'bombard', unit: 'T01', hex: '5,4', ammo: 'normal' }], 'whole-hex: the hex is the target');
+  const wholeHit = play(withDice(whole, [4, 6, 1]), ['Thargaton', { type: 'bombard', unit: 'T01', hex: '5,4', ammo: 'normal' }]);
+  t.same([unit(wholeHit, 'V01').strength, unit(wholeHit, 'V02').strength], [2, 2], 'whole-hex: both units hit');
+
+  const chosen = play(position('open', units, 'Thargaton', { a29ArtilleryStack: 'chosen-unit' }), ['Thargaton', { type: 'activate', units: ['T01'] }]);
+  t.same(bombards(chosen).map((a) => (a as { target?: string }).target), ['V01', 'V02'], 'chosen-unit: one action per unit of the hex');
+  const label = formatter.format('en', game.describeAction!(chosen, 'Thargaton', { type: 'bombard', unit: 'T01', hex: '5,4', ammo: 'normal', target: 'V02' }));
+  t.match(label, /V02/, label);
+  t.notMatch(label, /Iron Order/, 'the unit is named by its type, its kind unknown');
+  t.throws(() => play(chosen, ['Thargaton', { type: 'bombard', unit: 'T01', hex: '5,4', ammo: 'normal' }]), /not a legal action/, 'chosen-unit: a target must be named');
+  const hit = play(withDice(chosen, [4, 6, 1]), ['Thargaton', { type: 'bombard', unit: 'T01', hex: '5,4', ammo: 'normal', target: 'V02' }]);
+  t.same([unit(hit, 'V01').strength, unit(hit, 'V02').strength], [3, 2], 'chosen-unit: only the chosen unit is hit');
+  t.equal(rolls(hit), 1, 'chosen-unit: one result, against it');
+  t.ok(unit(hit, 'V02').revealed && !unit(hit, 'V01').revealed, 'only the chosen unit is revealed');
+  // A miss lays the aiming marker on the hex, recording the unit aimed at (A25 'target-moves' removes it when that unit moves).
+  const missed = play(withDice(chosen, [1]), ['Thargaton', { type: 'bombard', unit: 'T01', hex: '5,4', ammo: 'normal', target: 'V02' }]);
+  t.match(missed.aimingMarkers, [{ hex: '5,4', target: 'V02' }], 'chosen-unit: the marker on the hex, the chosen unit recorded');
+  // Lord Alexandrus's re-roll of the aiming die keeps the chosen target: 1 misses, the re-roll 4 aims, 6,1 hits V02 alone.
+  let alex = withCommanders(units, 'Thargaton', { Thargaton: 'lord-alexandrus' }, { a29ArtilleryStack: 'chosen-unit' });
+  alex = play(withDice(alex, [1, 4, 6, 1]), ['Thargaton', { type: 'activate', units: ['T01'] }], ['Thargaton', { type: 'bombard', unit: 'T01', hex: '5,4', ammo: 'normal', target: 'V02' }]);
+  t.equal(alex.orders.window?.at, 'aim-missed');
+  alex = play(alex, ['Thargaton', { type: 'order', order: 'aiming-reroll' }]);
+  t.same([unit(alex, 'V01').strength, unit(alex, 'V02').strength], [3, 2], 'after the re-roll: still only the chosen unit');
+  // Incendiary and smoke land on the hex: no unit is named.
+  const special = play(position('open', [T('special-artillery', '5,1'), ...units.slice(1)], 'Thargaton', { a29ArtilleryStack: 'chosen-unit' }), ['Thargaton', { type: 'activate', units: ['T01'] }]);
+  t.ok(game.legalActions(special, 'Thargaton').some((a) => a.type === 'bombard' && a.ammo === 'incendiary' && !('target' in a)), 'incendiary: the hex');
+  // A30 'melee-and-ranged': infantry shields its hex's artillery from a chosen artillery shot too.
+  const shielded = (a30: string) => play(position('open', [
+    T('regular-artillery', '5,1'), V('order-of-aquarius', '5,4'), V('order-of-capricorn', '5,4'),
+  ], 'Thargaton', { a29ArtilleryStack: 'chosen-unit', a30Shield: a30 }), ['Thargaton', { type: 'activate', units: ['T01'] }]);
+  t.same(bombards(shielded('melee')).map((a) => (a as { target?: string }).target), ['V01', 'V02'], 'A30 melee: the artillery may be chosen');
+  t.same(bombards(shielded('melee-and-ranged')).map((a) => (a as { target?: string }).target), ['V01'], 'A30 melee-and-ranged: only the infantry');
+});
+
+t.test('A46 a46Target: Until Death attacks the counterattacking unit, or any enemy the unit could attack in melee', async (t) => {
+  // V01 (strength 1) attacks T01; T02 stands next to it too. 5,4 hits, T01's stand test 2,3 passes, its counterattack 5,3 hits.
+  const hit = (value: string) => {
+    let s = withCommanders([T('regular-cavalry', '5,3'), T('regular-infantry', '6,4'), V('sirens-of-vesania', '5,4', { strength: 1 })], 'Vesania', { Vesania: 'sister-anastasia' }, { a46Target: value });
+    s = activated(s, 'V01');
+    return play(withDice(s, [5, 4, 2, 3, 5, 3]), ['Vesania', { type: 'melee', unit: 'V01', target: 'T01' }], ['Thargaton', { type: 'stand' }], ['Thargaton', { type: 'counterattack' }]);
+  };
+  const orders = (s: BWState) => game.legalActions(s, 'Vesania').filter((a) => a.type === 'order');
+  const fixed = hit('counterattacker');
+  t.ok(gridOf(fixed).neighbours('5,4').includes('6,4'), 'T02 is next to V01');
+  t.same(orders(fixed), [{ type: 'order', order: 'until-death' }], 'counterattacker: the one order, at T01');
+  t.throws(() => play(fixed, ['Vesania', { type: 'order', order: 'until-death', unit: 'V01', target: 'T02' }]), /not a legal action/);
+  const any = hit('any-adjacent');
+  t.same(orders(any), [
+    { type: 'order', order: 'until-death', unit: 'V01', target: 'T01' },
+    { type: 'order', order: 'until-death', unit: 'V01', target: 'T02' },
+  ], 'any-adjacent: the counterattacker or the other adjacent enemy');
+  // The test 1,2 passes; 6,1 is a critical success.
+  const other = play(withDice(any, [1, 2, 6, 1]), ['Vesania', { type: 'order', order: 'until-death', unit: 'V01', target: 'T02' }]);
+  t.same([unit(other, 'T01').strength, unit(other, 'T02').strength], [2, 2], 'any-adjacent: T02 took the last attack (T01 only the first)');
+  t.equal(unit(other, 'V01').hex, null, 'then the unit is removed');
+  t.same(other.pending.map((p) => [p.unit, p.mayCounter]), [['T02', false]], 'no counterattack on that attack');
+  const label = formatter.format('en', game.describeAction!(any, 'Vesania', { type: 'order', order: 'until-death', unit: 'V01', target: 'T02' }));
+  t.match(label, /T02/, label);
+});
+
+t.test('A44 a44Withdrawal: Withdrawal after the defender\'s retreat or test, or right after the roll and the loss', async (t) => {
+  // V01 (Dominic's) attacks T01: 5,4 hits (1 + 3 > 3); T01's stand test 2,3 passes.
+  const attack = (value: string) => {
+    let s = withCommanders([T('regular-cavalry', '5,3'), V('sirens-of-vesania', '5,4')], 'Vesania', { Vesania: 'inquisitor-dominic' }, { a44Withdrawal: value });
+    s = activated(s, 'V01');
+    return play(withDice(s, [5, 4]), ['Vesania', { type: 'melee', unit: 'V01', target: 'T01' }]);
+  };
+  const orders = (s: BWState) => game.legalActions(s, 'Vesania').filter((a) => a.type === 'order').map((a) => (a as { order: string }).order);
+  const after = attack('after-defender');
+  t.equal(unit(after, 'T01').strength, 2, 'the loss is taken');
+  t.same(game.activeRoles(after), ['Thargaton'], 'after-defender: the defender retreats or tests first');
+  const stood = play(withDice(after, [2, 3]), ['Thargaton', { type: 'stand' }]);
+  t.same(orders(stood), ['withdrawal'], 'after-defender: offered before the counterattack choice');
+
+  const early = attack('after-roll');
+  t.same(game.activeRoles(early), ['Vesania'], 'after-roll: the attacker may withdraw before the defender decides');
+  t.same(orders(early), ['withdrawal']);
+  t.equal(early.orders.window?.at, 'melee-resolved');
+  // The test 1,1 passes: V01 retreats first (A23 from the defender), then T01 decides, with no counterattack.
+  let w = play(withDice(early, [1, 1]), ['Vesania', { type: 'order', order: 'withdrawal' }]);
+  t.same(w.pending.map((p) => [p.unit, p.step, p.mayCounter]), [['V01', 'must-retreat', false], ['T01', 'after-hit', false]]);
+  w = play(w, ['Vesania', game.legalActions(w, 'Vesania').find((a) => a.type === 'retreat')!]);
+  t.not(unit(w, 'V01').hex, '5,4', 'the attacker withdrew');
+  w = play(withDice(w, [2, 3]), ['Thargaton', { type: 'stand' }]);
+  t.same(w.pending, [], 'the defender stood (test passed) and may not counterattack');
+  // Declined: the defender decides as usual, counterattack included; no second window later.
+  let declined = play(early, ['Vesania', { type: 'go-on' }]);
+  declined = play(withDice(declined, [2, 3]), ['Thargaton', { type: 'stand' }]);
+  t.same(game.legalActions(declined, 'Thargaton'), [{ type: 'counterattack' }, { type: 'no-counterattack' }], 'after-roll declined: the counterattack choice, no Withdrawal before it');
+  t.equal(declined.orders.window, null);
+  // A miss (2,2, a double) is resolved by its roll too: Withdrawal either way, at once with 'after-roll'.
+  for (const value of ['after-defender', 'after-roll']) {
+    let s = withCommanders([T('regular-cavalry', '5,3'), V('sirens-of-vesania', '5,4')], 'Vesania', { Vesania: 'inquisitor-dominic' }, { a44Withdrawal: value });
+    s = play(withDice(activated(s, 'V01'), [2, 2]), ['Vesania', { type: 'melee', unit: 'V01', target: 'T01' }]);
+    t.same(orders(s), ['withdrawal'], `${value}: after a miss`);
+    t.equal(s.orders.window?.at, value === 'after-roll' ? 'melee-resolved' : 'melee-settled');
+  }
+});
+
+t.test('A14 a14Split: a detachment moves along one path, or may leave units behind on the way', async (t) => {
+  const g = gridOf(position('open', [T('regular-cavalry', '5,1')], 'Thargaton'));
+  // An enemy next to both 5,2 and 5,3.
+  const both = g.neighbours('5,2').find((h) => g.neighbours('5,3').includes(h))!;
+  const start = (value: string) => play(position('open', [
+    T('regular-cavalry', '5,1'), T('regular-cavalry', '5,1'), V('order-of-aquarius', both),
+  ], 'Thargaton', { a14Split: value }), ['Thargaton', { type: 'activate', units: ['T01', 'T02'] }]);
+  const leaves = (s: BWState) => game.legalActions(s, 'Thargaton').filter((a) => a.type === 'leave');
+  const one = start('one-path');
+  t.same(leaves(play(one, ['Thargaton', { type: 'move', to: '5,2' }])), [], 'one-path: no leaving');
+
+  const split = start('leave-on-the-way');
+  const markers = split.markersLeft;
+  t.same(leaves(split), [], 'leave-on-the-way: not before the first hex (a unit not taken along is simply not chosen)');
+  let s = play(split, ['Thargaton', { type: 'move', to: '5,2' }]);
+  t.same(leaves(s), [{ type: 'leave', unit: 'T01' }, { type: 'leave', unit: 'T02' }], 'after a hex: either may stay');
+  const label = formatter.format('en', game.describeAction!(s, 'Thargaton', { type: 'leave', unit: 'T01' }));
+  t.match(label, /T01.*5,2/, label);
+  s = play(s, ['Thargaton', { type: 'leave', unit: 'T01' }]);
+  t.same(s.act?.units, ['T02'], 'T02 goes on alone');
+  t.ok(game.legalActions(s, 'Thargaton').some((a) => a.type === 'undo'), 'leaving rolls nothing: it may be taken back');
+  t.same(leaves(s), [], 'a lone unit has nobody to leave');
+  s = play(s, ['Thargaton', { type: 'move', to: '5,3' }]);
+  t.same([unit(s, 'T01').hex, unit(s, 'T02').hex], ['5,2', '5,3'], 'one stays, the other moved on');
+  t.ok(s.activated.includes('T01') && s.activated.includes('T02'), 'both activated');
+  t.equal(s.markersLeft, markers, 'for one marker');
+  const melee = game.legalActions(s, 'Thargaton').filter((a) => a.type === 'melee').map((a) => (a as { unit: string }).unit);
+  t.same(melee, ['T02'], 'only the unit still moving may attack, though the enemy is next to both');
+  t.match(game.logLine(game.logChange(play(split, ['Thargaton', { type: 'move', to: '5,2' }], ['Thargaton', { type: 'leave', unit: 'T01' }])).entries.at(-1), 'Vesania'), /T01 .*5,2/, 'the log says who stayed');
+});
+
+t.test('A55 a55Budget: buy up to the budget and stop at will, or go on while any unit can still be bought', async (t) => {
+  const done = (s: BWState) => game.legalActions(s, 'Thargaton').some((a) => a.type === 'done');
+  for (const [value, early] of [['up-to', true], ['spend-down', false]] as const) {
+    let s = game.setup({ scenario: 'open', seed: 'a55', options: { a55Budget: value, noWinPossible: 'play-on' } });
+    s = play(s, ['Thargaton', { type: 'buy', kind: 'heavy-cavalry' }]);
+    t.equal(done(s), early, `${value}: done with 16 of 20 points left`);
+    if (!early) t.throws(() => play(s, ['Thargaton', { type: 'done' }]), /not done while a unit can still be bought/, 'the refusal says why');
+    // 4 + 5 + 4 + 4 + 3 = 20: nothing left to buy.
+    s = play(s,
+      ['Thargaton', { type: 'buy', kind: 'special-artillery' }],
+      ['Thargaton', { type: 'buy', kind: 'regular-artillery' }],
+      ['Thargaton', { type: 'buy', kind: 'heavy-cavalry' }],
+      ['Thargaton', { type: 'buy', kind: 'line-infantry' }],
+    );
+    t.notOk(game.legalActions(s, 'Thargaton').some((a) => a.type === 'buy'), 'the budget is spent');
+    t.ok(done(s), `${value}: done once nothing can be bought`);
+  }
+  // 'spend-down' with a point left that buys nothing: 5 + 4 + 4 + 4 + 2 = 19, the cheapest kind costs 2.
+  let s = game.setup({ scenario: 'open', seed: 'a55', options: { a55Budget: 'spend-down', noWinPossible: 'play-on' } });
+  s = play(s,
+    ['Thargaton', { type: 'buy', kind: 'special-artillery' }],
+    ['Thargaton', { type: 'buy', kind: 'regular-artillery' }],
+    ['Thargaton', { type: 'buy', kind: 'heavy-cavalry' }],
+    ['Thargaton', { type: 'buy', kind: 'heavy-cavalry' }],
+    ['Thargaton', { type: 'buy', kind: 'sappers' }],
+  );
+  t.ok(done(s), 'spend-down: 1 point left and nothing costs 1: done');
+  // And with points left but no room on the first row (one open hex, a cavalry there): done.
+  let full = game.setup({ scenario: 'open', seed: 'a55', options: { a55Budget: 'spend-down', noWinPossible: 'play-on' } });
+  full.scenario = { ...full.scenario, firstRows: { ...full.scenario.firstRows, Thargaton: ['1,1'] } };
+  full = play(full, ['Thargaton', { type: 'buy', kind: 'regular-cavalry' }], ['Thargaton', { type: 'buy', kind: 'regular-cavalry' }]);
+  t.ok(done(full), 'spend-down: 14 points left but the first row is full: done');
 });
