@@ -15,6 +15,7 @@ import type { Caller } from './api.ts';
 import { isOver, isUuid, requirePlayer, type Ctx } from './context.ts';
 import { ServiceError } from './errors.ts';
 import { isPlainObject } from './json.ts';
+import { isStorableTime } from './times.ts';
 
 export const EVENT_TYPES = ['your_turn', 'game_started', 'game_ended', 'clock_reminder', 'clock_timeout', 'league_round_published', 'league_result_recorded', 'ping', 'endpoint_disabled'] as const;
 export type WebhookEventType = (typeof EVENT_TYPES)[number];
@@ -305,7 +306,7 @@ export async function redeliverMessage(ctx: Ctx, callerIn: Caller | null, id: st
 function time(v: unknown, field: string): Date {
   if (typeof v !== 'string' || !/^\d{4}-\d\d-\d\dT/.test(v)) throw bad(`${field} must be an ISO 8601 date-time.`, field);
   const d = new Date(v);
-  if (Number.isNaN(d.getTime())) throw bad(`${field} must be an ISO 8601 date-time.`, field);
+  if (!isStorableTime(d)) throw bad(`${field} must be an ISO 8601 date-time from year 1 to 9999.`, field);
   return d;
 }
 

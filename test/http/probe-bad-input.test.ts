@@ -1,0 +1,140 @@
+// Bad input that black-box probing of a running server turned into 500s (or
+// GraphQL internal_error), on real Postgres: each is now a typed 4xx / a
+// GraphQL error with its code, or (a view before the start) a plain null, and
+// changes nothing.
+// - Cursors that decode to dates Postgres cannot take (year 0, ±275760):
+//   GET /games, /leagues, /players/{id}/ratings/{gameType} and their GraphQL
+//   lists.
+// - A webhook redelivery range from year 0 (REST and GraphQL).
+// - GraphQL's view of a game before its start (REST answers view: null), and
+//   a gameEvents update while the game is still in setup.
+import t from 'tap';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import type { FormattedExecutionResult } from 'graphql';
+import { buildApp } from '../../src/http/app.ts';
+import { openTestStore, testConfig } from '../helpers/services.ts';
+import { STREAM_FILE_TIMEOUT_MS, within } from '../helpers/streams.ts';
+import { ADMIN_TOKEN, signup } from './rest-helpers.ts';
+import { client as gqlClient } from './graphql-helpers.ts';
+
+t.setTimeout(STREAM_FILE_TIMEOUT_MS);
+
+const { store, databaseUrl } = await openTestStore(t);
+const app = await buildApp(testConfig({ databaseUrl, adminToken: ADMIN_TOKEN, webhookAllowPrivate: true }), { store });
+t.teardown(() => app.close());
+await app.listen({ port: 0, host: '127.0.0.1' });
+
+const alice = await signup(app, 'Alice');
+const bob = await signup(app, 'Bob');
+const gql = gqlClient(app, alice.key);
+const b64 = (s: string) => Buffer.from(s).toString('base64url');
+const someId = '518624be-b6ac-45a7-830e-74067aadec4a';
+
+// A page of each list, so that a cursor that did reach the database would find rows after it.
+await alice.req('POST', '/games', { gameType: 'richard-iii', scenario: 'richard-iii', roles: ['York'] });
+await alice.req('POST', '/leagues', { name: 'Cursor league', gameType: 'richard-iii', format: 'round-robin' });
+
+const OUT_OF_RANGE = ['0000-01-01T00:00:00Z', '-000001-01-01T00:00:00Z', '-271821-04-20T00:00:00.000Z', '+275760-09-13T00:00:00.000Z', '+010000-01-01T00:00:00Z'];
+
+t.test('a cursor whose date Postgres cannot take is 400 invalid_request, REST and GraphQL', async (t) => {
+  for (const at of OUT_OF_RANGE) {
+    const cursors: Array<[string, string]> = [
+      ['/games', b64(`${at}|${someId}`)],
+      ['/leagues', b64(JSON.stringify([at, someId]))],
+      [`/players/${alice.id}/ratings/richard-iii`, b64(JSON.stringify([at, someId]))],
+    ];
+    for (const [path, cursor] of cursors) {
+      const res = await alice.req('GET', `${path}?cursor=${cursor}`);
+      t.equal(res.statusCode, 400, `${path} cursor at ${at}: 400 (got ${res.statusCode} ${res.body.slice(0, 120)})`);
+      t.equal(res.json().code, 'invalid_request');
+    }
+    const lists: Array<[string, string]> = [
+      ['query($c: String) { games(after: $c) { nextCursor } }', b64(`${at}|${someId}`)],
+      ['query($c: String) { leagues(after: $c) { nextCursor } }', b64(JSON.stringify([at, someId]))],
+      [`query($c: String) { ratingHistory(playerId: "${alice.id}", gameType: "richard-iii", after: $c) { nextCursor } }`, b64(JSON.stringify([at, someId]))],
+    ];
+    for (const [query, c] of lists) {
+      const r = await gql(query, { c });
+      t.equal(r.errors?.[0]?.extensions?.code, 'invalid_request', `${query.slice(20, 40)} at ${at}: ${JSON.stringify(r.errors)}`);
+    }
+  }
+  // A league cursor with a number for its date (the server writes a string) is refused the same way.
+  for (const n of [-8.64e15, 8.64e15]) {
+    const res = await alice.req('GET', `/leagues?cursor=${b64(JSON.stringify([n, someId]))}`);
+    t.equal(res.statusCode, 400, `league cursor at ${n}: 400`);
+  }
+  // The years Postgres takes still page (nothing before the first year, everything before the last).
+  t.equal((await alice.req('GET', `/games?cursor=${b64(`0001-01-01T00:00:00Z|${someId}`)}`)).statusCode, 200);
+  const late = await alice.req('GET', `/leagues?cursor=${b64(JSON.stringify(['9999-12-31T23:59:59Z', someId]))}`);
+  t.equal(late.statusCode, 200);
+  t.equal(late.json().items.length, 1, 'a cursor at the last year pages from the newest league');
+});
+
+t.test('a webhook redelivery range from year 0 is 400 invalid_request (REST and GraphQL); nothing is queued', async (t) => {
+  const made = await alice.req('POST', '/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['game_ended'] });
+  t.equal(made.statusCode, 201);
+  const id = made.json().webhook.id as string;
+  for (const at of ['0000-01-01T00:00:00Z', '0000-06-30T12:00:00.000Z']) {
+    const since = await alice.req('POST', `/webhooks/${id}/redeliver`, { since: at });
+    t.equal(since.statusCode, 400, `since ${at}: ${since.body.slice(0, 160)}`);
+    t.match(since.json(), { code: 'invalid_request', field: 'since' });
+    const until = await alice.req('POST', `/webhooks/${id}/redeliver`, { since: '2026-01-01T00:00:00Z', until: at.replace(/^0000/, '+010000') });
+    t.equal(until.statusCode, 400, `until beyond year 9999: ${until.body.slice(0, 160)}`);
+    const r = await gql(`mutation($s: String!) { redeliverWebhookMessages(id: "${id}", since: $s) }`, { s: at });
+    t.equal(r.errors?.[0]?.extensions?.code, 'invalid_request', JSON.stringify(r.errors));
+  }
+  const ok = await alice.req('POST', `/webhooks/${id}/redeliver`, { since: '0001-01-01T00:00:00Z' });
+  t.equal(ok.statusCode, 202, 'year 1 is a date Postgres takes');
+  t.equal(ok.json().queued, 0);
+});
+
+t.test('GraphQL view of a game before its start is null, as over REST (was internal_error)', async (t) => {
+  const setup = (await alice.req('POST', '/games', { gameType: 'richard-iii', scenario: 'richard-iii', roles: ['York'] })).json().id as string;
+  const rest = await alice.req('GET', `/games/${setup}/view`);
+  t.equal(rest.statusCode, 200);
+  t.equal(rest.json().view, null);
+  const r = await gql('query($g: ID!) { view(gameId: $g) { version status role view } }', { g: setup });
+  t.same(r.errors, undefined, JSON.stringify(r.errors));
+  t.same(r.data?.view, { version: 0, status: 'setup', role: 'York', view: null });
+
+  // Version 0 of a finished game (before its start) is null too; a later version is not.
+  const played = (await alice.req('POST', '/games', { gameType: 'richard-iii', scenario: 'richard-iii', roles: ['York', 'Lancaster'] })).json().id as string;
+  t.equal((await alice.req('POST', `/games/${played}/resign`, { role: 'York' })).statusCode, 200);
+  const at0 = await gql('query($g: ID!) { view(gameId: $g, role: "York", version: 0) { version view } }', { g: played });
+  t.same(at0.errors, undefined, JSON.stringify(at0.errors));
+  t.same(at0.data?.view, { version: 0, view: null });
+  const at1 = await gql('query($g: ID!) { view(gameId: $g, role: "York", version: 1) { version view } }', { g: played });
+  t.not(at1.data?.view?.view, null, 'the started game has a view');
+});
+
+t.test('gameEvents: a version of a game still in setup arrives with view null, not an error', async (t) => {
+  const id = (await alice.req('POST', '/games', { gameType: 'richard-iii', scenario: 'richard-iii', roles: ['York'], autoStart: false })).json().id as string;
+  // Bob takes the other seat; without auto-start the game stays in setup, at a version after 0.
+  t.equal((await bob.req('POST', `/games/${id}/join`, { role: 'Lancaster' })).statusCode, 200);
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('not listening');
+  const ws = createClient({ url: `ws://127.0.0.1:${address.port}/graphql`, webSocketImpl: WebSocket, connectionParams: { Authorization: `Bearer ${alice.key}` }, retryAttempts: 0, lazy: true });
+  t.teardown(() => ws.dispose());
+  const got: FormattedExecutionResult<Record<string, unknown>, unknown>[] = [];
+  const waiting: Array<() => void> = [];
+  const stop = ws.subscribe(
+    { query: 'subscription($g: ID!) { gameEvents(gameId: $g, since: 0) { version kind status view } }', variables: { g: id } },
+    {
+      next: (r) => { got.push(r); waiting.splice(0).forEach((f) => f()); },
+      error: (err) => { got.push({ errors: [{ message: String(err) }] }); waiting.splice(0).forEach((f) => f()); },
+      complete: () => undefined,
+    },
+  );
+  t.teardown(stop);
+  const nth = (n: number) => within(new Promise<void>((resolve) => (got.length >= n ? resolve() : waiting.push(function again() { if (got.length >= n) resolve(); else waiting.push(again); }))), () => `update ${n}; got ${JSON.stringify(got)}`);
+  // since: 0 catches up with the join's version at once.
+  await nth(1);
+  t.same(got[0]?.errors, undefined, JSON.stringify(got[0]));
+  t.match(got[0]?.data, { gameEvents: { kind: 'join', status: 'setup', view: null } });
+  // Bob leaves: another setup version, delivered the same way.
+  t.equal((await bob.req('POST', `/games/${id}/leave`, {})).statusCode, 200);
+  await nth(2);
+  t.same(got[1]?.errors, undefined, JSON.stringify(got[1]));
+  t.match(got[1]?.data, { gameEvents: { kind: 'leave', status: 'setup', view: null } });
+});
