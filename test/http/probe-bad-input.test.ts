@@ -8,6 +8,8 @@
 // - A webhook redelivery range from year 0 (REST and GraphQL).
 // - GraphQL's view of a game before its start (REST answers view: null), and
 //   a gameEvents update while the game is still in setup.
+// - A webhook changed (PATCH, rotate-secret, test) while a DELETE of it
+//   commits: the change found no row (Prisma P2025, a foreign key violation).
 import t from 'tap';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -17,6 +19,7 @@ import { openTestStore, testConfig } from '../helpers/services.ts';
 import { STREAM_FILE_TIMEOUT_MS, within } from '../helpers/streams.ts';
 import { ADMIN_TOKEN, signup } from './rest-helpers.ts';
 import { client as gqlClient } from './graphql-helpers.ts';
+import * as webhookStore from '../../src/store/webhooks.ts';
 
 t.setTimeout(STREAM_FILE_TIMEOUT_MS);
 
@@ -137,4 +140,34 @@ t.test('gameEvents: a version of a game still in setup arrives with view null, n
   await nth(2);
   t.same(got[1]?.errors, undefined, JSON.stringify(got[1]));
   t.match(got[1]?.data, { gameEvents: { kind: 'leave', status: 'setup', view: null } });
+});
+
+t.test('a webhook deleted while it is changed: 404 not_found, never a 500', async (t) => {
+  // The store's writes on an endpoint that is gone (the state a concurrent DELETE leaves between the
+  // service's ownership check and its write): no row, no throw.
+  const made = await alice.req('POST', '/webhooks', { url: 'http://127.0.0.1:9/gone', events: ['game_ended'] });
+  const row = (await webhookStore.findEndpoint(store.prisma, made.json().webhook.id))!;
+  t.equal((await alice.req('DELETE', `/webhooks/${row.id}`)).statusCode, 204);
+  t.equal(await webhookStore.updateEndpoint(store.prisma, row.id, { enabled: false }), null, 'update of a deleted endpoint: null');
+  t.equal(await webhookStore.rotateSecret(store.prisma, row, 'whsec_x', new Date()), null, 'rotation of a deleted endpoint: null');
+  t.equal(await webhookStore.insertMessage(store.pool, row.id, 'ping', {}), null, 'a ping to a deleted endpoint: null');
+  t.equal(await webhookStore.deleteEndpoint(store.prisma, row.id), false, 'a second delete: false');
+
+  // Over HTTP, each change raced against a DELETE of the same endpoint: every answer is a success or a 404.
+  for (let i = 0; i < 15; i++) {
+    const id = (await alice.req('POST', '/webhooks', { url: `http://127.0.0.1:9/race${i}`, events: ['game_ended'] })).json().webhook.id as string;
+    const answers = await Promise.all([
+      alice.req('DELETE', `/webhooks/${id}`),
+      alice.req('PATCH', `/webhooks/${id}`, { enabled: false }),
+      alice.req('POST', `/webhooks/${id}/rotate-secret`),
+      alice.req('POST', `/webhooks/${id}/test`),
+      alice.req('DELETE', `/webhooks/${id}`),
+    ]);
+    for (const a of answers) {
+      if (a.statusCode >= 300 && !(a.statusCode === 404 && a.json().code === 'not_found')) t.fail(`race ${i}: ${a.statusCode} ${a.body.slice(0, 160)}`);
+    }
+    t.equal((await alice.req('GET', `/webhooks/${id}`)).statusCode, 404, `race ${i}: the endpoint is deleted`);
+  }
+  const left = await store.pool.query("SELECT count(*)::int AS n FROM webhook_messages m LEFT JOIN webhook_endpoints e ON e.id = m.endpoint_id WHERE e.id IS NULL");
+  t.equal(left.rows[0].n, 0, 'no message outlives its endpoint');
 });
