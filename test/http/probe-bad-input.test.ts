@@ -10,6 +10,9 @@
 //   a gameEvents update while the game is still in setup.
 // - A webhook changed (PATCH, rotate-secret, test) while a DELETE of it
 //   commits: the change found no row (Prisma P2025, a foreign key violation).
+// - A subscription's start message over WebSocket that Mercurius refused
+//   itself: untyped errors (syntax, variables, a query sent as a
+//   subscription) or a TypeError's message (no operation to run).
 import t from 'tap';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -170,4 +173,35 @@ t.test('a webhook deleted while it is changed: 404 not_found, never a 500', asyn
   }
   const left = await store.pool.query("SELECT count(*)::int AS n FROM webhook_messages m LEFT JOIN webhook_endpoints e ON e.id = m.endpoint_id WHERE e.id IS NULL");
   t.equal(left.rows[0].n, 0, 'no message outlives its endpoint');
+});
+
+t.test('WebSocket: a start message that cannot run is refused with invalid_request, never untyped', async (t) => {
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('not listening');
+  const ws = createClient({ url: `ws://127.0.0.1:${address.port}/graphql`, webSocketImpl: WebSocket, connectionParams: { Authorization: `Bearer ${alice.key}` }, retryAttempts: 0, lazy: true });
+  t.teardown(() => ws.dispose());
+  const refusal = (query: string, variables: Record<string, unknown>, operationName?: string) =>
+    within(new Promise<unknown>((resolve) => {
+      ws.subscribe({ query, variables, ...(operationName ? { operationName } : {}) }, { next: (r) => resolve(r), error: (err) => resolve(err), complete: () => resolve('complete') });
+    }), `an answer to ${query}`);
+  const CLOCK = 'subscription($g: ID!) { gameClock(gameId: $g) { gameId } }';
+  const cases: Array<[string, string, Record<string, unknown>, string?]> = [
+    ['a syntax error', 'subscription { gameEvents(', {}],
+    ['an empty document', '', {}],
+    ['a query', 'query { gameTypes { id } }', {}],
+    ['a mutation', 'mutation { createKey { key } }', {}],
+    ['a required variable left out', CLOCK, {}],
+    ['a variable of the wrong type', CLOCK, { g: 5.5 }],
+    ['a null for a required variable', CLOCK, { g: null }],
+    ['an Int variable given a string', 'subscription($g: ID!, $s: Int) { gameEvents(gameId: $g, since: $s) { version } }', { g: someId, s: 'abc' }],
+    ['two operations and no operationName', 'subscription a { myTurn { gameId } } subscription b { mySeats { gameId } }', {}],
+    ['an operationName the document lacks', 'subscription a { myTurn { gameId } }', {}, 'zzz'],
+    ['fragments only', 'fragment f on Subscription { __typename }', {}],
+  ];
+  for (const [what, query, variables, operationName] of cases) {
+    const got = await refusal(query, variables, operationName);
+    const errors = (Array.isArray(got) ? got : [got]) as Array<{ message?: string; extensions?: { code?: string } }>;
+    t.equal(errors[0]?.extensions?.code, 'invalid_request', `${what}: ${JSON.stringify(got)}`);
+    t.notMatch(errors[0]?.message ?? '', /Cannot read properties/, `${what}: no internal message`);
+  }
 });

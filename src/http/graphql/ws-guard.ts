@@ -12,7 +12,10 @@
 // preSubscriptionParsing, and the hook there throws the kept refusal
 // (take()): the typed error reaches the client through Mercurius's own error
 // path, under the message's id and in order (after connection_ack, as for any
-// other error), and only on a connection Mercurius accepted.
+// other error), and only on a connection Mercurius accepted. The same way
+// carries the refusals of a start message Mercurius would answer untyped (a
+// syntax error, variables that do not fit, a query sent as a subscription:
+// input.ts subscriptionStartError).
 import { randomUUID } from 'node:crypto';
 import type { GraphQLError } from 'graphql';
 
@@ -32,8 +35,9 @@ const STAND_IN = /^# refused before parsing: ([0-9a-f-]{36})\nsubscription \{ __
 export class WebSocketSourceGuard {
   private readonly refusals = new Map<string, { error: GraphQLError; kept: Set<string> }>();
 
-  private readonly check: (source: string) => GraphQLError | null;
-  constructor(check: (source: string) => GraphQLError | null) {
+  private readonly check: (source: string, payload: Record<string, unknown>) => GraphQLError | null;
+  /** `check` gets the start message's text and its whole payload (variables, operationName). */
+  constructor(check: (source: string, payload: Record<string, unknown>) => GraphQLError | null) {
     this.check = check;
   }
 
@@ -79,7 +83,7 @@ export class WebSocketSourceGuard {
     if (typeof payload !== 'object' || payload === null) return data;
     const query = (payload as { query?: unknown }).query;
     if (typeof query !== 'string') return data;
-    const refusal = this.check(query);
+    const refusal = this.check(query, payload as Record<string, unknown>);
     if (!refusal) return data;
     const id = randomUUID();
     this.refusals.set(id, { error: refusal, kept });

@@ -16,7 +16,7 @@ import { frameworkErrors } from './errors.ts';
 import graphiql from './graphiql.ts';
 import { DEFAULT_LIMITS, limitsRule, type QueryLimits } from '../graphql/limits.ts';
 import { checkDocument, checkSource } from '../graphql/size.ts';
-import { isParsedDocument, storableLiteralsRule, syntaxErrorOf } from '../graphql/input.ts';
+import { isParsedDocument, storableLiteralsRule, subscriptionStartError, syntaxErrorOf } from '../graphql/input.ts';
 import { queryResolvers } from '../graphql/resolvers.ts';
 import { leagueResolvers } from '../graphql/leagues.ts';
 import { WebSocketSourceGuard, type GuardedSocket } from '../graphql/ws-guard.ts';
@@ -61,7 +61,8 @@ export default async function graphql(app: FastifyInstance, opts: GraphqlOptions
   // guard checks the raw text first (ws-guard.ts). It watches each socket of
   // Mercurius's WebSocket route from the route's handler, which
   // @fastify/websocket calls with the new socket before Mercurius listens to it.
-  const wsGuard = new WebSocketSourceGuard((source) => checkSource(source, limits));
+  // Past the limits, the start message as a whole (input.ts subscriptionStartError): the schema is Mercurius's, read when a message comes.
+  const wsGuard = new WebSocketSourceGuard((source, payload) => checkSource(source, limits) ?? subscriptionStartError(app.graphql.schema, source, payload));
   app.addHook('onRoute', (route) => {
     const wsRoute = route as typeof route & { wsHandler?: (this: unknown, socket: GuardedSocket, request: unknown) => unknown };
     const handler = wsRoute.wsHandler;
