@@ -13,6 +13,9 @@
 // - A subscription's start message over WebSocket that Mercurius refused
 //   itself: untyped errors (syntax, variables, a query sent as a
 //   subscription) or a TypeError's message (no operation to run).
+// - A stored Black & White game on a server without its data file (the game
+//   type listed, not playable): view, actions, log, pictures, rematch… were
+//   500s ("game type black-and-white is not installed").
 import t from 'tap';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -23,6 +26,7 @@ import { STREAM_FILE_TIMEOUT_MS, within } from '../helpers/streams.ts';
 import { ADMIN_TOKEN, signup } from './rest-helpers.ts';
 import { client as gqlClient } from './graphql-helpers.ts';
 import * as webhookStore from '../../src/store/webhooks.ts';
+import { inventedDataFiles } from '../helpers/games/index.ts';
 
 t.setTimeout(STREAM_FILE_TIMEOUT_MS);
 
@@ -204,4 +208,57 @@ t.test('WebSocket: a start message that cannot run is refused with invalid_reque
     t.equal(errors[0]?.extensions?.code, 'invalid_request', `${what}: ${JSON.stringify(got)}`);
     t.notMatch(errors[0]?.message ?? '', /Cannot read properties/, `${what}: no internal message`);
   }
+});
+
+t.test('a stored game of a type this server cannot play now: 409 game_type_unavailable, never a 500', async (t) => {
+  // Made on a server with the Black & White data file; `app` (same database) has none.
+  const withData = await buildApp(testConfig({ databaseUrl, adminToken: ADMIN_TOKEN, gameDataFiles: inventedDataFiles() }), { store });
+  t.teardown(() => withData.close());
+  const player = await signup(withData, 'Thargaton and Vesania');
+  const bw = { gameType: 'black-and-white', scenario: 's01' };
+  const active = (await player.req('POST', '/games', { ...bw, roles: ['Thargaton', 'Vesania'] })).json().id as string;
+  const over = (await player.req('POST', '/games', { ...bw, roles: ['Thargaton', 'Vesania'] })).json().id as string;
+  t.equal((await player.req('POST', `/games/${over}/resign`, { role: 'Thargaton' })).statusCode, 200);
+  const setup = (await player.req('POST', '/games', { ...bw, roles: ['Thargaton'] })).json().id as string;
+  const before = await store.prisma.game.findMany({ where: { id: { in: [active, over, setup] } }, select: { id: true, version: true, status: true }, orderBy: { id: 'asc' } });
+
+  const types = (await app.inject('/game-types')).json() as Array<{ id: string; playable: boolean }>;
+  t.match(types.find((g) => g.id === 'black-and-white'), { playable: false }, 'this server lists Black & White as not playable');
+  const as = (method: string, url: string, payload?: unknown) =>
+    app.inject({ method: method as 'GET', url, headers: { authorization: `Bearer ${player.key}` }, ...(payload !== undefined ? { payload: payload as object } : {}) });
+  // Reading the game's summary and its record needs no rules.
+  t.equal((await as('GET', `/games/${active}`)).statusCode, 200);
+  t.equal((await as('GET', `/games/${over}/export`)).statusCode, 200);
+  const refused: Array<[string, string, unknown?]> = [
+    ['GET', `/games/${active}/view?role=Thargaton`],
+    ['GET', `/games/${active}/actions?role=Thargaton`],
+    ['GET', `/games/${active}/log?lang=pl`],
+    ['GET', `/games/${active}/board.svg`],
+    ['GET', `/games/${over}/board.png?version=1`],
+    ['GET', `/games/${over}/view?version=1`],
+    ['GET', `/watch/${over}`],
+    ['POST', `/games/${active}/actions`, { action: { type: 'done' }, role: 'Thargaton' }],
+    ['POST', `/games/${active}/resign`, { role: 'Vesania' }],
+    ['POST', `/games/${over}/rematch`],
+  ];
+  for (const [method, url, payload] of refused) {
+    const res = await as(method, url, payload);
+    t.equal(res.statusCode, 409, `${method} ${url}: 409 (got ${res.statusCode} ${res.body.slice(0, 120)})`);
+    t.match(res.json(), { code: 'game_type_unavailable', gameType: 'black-and-white' });
+    t.ok(Array.isArray(res.json().missing) && res.json().missing.length > 0, 'missing says why');
+  }
+  const gql = gqlClient(app, player.key);
+  for (const query of [
+    `{ view(gameId: "${active}", role: "Thargaton") { view } }`,
+    `{ legalActions(gameId: "${active}", role: "Thargaton") { actions } }`,
+    `{ log(gameId: "${over}") { lines } }`,
+    `{ boardPicture(gameId: "${over}") { body } }`,
+  ]) {
+    const r = await gql(query);
+    t.equal(r.errors?.[0]?.extensions?.code, 'game_type_unavailable', `${query}: ${JSON.stringify(r.errors)}`);
+  }
+  const after = await store.prisma.game.findMany({ where: { id: { in: [active, over, setup] } }, select: { id: true, version: true, status: true }, orderBy: { id: 'asc' } });
+  t.same(after, before, 'nothing changed');
+  // The server that has the data plays on.
+  t.equal((await player.req('GET', `/games/${active}/actions?role=Thargaton`)).statusCode, 200);
 });
