@@ -27,6 +27,7 @@ import { ADMIN_TOKEN, signup } from './rest-helpers.ts';
 import { client as gqlClient } from './graphql-helpers.ts';
 import * as webhookStore from '../../src/store/webhooks.ts';
 import { inventedDataFiles } from '../helpers/games/index.ts';
+import type { GameService } from '../../src/service/service.ts';
 
 t.setTimeout(STREAM_FILE_TIMEOUT_MS);
 
@@ -212,7 +213,8 @@ t.test('WebSocket: a start message that cannot run is refused with invalid_reque
 
 t.test('a stored game of a type this server cannot play now: 409 game_type_unavailable, never a 500', async (t) => {
   // Made on a server with the Black & White data file; `app` (same database) has none.
-  const withData = await buildApp(testConfig({ databaseUrl, adminToken: ADMIN_TOKEN, gameDataFiles: inventedDataFiles() }), { store });
+  // No jobs there: the AI game below stays at its AI seats' turn.
+  const withData = await buildApp(testConfig({ databaseUrl, adminToken: ADMIN_TOKEN, gameDataFiles: inventedDataFiles(), jobs: false }), { store });
   t.teardown(() => withData.close());
   const player = await signup(withData, 'Thargaton and Vesania');
   const bw = { gameType: 'black-and-white', scenario: 's01' };
@@ -259,6 +261,12 @@ t.test('a stored game of a type this server cannot play now: 409 game_type_unava
   }
   const after = await store.prisma.game.findMany({ where: { id: { in: [active, over, setup] } }, select: { id: true, version: true, status: true }, orderBy: { id: 'asc' } });
   t.same(after, before, 'nothing changed');
+  // The AI sweep of the server without the data leaves the game's AI seats alone (a move could
+  // only fail, every sweep, and the game would hold a place among the oldest games it picks).
+  const aiGame = (await player.req('POST', '/games', { ...bw, ai: { Thargaton: 'random', Vesania: 'random' } })).json().id as string;
+  const pending = (a: typeof app) => (a.gameService as unknown as GameService).pendingAiGames();
+  t.ok((await pending(withData)).includes(aiGame), 'the server with the data has the AI move due');
+  t.notOk((await pending(app)).includes(aiGame), 'the server without it does not pick the game');
   // The server that has the data plays on.
   t.equal((await player.req('GET', `/games/${active}/actions?role=Thargaton`)).statusCode, 200);
 });
