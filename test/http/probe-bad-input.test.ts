@@ -16,6 +16,8 @@
 // - A stored Black & White game on a server without its data file (the game
 //   type listed, not playable): view, actions, log, pictures, rematch… were
 //   500s ("game type black-and-white is not installed").
+// - /me/vacation (and GraphQL's vacation fields) with the operator's token,
+//   which has no player: '' reached Postgres as a uuid.
 import t from 'tap';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -269,4 +271,19 @@ t.test('a stored game of a type this server cannot play now: 409 game_type_unava
   t.notOk((await pending(app)).includes(aiGame), 'the server without it does not pick the game');
   // The server that has the data plays on.
   t.equal((await player.req('GET', `/games/${active}/actions?role=Thargaton`)).statusCode, 200);
+});
+
+t.test('the operator token on /me/vacation and the GraphQL vacation fields: 403 forbidden, never a 500', async (t) => {
+  const operator = { authorization: `Bearer ${ADMIN_TOKEN}` };
+  for (const [method, payload] of [['GET', undefined], ['POST', {}], ['POST', { until: '2099-01-01T00:00:00Z' }], ['DELETE', undefined]] as const) {
+    const res = await app.inject({ method, url: '/me/vacation', headers: operator, ...(payload !== undefined ? { payload } : {}) });
+    t.equal(res.statusCode, 403, `${method} /me/vacation ${JSON.stringify(payload) ?? ''}: ${res.body.slice(0, 120)}`);
+    t.equal(res.json().code, 'forbidden');
+  }
+  const gql = gqlClient(app, ADMIN_TOKEN);
+  for (const query of ['{ myVacation { onVacation } }', 'mutation { startVacation { onVacation } }', 'mutation { endVacation { onVacation } }']) {
+    const r = await gql(query);
+    t.equal(r.errors?.[0]?.extensions?.code, 'forbidden', `${query}: ${JSON.stringify(r.errors)}`);
+  }
+  t.equal(await store.prisma.vacation.count(), 0, 'no vacation was stored');
 });
