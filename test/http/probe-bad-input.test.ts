@@ -18,6 +18,8 @@
 //   500s ("game type black-and-white is not installed").
 // - /me/vacation (and GraphQL's vacation fields) with the operator's token,
 //   which has no player: '' reached Postgres as a uuid.
+// - GraphQL over GET with an operationName the document lacks, or several
+//   operations and no name: a TypeError in Mercurius.
 import t from 'tap';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -286,4 +288,24 @@ t.test('the operator token on /me/vacation and the GraphQL vacation fields: 403 
     t.equal(r.errors?.[0]?.extensions?.code, 'forbidden', `${query}: ${JSON.stringify(r.errors)}`);
   }
   t.equal(await store.prisma.vacation.count(), 0, 'no vacation was stored');
+});
+
+t.test('GraphQL over GET: a document without the operation to run is 400 invalid_request, never a 500', async (t) => {
+  const get = (params: Record<string, string>) =>
+    app.inject({ method: 'GET', url: `/graphql?${new URLSearchParams(params).toString()}`, headers: { authorization: `Bearer ${alice.key}` } });
+  const one = '{ gameTypes { id } }';
+  const two = 'query a { gameTypes { id } } query b { me { id } }';
+  // Each text once without the problem first: Mercurius caches a text it has parsed, and a cached
+  // text skips its hooks.
+  t.equal((await get({ query: one })).statusCode, 200);
+  t.equal((await get({ query: two, operationName: 'b' })).statusCode, 200);
+  const cases: Array<Record<string, string>> = [{ query: one, operationName: 'x' }, { query: two }, { query: two, operationName: 'c' }, { query: 'fragment f on Query { me { id } }' }];
+  for (const params of cases) {
+    for (let i = 0; i < 2; i++) {
+      const res = await get(params);
+      t.equal(res.statusCode, 400, `${JSON.stringify(params)}: ${res.body.slice(0, 160)}`);
+      t.equal(res.json().errors?.[0]?.extensions?.code, 'invalid_request');
+    }
+  }
+  t.equal((await get({ query: two, operationName: 'a' })).statusCode, 200, 'a name the document has still runs');
 });

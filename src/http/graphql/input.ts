@@ -95,6 +95,12 @@ function invalidStart(message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code: 'invalid_request' } });
 }
 
+/** invalid_request when the document has no operation `operationName` picks (none named so, or several and no name); else null. */
+export function operationMissing(document: DocumentNode, operationName: string | undefined): GraphQLError | null {
+  if (getOperationAST(document, operationName)) return null;
+  return invalidStart(operationName !== undefined ? `The document has no operation named "${operationName}".` : 'The document must hold exactly one operation, or operationName must name one of them.');
+}
+
 /**
  * What a subscription's start message over WebSocket gets wrong before it can
  * run, as an invalid_request error; null when it may start. Mercurius answers
@@ -112,10 +118,9 @@ export function subscriptionStartError(schema: GraphQLSchema, source: string, pa
   }
   const { operationName, variables } = payload;
   if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return invalidStart('operationName must be a string.');
-  const operation = getOperationAST(document, operationName ?? undefined);
-  if (!operation) {
-    return invalidStart(typeof operationName === 'string' ? `The document has no operation named "${operationName}".` : 'The document must hold exactly one operation, or operationName must name one of them.');
-  }
+  const missing = operationMissing(document, operationName ?? undefined);
+  if (missing) return missing;
+  const operation = getOperationAST(document, operationName ?? undefined)!;
   if (operation.operation !== 'subscription') return invalidStart(`Only subscriptions run over WebSocket; send a ${operation.operation} over HTTP (POST /graphql).`);
   if (variables !== undefined && variables !== null && !isObject(variables)) return invalidStart('variables must be an object.');
   // Undeclared variables and the rest of validation are left to the preSubscriptionExecution hook.

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { GraphQLError, specifiedRules, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
 import mercurius, { type IResolvers } from 'mercurius';
 import { projectRoot } from '../../paths.ts';
 import { createAuth, credentialsFromPayload, fixedAuth, type HeraldContext } from '../graphql/context.ts';
@@ -16,7 +16,7 @@ import { frameworkErrors } from './errors.ts';
 import graphiql from './graphiql.ts';
 import { DEFAULT_LIMITS, limitsRule, type QueryLimits } from '../graphql/limits.ts';
 import { checkDocument, checkSource } from '../graphql/size.ts';
-import { isParsedDocument, storableLiteralsRule, subscriptionStartError, syntaxErrorOf } from '../graphql/input.ts';
+import { isParsedDocument, operationMissing, storableLiteralsRule, subscriptionStartError, syntaxErrorOf } from '../graphql/input.ts';
 import { queryResolvers } from '../graphql/resolvers.ts';
 import { leagueResolvers } from '../graphql/leagues.ts';
 import { WebSocketSourceGuard, type GuardedSocket } from '../graphql/ws-guard.ts';
@@ -129,6 +129,23 @@ export default async function graphql(app: FastifyInstance, opts: GraphqlOptions
     if (!isParsedDocument(document)) throw syntaxErrorOf(sources.get(context));
     const tooBig = checkDocument(document, limits);
     if (tooBig) throw tooBig;
+  });
+  // On GET, Mercurius picks the operation (only queries may run) before graphql-js would refuse
+  // an operationName the document lacks, and, for a text it has cached, before any of its hooks:
+  // a document without the operation to run (none of that name, or several and no name) was a
+  // TypeError, a 500. Texts the size limits refuse are left to the preParsing hook.
+  app.addHook('preHandler', async (request) => {
+    if (request.method !== 'GET' || request.routeOptions.url !== '/graphql') return;
+    const q = (request.query ?? {}) as Record<string, unknown>;
+    if (typeof q.query !== 'string' || checkSource(q.query, limits)) return;
+    let document: DocumentNode;
+    try {
+      document = parse(q.query, { maxTokens: limits.maxTokens });
+    } catch {
+      return; // Mercurius answers with the syntax error
+    }
+    const missing = operationMissing(document, typeof q.operationName === 'string' ? q.operationName : undefined);
+    if (missing) throw missing;
   });
 
   // Over WebSocket, Mercurius takes a non-string query for an already-parsed
