@@ -12,7 +12,8 @@
 //   commits: the change found no row (Prisma P2025, a foreign key violation).
 // - A subscription's start message over WebSocket that Mercurius refused
 //   itself: untyped errors (syntax, variables, a query sent as a
-//   subscription) or a TypeError's message (no operation to run).
+//   subscription) or a TypeError's message (no operation to run; a start
+//   message without a payload object, or with a query that is no text).
 // - A stored Black & White game on a server without its data file (the game
 //   type listed, not playable): view, actions, log, pictures, rematch… were
 //   500s ("game type black-and-white is not installed").
@@ -308,4 +309,34 @@ t.test('GraphQL over GET: a document without the operation to run is 400 invalid
     }
   }
   t.equal((await get({ query: two, operationName: 'a' })).statusCode, 200, 'a name the document has still runs');
+});
+
+t.test('WebSocket: a subscribe message without a payload object or a query text is refused with invalid_request', async (t) => {
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('not listening');
+  // Raw messages: the graphql-ws client would not send these.
+  const answers = async (payload: unknown): Promise<unknown[]> => {
+    const socket = new WebSocket(`ws://127.0.0.1:${address.port}/graphql`, 'graphql-transport-ws');
+    t.teardown(() => socket.terminate());
+    const got: unknown[] = [];
+    const error = new Promise<void>((resolve) => {
+      socket.on('message', (d) => {
+        const m = JSON.parse(String(d)) as { type: string; id?: string; payload?: unknown };
+        if (m.type === 'connection_ack') socket.send(JSON.stringify({ id: '1', type: 'subscribe', ...(payload === undefined ? {} : { payload }) }));
+        if (m.type === 'error' || m.type === 'next') {
+          got.push(m.payload);
+          resolve();
+        }
+      });
+    });
+    socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { Authorization: `Bearer ${alice.key}` } })));
+    await within(error, () => `an answer to ${JSON.stringify(payload)}; got ${JSON.stringify(got)}`);
+    socket.terminate();
+    return got;
+  };
+  for (const payload of [undefined, null, 'subscription { myTurn { gameId } }', [], { query: 5 }, { query: { kind: 'Document', definitions: [] } }, { variables: {} }]) {
+    const [first] = await answers(payload);
+    const errors = first as Array<{ message?: string; extensions?: { code?: string } }>;
+    t.equal(errors?.[0]?.extensions?.code, 'invalid_request', `payload ${JSON.stringify(payload)}: ${JSON.stringify(first)}`);
+  }
 });

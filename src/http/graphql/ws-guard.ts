@@ -17,7 +17,7 @@
 // syntax error, variables that do not fit, a query sent as a subscription:
 // input.ts subscriptionStartError).
 import { randomUUID } from 'node:crypto';
-import type { GraphQLError } from 'graphql';
+import { GraphQLError } from 'graphql';
 
 /** The part of a ws WebSocket the guard uses. */
 export interface GuardedSocket {
@@ -79,16 +79,22 @@ export class WebSocketSourceGuard {
       return data; // Mercurius answers "Message must be a JSON string".
     }
     if (typeof message !== 'object' || message === null || !START_TYPES.has((message as { type?: unknown }).type as string)) return data;
-    const payload = (message as { payload?: unknown }).payload;
-    if (typeof payload !== 'object' || payload === null) return data;
-    const query = (payload as { query?: unknown }).query;
-    if (typeof query !== 'string') return data;
-    const refusal = this.check(query, payload as Record<string, unknown>);
+    const rawPayload = (message as { payload?: unknown }).payload;
+    // A start without an object payload, or whose query is not a text: Mercurius read them as they
+    // came (a missing payload, a query that is a number or an object taken for a parsed document)
+    // and answered with a TypeError's message. Refused the same way as the others, typed.
+    const payload = typeof rawPayload === 'object' && rawPayload !== null && !Array.isArray(rawPayload) ? (rawPayload as Record<string, unknown>) : {};
+    const query = payload.query;
+    const refusal = payload !== rawPayload
+      ? new GraphQLError('A subscribe message needs a payload object with a query.', { extensions: { code: 'invalid_request' } })
+      : typeof query !== 'string'
+        ? new GraphQLError('query must be a string holding a GraphQL document.', { extensions: { code: 'invalid_request' } })
+        : this.check(query, payload);
     if (!refusal) return data;
     const id = randomUUID();
     this.refusals.set(id, { error: refusal, kept });
     kept.add(id);
-    const { operationName: _dropped, ...rest } = payload as Record<string, unknown>;
+    const { operationName: _dropped, ...rest } = payload;
     return Buffer.from(JSON.stringify({ ...message, payload: { ...rest, query: standIn(id) } }));
   }
 }
