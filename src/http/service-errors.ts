@@ -29,6 +29,7 @@ export const SERVICE_ERROR_STATUS: Record<ErrorCode, number> = {
   deadline_passed: 409,
   not_claimable: 409,
   ai_level_unavailable: 422,
+  game_type_unavailable: 409,
   rate_limited: 429,
   unavailable: 503,
 };

@@ -130,7 +130,10 @@ export async function playAiTurn(ctx: Ctx, gameId: string): Promise<AiTurnOutcom
 
 /** Active games in which an AI seat must act now, least recently changed first (the sweep of jobs/ai-moves.ts). */
 export function pendingAiGames(ctx: Ctx, limit = 500): Promise<string[]> {
-  return aiTurnGames(ctx.sql, limit);
+  // Only game types this server can play: a game of one it cannot (Black & White without its
+  // data file) would fail its move at every sweep, a warning each time, and, never moving on,
+  // keep its place among the oldest `limit` games that every sweep picks.
+  return aiTurnGames(ctx.sql, limit, Object.keys(ctx.games));
 }
 
 /**

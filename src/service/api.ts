@@ -230,8 +230,8 @@ export interface GameViewResult {
   status: GameStatus;
   role: string | null;
   activeRoles: string[];
-  /** engine.view(state, role): never the raw state. */
-  view: Json;
+  /** engine.view(state, role): never the raw state. Null before the start (no state yet). */
+  view: Json | null;
   /** Each seat's clock as of the answer (public to every seat and spectator); null without a time control or for an earlier version. */
   clock: GameClock | null;
 }

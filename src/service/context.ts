@@ -80,9 +80,22 @@ export function unplayableGameType(ctx: Ctx, gameType: unknown, field = 'gameTyp
   );
 }
 
+/**
+ * The rules of a stored game. A game type the server lists but cannot play now (its data file
+ * unset, missing or invalid since the game was made) is the server's state, not the client's
+ * mistake nor a bug: a typed 409 naming the game type and why, where a plain Error was a 500.
+ */
 export function moduleOf(ctx: Ctx, gameType: string): GameModule {
   const m = findModule(ctx, gameType);
-  if (!m) throw new Error(`game type ${gameType} is not installed`);
+  if (!m) {
+    const known = ctx.dataGames?.find((g) => g.id === gameType);
+    const why = known?.missing[0] ? ` (${known.missing[0].path ? `${known.missing[0].file} ${known.missing[0].path}: ` : ''}${known.missing[0].message})` : '';
+    throw new ServiceError(
+      'game_type_unavailable',
+      `${known?.title ?? gameType} is not playable on this server now${why}, so this game cannot be shown or played; GET /game-types says why.`,
+      { gameType, missing: known?.missing ?? [] },
+    );
+  }
   return m;
 }
 

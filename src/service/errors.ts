@@ -49,6 +49,12 @@ export const ERROR_CODES = [
   'not_claimable',
   /** An AI level this game type cannot be played at (only random, where its module cannot sample states): extensions.levels lists the ones it can. */
   'ai_level_unavailable',
+  /**
+   * A stored game of a game type this server cannot play now (Black & White without a valid
+   * data file: README "Black & White's data"): its view, actions, log, pictures and rematch
+   * need the rules; extensions.gameType and missing (why) say what the operator must fix.
+   */
+  'game_type_unavailable',
   /** Used by the rate-limit plugin (DELIVERY). */
   'rate_limited',
   /** The database is unreachable (down, restarting): retry shortly. */

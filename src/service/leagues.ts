@@ -14,6 +14,7 @@ import { currentRatings, entrantsOf, isOrganiser, loadLeague, requireOrganiser, 
 import { advance, forfeitOpenBoards } from './league-rounds.ts';
 import { newSeed } from './secrets.ts';
 import { listEntrantRows as entrantRows } from '../store/leagues.ts';
+import { isStorableTime } from './times.ts';
 
 const MAX_ORGANISERS = 20;
 const MAX_REASON = 500;
@@ -82,7 +83,7 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   try {
     const [t, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
     const createdAt = new Date(t);
-    if (Number.isNaN(createdAt.getTime()) || !isUuid(id)) throw new Error('bad');
+    if (!isStorableTime(createdAt) || !isUuid(id)) throw new Error('bad');
     return { createdAt, id };
   } catch {
     throw new ServiceError('invalid_request', 'cursor is not one this server gave out.');

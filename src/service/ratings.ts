@@ -11,6 +11,7 @@ import type {
 } from './api.ts';
 import { findModule, isUuid, type Ctx } from './context.ts';
 import { ServiceError } from './errors.ts';
+import { isStorableTime } from './times.ts';
 
 /** Recent results on a profile. */
 export const RECENT_RESULTS = 20;
@@ -194,7 +195,7 @@ export async function getRatingHistory(
   const p = await findPlayer(ctx, playerId);
   const type = requireGameType(ctx, gameType);
   const limit = pageLimit(page.limit);
-  const after = decodeCursor(page.cursor, (v) => v.length === 2 && typeof v[0] === 'string' && !Number.isNaN(Date.parse(v[0])) && isUuid(v[1]));
+  const after = decodeCursor(page.cursor, (v) => v.length === 2 && typeof v[0] === 'string' && isStorableTime(new Date(v[0])) && isUuid(v[1]));
   const rows = await ctx.db.$queryRaw<
     { game_id: string; at: Date; score: number; rating_before: number; rating: number; rd: number; opponent_id: string; opponent_name: string; opponent_bot: boolean }[]
   >`

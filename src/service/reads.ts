@@ -15,6 +15,7 @@ import { isPlainObject } from './json.ts';
 import { foldLog, type LogChange } from '../engine/types.ts';
 import { DEFAULT_LANGUAGE, type Language } from '../i18n/index.ts';
 import { choiceTree, labelledActions, logLines } from './choices.ts';
+import { isStorableTime } from './times.ts';
 
 function isLogChange(v: unknown): v is LogChange {
   return isPlainObject(v) && typeof v.from === 'number' && Array.isArray(v.entries);
@@ -118,7 +119,7 @@ function encodeCursor(createdAt: Date, id: string): string {
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
   const createdAt = new Date(at ?? '');
-  if (!id || !isUuid(id) || Number.isNaN(createdAt.getTime())) throw new ServiceError('invalid_request', 'cursor is not one this server returned.');
+  if (!id || !isUuid(id) || !isStorableTime(createdAt)) throw new ServiceError('invalid_request', 'cursor is not one this server returned.');
   return { createdAt, id };
 }
 

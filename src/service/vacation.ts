@@ -18,7 +18,7 @@ import { canPause, DAY, openUse, endVacation as endUse, pause, resume, startVaca
 import type { Prisma } from '../generated/prisma/client.ts';
 import { findGame } from '../store/games.ts';
 import { firstReminder } from './clocks.ts';
-import { orderSeats } from './context.ts';
+import { orderSeats, requirePlayer } from './context.ts';
 import { publishClockChange } from './events.ts';
 import { plannedRounds } from './league-schedule.ts';
 import { shapeOf } from './league-views.ts';
@@ -94,12 +94,16 @@ export function parseUntil(input: unknown): number | undefined {
   return t;
 }
 
-export async function getVacation(ctx: Ctx, caller: Caller): Promise<VacationInfo> {
+// The operator's token is a Caller with no player (playerId ''): requirePlayer refuses it with
+// 403 forbidden, where the queries below failed on '' as a uuid (a 500).
+export async function getVacation(ctx: Ctx, callerIn: Caller): Promise<VacationInfo> {
+  const caller = requirePlayer(callerIn);
   return info(await usesOf(ctx.db, caller.playerId), ctx.vacation, ctx.now());
 }
 
 /** Starts the caller's vacation now (until: its planned end) and pauses their correspondence clocks. */
-export async function startVacation(ctx: Ctx, caller: Caller, input: { until?: unknown }): Promise<VacationInfo> {
+export async function startVacation(ctx: Ctx, callerIn: Caller, input: { until?: unknown }): Promise<VacationInfo> {
+  const caller = requirePlayer(callerIn);
   const until = parseUntil(input.until);
   const now = ctx.now();
   const rows = await ctx.db.$transaction(async (tx) => {
@@ -122,7 +126,8 @@ export async function startVacation(ctx: Ctx, caller: Caller, input: { until?: u
  * first (clocks_resumed_at still null), then the clocks resume and the use is marked resumed; a
  * crash in between leaves a closed use not yet resumed, which the clock sweep finds and resumes.
  */
-export async function endVacation(ctx: Ctx, caller: Caller): Promise<VacationInfo> {
+export async function endVacation(ctx: Ctx, callerIn: Caller): Promise<VacationInfo> {
+  const caller = requirePlayer(callerIn);
   const now = ctx.now();
   const rows = await closeUse(ctx, caller.playerId, () => now);
   await resumeClosed(ctx, caller.playerId);

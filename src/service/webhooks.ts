@@ -15,6 +15,7 @@ import type { Caller } from './api.ts';
 import { isOver, isUuid, requirePlayer, type Ctx } from './context.ts';
 import { ServiceError } from './errors.ts';
 import { isPlainObject } from './json.ts';
+import { isStorableTime } from './times.ts';
 
 export const EVENT_TYPES = ['your_turn', 'game_started', 'game_ended', 'clock_reminder', 'clock_timeout', 'league_round_published', 'league_result_recorded', 'ping', 'endpoint_disabled'] as const;
 export type WebhookEventType = (typeof EVENT_TYPES)[number];
@@ -206,6 +207,11 @@ async function ownEndpoint(ctx: Ctx, caller: Caller, id: string): Promise<Webhoo
   return e;
 }
 
+/** The endpoint was found, then deleted (a concurrent DELETE) before the change: as if it had not been found. */
+function gone(id: string): never {
+  throw new ServiceError('not_found', `No webhook ${id} of yours.`);
+}
+
 export async function createWebhook(ctx: Ctx, callerIn: Caller | null, raw: unknown): Promise<{ webhook: WebhookInfo; secret: string }> {
   const caller = requirePlayer(callerIn);
   const b = input(raw);
@@ -242,18 +248,18 @@ export async function updateWebhook(ctx: Ctx, callerIn: Caller | null, id: strin
   }
   if (b.url !== undefined) data.url = await checkUrl(ctx, b.url);
   if (Object.keys(data).length === 0) return info(e, ctx.now());
-  return info(await store.updateEndpoint(ctx.db, e.id, data), ctx.now());
+  return info((await store.updateEndpoint(ctx.db, e.id, data)) ?? gone(id), ctx.now());
 }
 
 export async function deleteWebhook(ctx: Ctx, callerIn: Caller | null, id: string): Promise<void> {
   const e = await ownEndpoint(ctx, requirePlayer(callerIn), id);
-  await store.deleteEndpoint(ctx.db, e.id);
+  if (!(await store.deleteEndpoint(ctx.db, e.id))) gone(id);
 }
 
 export async function rotateWebhookSecret(ctx: Ctx, callerIn: Caller | null, id: string): Promise<{ webhook: WebhookInfo; secret: string }> {
   const e = await ownEndpoint(ctx, requirePlayer(callerIn), id);
   const secret = newSecret();
-  const after = await store.rotateSecret(ctx.db, e, secret, new Date(ctx.now() + ROTATION_OVERLAP_MS));
+  const after = (await store.rotateSecret(ctx.db, e, secret, new Date(ctx.now() + ROTATION_OVERLAP_MS))) ?? gone(id);
   return { webhook: info(after, ctx.now()), secret };
 }
 
@@ -305,7 +311,7 @@ export async function redeliverMessage(ctx: Ctx, callerIn: Caller | null, id: st
 function time(v: unknown, field: string): Date {
   if (typeof v !== 'string' || !/^\d{4}-\d\d-\d\dT/.test(v)) throw bad(`${field} must be an ISO 8601 date-time.`, field);
   const d = new Date(v);
-  if (Number.isNaN(d.getTime())) throw bad(`${field} must be an ISO 8601 date-time.`, field);
+  if (!isStorableTime(d)) throw bad(`${field} must be an ISO 8601 date-time from year 1 to 9999.`, field);
   return d;
 }
 
@@ -324,7 +330,7 @@ export async function redeliverRange(ctx: Ctx, callerIn: Caller | null, id: stri
 export async function testWebhook(ctx: Ctx, callerIn: Caller | null, id: string): Promise<{ messageId: string }> {
   const e = await ownEndpoint(ctx, requirePlayer(callerIn), id);
   const payload = { type: 'ping', timestamp: new Date(ctx.now()).toISOString(), data: { webhookId: e.id } };
-  return { messageId: await store.insertMessage(ctx.sql, e.id, 'ping', payload) };
+  return { messageId: (await store.insertMessage(ctx.sql, e.id, 'ping', payload)) ?? gone(id) };
 }
 
 // ─── Delivery ───────────────────────────────────────────────────────────────

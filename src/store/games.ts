@@ -659,15 +659,15 @@ export async function gamesOfPlayer(db: PrismaClient, playerId: string): Promise
 }
 
 /** Active games where a seat held by an AI player (players.ai_level) is among the active roles, least recently changed first. */
-export async function aiTurnGames(sql: Sql, limit: number): Promise<string[]> {
+export async function aiTurnGames(sql: Sql, limit: number, gameTypes: readonly string[]): Promise<string[]> {
   const { rows } = await sql.query<{ id: string }>({
     name: 'herald-ai-turn-games',
     text: `SELECT g.id::text AS id FROM players p
       JOIN seats s ON s.player_id = p.id
       JOIN games g ON g.id = s.game_id
-      WHERE p.ai_level IS NOT NULL AND g.status = 'active' AND s.role = ANY(g.active_roles)
+      WHERE p.ai_level IS NOT NULL AND g.status = 'active' AND s.role = ANY(g.active_roles) AND g.game_type = ANY($2::text[])
       GROUP BY g.id, g.updated_at ORDER BY g.updated_at LIMIT $1`,
-    values: [limit],
+    values: [limit, [...gameTypes]],
   });
   return rows.map((r) => r.id);
 }

@@ -78,18 +78,41 @@ export function findEndpoint(db: PrismaClient, id: string): Promise<WebhookEndpo
   return db.webhookEndpoint.findUnique({ where: { id } });
 }
 
-export function updateEndpoint(db: PrismaClient, id: string, data: { url?: string; events?: string[]; enabled?: boolean }): Promise<WebhookEndpoint> {
+// The service reads an endpoint (is it the caller's?) and then changes it: a
+// DELETE of the same endpoint can commit in between. The writes below then
+// find no row — null / false, which the service answers as not_found — where
+// Prisma's update and delete would throw (a 500).
+
+/** Prisma's "the record to update or delete does not exist". */
+function isMissingRecord(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === 'P2025';
+}
+
+/** The endpoint after the change; null when it was deleted meanwhile. */
+export async function updateEndpoint(db: PrismaClient, id: string, data: { url?: string; events?: string[]; enabled?: boolean }): Promise<WebhookEndpoint | null> {
   const enabling = data.enabled === true ? { disabledReason: null, disabledAt: null } : data.enabled === false ? { disabledReason: 'disabled by its owner', disabledAt: new Date() } : {};
-  return db.webhookEndpoint.update({ where: { id }, data: { ...data, ...enabling } });
+  try {
+    return await db.webhookEndpoint.update({ where: { id }, data: { ...data, ...enabling } });
+  } catch (err) {
+    if (isMissingRecord(err)) return null;
+    throw err;
+  }
 }
 
-export async function deleteEndpoint(db: PrismaClient, id: string): Promise<void> {
-  await db.webhookEndpoint.delete({ where: { id } });
+/** False when there was no such endpoint (deleted meanwhile). */
+export async function deleteEndpoint(db: PrismaClient, id: string): Promise<boolean> {
+  const { count } = await db.webhookEndpoint.deleteMany({ where: { id } });
+  return count > 0;
 }
 
-/** The new secret signs from now on; the current one keeps signing until `until`. */
-export function rotateSecret(db: PrismaClient, e: WebhookEndpoint, secret: string, until: Date): Promise<WebhookEndpoint> {
-  return db.webhookEndpoint.update({ where: { id: e.id }, data: { secret, previousSecret: e.secret, previousUntil: until } });
+/** The new secret signs from now on; the current one keeps signing until `until`. Null when the endpoint was deleted meanwhile. */
+export async function rotateSecret(db: PrismaClient, e: WebhookEndpoint, secret: string, until: Date): Promise<WebhookEndpoint | null> {
+  try {
+    return await db.webhookEndpoint.update({ where: { id: e.id }, data: { secret, previousSecret: e.secret, previousUntil: until } });
+  } catch (err) {
+    if (isMissingRecord(err)) return null;
+    throw err;
+  }
 }
 
 export interface DeliveryRow {
@@ -319,11 +342,19 @@ export async function disableEndpoint(sql: Sql, endpointId: string, reason: stri
   return (rows[0]?.n ?? 0) === 1;
 }
 
-/** One message straight to one endpoint (a test ping); its id. */
-export async function insertMessage(sql: Sql, endpointId: string, type: string, payload: unknown): Promise<string> {
-  const { rows } = await sql.query<{ id: string }>({
-    text: `INSERT INTO webhook_messages (id, endpoint_id, event_type, payload) VALUES ('msg_' || replace(gen_random_uuid()::text, '-', ''), $1::uuid, $2, $3::jsonb) RETURNING id`,
-    values: [endpointId, type, JSON.stringify(payload)],
-  });
-  return rows[0]!.id;
+/** One message straight to one endpoint (a test ping); its id, or null when the endpoint is gone (deleted meanwhile). */
+export async function insertMessage(sql: Sql, endpointId: string, type: string, payload: unknown): Promise<string | null> {
+  try {
+    const { rows } = await sql.query<{ id: string }>({
+      text: `INSERT INTO webhook_messages (id, endpoint_id, event_type, payload)
+             SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.id, $2, $3::jsonb FROM webhook_endpoints e WHERE e.id = $1::uuid
+             RETURNING id`,
+      values: [endpointId, type, JSON.stringify(payload)],
+    });
+    return rows[0]?.id ?? null;
+  } catch (err) {
+    // Deleted between the SELECT and the foreign key's check.
+    if ((err as { code?: unknown } | null)?.code === '23503') return null;
+    throw err;
+  }
 }

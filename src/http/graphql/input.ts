@@ -2,8 +2,12 @@
 // (Mercurius would treat a non-string `query` as an already-parsed document,
 // and answered {"query": 123} with a 500), the variables of a GET request
 // (JSON inside the query string), and string literals written in the
-// document itself (a "\u0000" escape becomes U+0000 only once parsed).
-import { GraphQLError, Kind, Location, parse, type ASTVisitor, type DocumentNode, type ValidationContext, type ValidationRule } from 'graphql';
+// document itself (a "\u0000" escape becomes U+0000 only once parsed), and
+// the start message of a subscription over WebSocket.
+import {
+  GraphQLError, Kind, Location, getOperationAST, getVariableValues, parse,
+  type ASTVisitor, type DocumentNode, type GraphQLSchema, type ValidationContext, type ValidationRule,
+} from 'graphql';
 import { ServiceError } from '../../service/api.ts';
 import { findUnstorable, isStorable, unstorableReason } from '../storable.ts';
 
@@ -85,4 +89,42 @@ export function syntaxErrorOf(source: string | undefined): GraphQLError {
     if (err instanceof GraphQLError) return new GraphQLError(err.message, { source: err.source, positions: err.positions, extensions: { code: 'invalid_request' } });
   }
   return new GraphQLError('query is not a GraphQL document.', { extensions: { code: 'invalid_request' } });
+}
+
+function invalidStart(message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: 'invalid_request' } });
+}
+
+/** invalid_request when the document has no operation `operationName` picks (none named so, or several and no name); else null. */
+export function operationMissing(document: DocumentNode, operationName: string | undefined): GraphQLError | null {
+  if (getOperationAST(document, operationName)) return null;
+  return invalidStart(operationName !== undefined ? `The document has no operation named "${operationName}".` : 'The document must hold exactly one operation, or operationName must name one of them.');
+}
+
+/**
+ * What a subscription's start message over WebSocket gets wrong before it can
+ * run, as an invalid_request error; null when it may start. Mercurius answers
+ * these itself, outside the errorFormatter, so the client got untyped errors
+ * (a syntax error, a variable of the wrong type) or a TypeError's message (a
+ * document whose operation it could not pick). The text has passed the size
+ * limits (checkSource), so parsing it is safe.
+ */
+export function subscriptionStartError(schema: GraphQLSchema, source: string, payload: Record<string, unknown>): GraphQLError | null {
+  let document: DocumentNode;
+  try {
+    document = parse(source);
+  } catch {
+    return syntaxErrorOf(source);
+  }
+  const { operationName, variables } = payload;
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return invalidStart('operationName must be a string.');
+  const missing = operationMissing(document, operationName ?? undefined);
+  if (missing) return missing;
+  const operation = getOperationAST(document, operationName ?? undefined)!;
+  if (operation.operation !== 'subscription') return invalidStart(`Only subscriptions run over WebSocket; send a ${operation.operation} over HTTP (POST /graphql).`);
+  if (variables !== undefined && variables !== null && !isObject(variables)) return invalidStart('variables must be an object.');
+  // Undeclared variables and the rest of validation are left to the preSubscriptionExecution hook.
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {}, { maxErrors: 1 });
+  const first = coerced.errors?.[0];
+  return first ? new GraphQLError(first.message, { nodes: first.nodes, extensions: { code: 'invalid_request' } }) : null;
 }

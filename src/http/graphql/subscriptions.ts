@@ -73,7 +73,7 @@ export interface GameUpdate {
   status: GameViewResult['status'];
   activeRoles: string[];
   role: string | null;
-  view: Json;
+  view: Json | null;
   at: string | null;
   clock: GameClock | null;
 }

@@ -12,9 +12,12 @@
 // preSubscriptionParsing, and the hook there throws the kept refusal
 // (take()): the typed error reaches the client through Mercurius's own error
 // path, under the message's id and in order (after connection_ack, as for any
-// other error), and only on a connection Mercurius accepted.
+// other error), and only on a connection Mercurius accepted. The same way
+// carries the refusals of a start message Mercurius would answer untyped (a
+// syntax error, variables that do not fit, a query sent as a subscription:
+// input.ts subscriptionStartError).
 import { randomUUID } from 'node:crypto';
-import type { GraphQLError } from 'graphql';
+import { GraphQLError } from 'graphql';
 
 /** The part of a ws WebSocket the guard uses. */
 export interface GuardedSocket {
@@ -32,8 +35,9 @@ const STAND_IN = /^# refused before parsing: ([0-9a-f-]{36})\nsubscription \{ __
 export class WebSocketSourceGuard {
   private readonly refusals = new Map<string, { error: GraphQLError; kept: Set<string> }>();
 
-  private readonly check: (source: string) => GraphQLError | null;
-  constructor(check: (source: string) => GraphQLError | null) {
+  private readonly check: (source: string, payload: Record<string, unknown>) => GraphQLError | null;
+  /** `check` gets the start message's text and its whole payload (variables, operationName). */
+  constructor(check: (source: string, payload: Record<string, unknown>) => GraphQLError | null) {
     this.check = check;
   }
 
@@ -75,16 +79,22 @@ export class WebSocketSourceGuard {
       return data; // Mercurius answers "Message must be a JSON string".
     }
     if (typeof message !== 'object' || message === null || !START_TYPES.has((message as { type?: unknown }).type as string)) return data;
-    const payload = (message as { payload?: unknown }).payload;
-    if (typeof payload !== 'object' || payload === null) return data;
-    const query = (payload as { query?: unknown }).query;
-    if (typeof query !== 'string') return data;
-    const refusal = this.check(query);
+    const rawPayload = (message as { payload?: unknown }).payload;
+    // A start without an object payload, or whose query is not a text: Mercurius read them as they
+    // came (a missing payload, a query that is a number or an object taken for a parsed document)
+    // and answered with a TypeError's message. Refused the same way as the others, typed.
+    const payload = typeof rawPayload === 'object' && rawPayload !== null && !Array.isArray(rawPayload) ? (rawPayload as Record<string, unknown>) : {};
+    const query = payload.query;
+    const refusal = payload !== rawPayload
+      ? new GraphQLError('A subscribe message needs a payload object with a query.', { extensions: { code: 'invalid_request' } })
+      : typeof query !== 'string'
+        ? new GraphQLError('query must be a string holding a GraphQL document.', { extensions: { code: 'invalid_request' } })
+        : this.check(query, payload);
     if (!refusal) return data;
     const id = randomUUID();
     this.refusals.set(id, { error: refusal, kept });
     kept.add(id);
-    const { operationName: _dropped, ...rest } = payload as Record<string, unknown>;
+    const { operationName: _dropped, ...rest } = payload;
     return Buffer.from(JSON.stringify({ ...message, payload: { ...rest, query: standIn(id) } }));
   }
 }

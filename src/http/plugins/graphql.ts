@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { GraphQLError, specifiedRules, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
 import mercurius, { type IResolvers } from 'mercurius';
 import { projectRoot } from '../../paths.ts';
 import { createAuth, credentialsFromPayload, fixedAuth, type HeraldContext } from '../graphql/context.ts';
@@ -16,7 +16,7 @@ import { frameworkErrors } from './errors.ts';
 import graphiql from './graphiql.ts';
 import { DEFAULT_LIMITS, limitsRule, type QueryLimits } from '../graphql/limits.ts';
 import { checkDocument, checkSource } from '../graphql/size.ts';
-import { isParsedDocument, storableLiteralsRule, syntaxErrorOf } from '../graphql/input.ts';
+import { isParsedDocument, operationMissing, storableLiteralsRule, subscriptionStartError, syntaxErrorOf } from '../graphql/input.ts';
 import { queryResolvers } from '../graphql/resolvers.ts';
 import { leagueResolvers } from '../graphql/leagues.ts';
 import { WebSocketSourceGuard, type GuardedSocket } from '../graphql/ws-guard.ts';
@@ -61,7 +61,8 @@ export default async function graphql(app: FastifyInstance, opts: GraphqlOptions
   // guard checks the raw text first (ws-guard.ts). It watches each socket of
   // Mercurius's WebSocket route from the route's handler, which
   // @fastify/websocket calls with the new socket before Mercurius listens to it.
-  const wsGuard = new WebSocketSourceGuard((source) => checkSource(source, limits));
+  // Past the limits, the start message as a whole (input.ts subscriptionStartError): the schema is Mercurius's, read when a message comes.
+  const wsGuard = new WebSocketSourceGuard((source, payload) => checkSource(source, limits) ?? subscriptionStartError(app.graphql.schema, source, payload));
   app.addHook('onRoute', (route) => {
     const wsRoute = route as typeof route & { wsHandler?: (this: unknown, socket: GuardedSocket, request: unknown) => unknown };
     const handler = wsRoute.wsHandler;
@@ -128,6 +129,23 @@ export default async function graphql(app: FastifyInstance, opts: GraphqlOptions
     if (!isParsedDocument(document)) throw syntaxErrorOf(sources.get(context));
     const tooBig = checkDocument(document, limits);
     if (tooBig) throw tooBig;
+  });
+  // On GET, Mercurius picks the operation (only queries may run) before graphql-js would refuse
+  // an operationName the document lacks, and, for a text it has cached, before any of its hooks:
+  // a document without the operation to run (none of that name, or several and no name) was a
+  // TypeError, a 500. Texts the size limits refuse are left to the preParsing hook.
+  app.addHook('preHandler', async (request) => {
+    if (request.method !== 'GET' || request.routeOptions.url !== '/graphql') return;
+    const q = (request.query ?? {}) as Record<string, unknown>;
+    if (typeof q.query !== 'string' || checkSource(q.query, limits)) return;
+    let document: DocumentNode;
+    try {
+      document = parse(q.query, { maxTokens: limits.maxTokens });
+    } catch {
+      return; // Mercurius answers with the syntax error
+    }
+    const missing = operationMissing(document, typeof q.operationName === 'string' ? q.operationName : undefined);
+    if (missing) throw missing;
   });
 
   // Over WebSocket, Mercurius takes a non-string query for an already-parsed
