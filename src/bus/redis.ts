@@ -126,10 +126,7 @@ export function createRedisBus(options: RedisBusOptions): Bus {
       if (!channel.startsWith(PING_PREFIX) && handlers.has(channel)) {
         // Only a channel with local subscribers echoes back to this connection.
         echoes.expect(channel, payload);
-        // A microtask, not setImmediate: still after publish() returns (asynchronous, as the contract
-        // says), but in the same turn of the event loop as the commit, so a local SSE stream's event is
-        // written in the same turn as the action's answer instead of one turn later.
-        queueMicrotask(() => handlers.dispatch(channel, payload, onError));
+        setImmediate(() => handlers.dispatch(channel, payload, onError));
       }
       await publisher.publish(prefix + channel, payload);
     },
