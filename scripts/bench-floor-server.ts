@@ -272,7 +272,7 @@ subscriber.on('message', (channel: string, payload: string) => {
   void channel;
 });
 
-function publishCommitted(g: Game, entry: { kind: string; role: string | null; playerId: string | null; status: string; activeRoles: string[] }, at: string, ownView: { role: string; viewText: string } | null): void {
+function publishCommitted(g: Game, entry: { kind: string; role: string | null; playerId: string | null; status: string; activeRoles: string[] }, at: string, ownView: { role: string; view: Json } | null): void {
   const event = { type: entry.kind, gameId: g.id, version: g.version, role: entry.role, playerId: entry.playerId, activeRoles: entry.activeRoles, status: entry.status, at, clock: null };
   const payload = JSON.stringify(event);
   const ws = watchers.get(g.id);
@@ -289,18 +289,16 @@ function publishCommitted(g: Game, entry: { kind: string; role: string | null; p
 }
 
 /** The version event to each watcher of the game, each seat's view built and serialised once. */
-function deliver(g: Game, ws: Set<Watcher>, e: Record<string, unknown>, ownView: { role: string; viewText: string } | null): void {
+function deliver(g: Game, ws: Set<Watcher>, e: Record<string, unknown>, ownView: { role: string; view: Json } | null): void {
   const m = GAME_MODULES[g.gameType]!;
   const texts = new Map<string | null, string>();
   const over = g.status === 'finished' || g.status === 'abandoned';
   for (const w of ws) {
     let text = texts.get(w.role);
     if (text === undefined) {
-      // The acting seat's view is the answer's, serialised once for both (as Herald, src/http/json-text.ts).
-      const view = ownView && ownView.role === w.role ? ownView.viewText : JSON.stringify(m.view(g.state, w.role));
+      const view = ownView && ownView.role === w.role ? ownView.view : (m.view(g.state, w.role) as Json);
       const { at, ...rest } = e;
-      const head = JSON.stringify({ ...rest, seat: w.role });
-      text = `id: ${g.version}\nevent: version\ndata: ${head.slice(0, -1)},"view":${view},"clock":null${at === undefined ? '' : `,"at":${JSON.stringify(at)}`}}\n\n`;
+      text = `id: ${g.version}\nevent: version\ndata: ${JSON.stringify({ ...rest, seat: w.role, view, clock: null, at })}\n\n`;
       if (over) text += `event: end\ndata: ${JSON.stringify({ gameId: g.id, version: g.version, status: g.status })}\n\n`;
       texts.set(w.role, text);
     }
@@ -377,8 +375,7 @@ function gameEvents(before: Game, after: Game, at: string): unknown[] {
   return out;
 }
 
-/** The answer as JSON text. */
-async function submitAction(caller: string, id: string, body: any): Promise<string> {
+async function submitAction(caller: string, id: string, body: any): Promise<Record<string, unknown>> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new Problem(400, 'invalid_request', 'The body must be a JSON object.');
   const input = body.action;
   if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new Problem(400, 'invalid_request', 'action must be a JSON object.');
@@ -417,13 +414,10 @@ async function submitAction(caller: string, id: string, body: any): Promise<stri
     const at = new Date().toISOString();
     const after: Game = { ...g, status, version: g.version + 1, activeRoles, state: next, result, updatedAt: at };
     const view = m.view(next, role) as Json;
-    const viewText = JSON.stringify(view);
     const response = {
       version: after.version, role, game: summary(after), view,
       legalActions: activeRoles.includes(role) ? (m.legalActions(next, role) as Json[]) : [],
     };
-    // The answer's text with the view's spliced in (made once for the answer and the SSE event, as Herald).
-    const answer = `{"version":${after.version},"role":${JSON.stringify(role)},"game":${JSON.stringify(response.game)},"view":${viewText},"legalActions":${JSON.stringify(response.legalActions)}}`;
     const entry = { kind: 'action', role, playerId: caller, action: input, log: m.logChange(next) as unknown as Json, idempotencyKey: key, status, activeRoles };
     try {
       await commits.commit({
@@ -447,7 +441,7 @@ async function submitAction(caller: string, id: string, body: any): Promise<stri
       throw err;
     }
     cache.set(g.id, after);
-    publishCommitted(after, entry, at, { role, viewText });
+    publishCommitted(after, entry, at, { role, view });
     if (status === 'finished') {
       await pool.query({
         name: 'floor-settle',
@@ -455,7 +449,7 @@ async function submitAction(caller: string, id: string, body: any): Promise<stri
         values: [g.id],
       });
     }
-    return answer;
+    return response;
   }
 }
 
@@ -553,9 +547,8 @@ async function join(caller: string, id: string): Promise<Game> {
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
-/** `body` as JSON; a string is JSON text already (the action's answer). */
 function send(res: http.ServerResponse, status: number, body: unknown): void {
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  const text = JSON.stringify(body);
   res.writeHead(status, { ...JSON_HEADERS, 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }

@@ -10,12 +10,8 @@ const MAX_BUFFERED_BYTES = 1 << 20;
 
 /** One event as it goes on the wire. */
 export function sseEvent(type: string, id: string | null, data: unknown): string {
-  return sseFrame(type, id, JSON.stringify(data));
-}
-
-/** One event whose data is JSON text already (one line: JSON.stringify never emits a raw newline). */
-export function sseFrame(type: string, id: string | null, json: string): string {
-  return `${id === null ? '' : `id: ${id}\n`}event: ${type}\ndata: ${json}\n\n`;
+  // JSON.stringify never emits a raw newline, so `data` is one line.
+  return `${id === null ? '' : `id: ${id}\n`}event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
 export class SseStream {

@@ -20,8 +20,7 @@ import { TurnFeed } from '../../notify/turn-feed.ts';
 import { decodeAppCursor, decodeTurnCursor } from '../../notify/turn-cursor.ts';
 import { AppFeed } from '../../notify/app-feed.ts';
 import { appFeedSource, gameFeedSource, turnFeedSource } from '../../notify/sources.ts';
-import { SseStream, sseEvent, sseFrame } from '../../notify/sse.ts';
-import { versionEventText } from '../json-text.ts';
+import { SseStream, sseEvent } from '../../notify/sse.ts';
 import { errorMessage } from '../../errors.ts';
 import { knownProblem } from '../service-errors.ts';
 import { query, str, type IdParams } from './query.ts';
@@ -74,13 +73,12 @@ export default async function eventRoutes(app: FastifyInstance, opts: EventRoute
   const open = new Set<SseStream>();
   const metrics = app.hasDecorator('metrics') ? app.metrics : null;
   const gameFeeds = new GameFeeds({ fanout: app.notify, pollMs: opts.heartbeatMs, ...(metrics ? { viewRead: () => metrics.sseViewRead() } : {}) });
-  // A version event goes to every stream of its feed that is due it: serialised once (the feed hands them all the same object);
-  // its view's text is the action's answer's when the stream is the acting seat's (json-text.ts).
+  // A version event goes to every stream of its feed that is due it: serialised once (the feed hands them all the same object).
   const frames = new WeakMap<VersionEvent, Buffer>();
   const frameOf = (e: VersionEvent): Buffer => {
     let frame = frames.get(e);
     if (!frame) {
-      frame = Buffer.from(sseFrame('version', String(e.version), versionEventText(e)));
+      frame = Buffer.from(sseEvent('version', String(e.version), e));
       frames.set(e, frame);
       metrics?.sseEventEncoded();
     }

@@ -6,7 +6,6 @@ import { requireCaller } from '../plugins/auth.ts';
 import { gameDataIndex } from '../game-data.ts';
 import { PICTURE_FORMATS, ServiceError, type CreateGameInput, type GameFilter, type ImportInput, type JoinInput, type SubmitActionInput } from '../../service/api.ts';
 import { body, bool, int, language, onlyFields, query, str, type IdParams } from './query.ts';
-import { actionAnswerText } from '../json-text.ts';
 
 type P = { Params: IdParams };
 
@@ -128,8 +127,7 @@ export default async function gameRoutes(app: FastifyInstance): Promise<void> {
     // A retry gets the identical body; the header only says it was a replay.
     if (result.replayed) reply.header('idempotent-replayed', 'true');
     const { replayed: _replayed, ...response } = result;
-    // Sent as text: the view's JSON is made once for this answer and the acting seat's SSE event.
-    return reply.type('application/json; charset=utf-8').send(actionAnswerText(response));
+    return response;
   });
 
   app.get<P>('/games/:gameId/log', async (request) => {
