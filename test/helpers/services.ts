@@ -39,7 +39,20 @@ async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
 export async function createTestDatabase(t: Teardown): Promise<string> {
   const name = `herald_test_${uniqueId()}`;
   await admin((c) => c.query(`CREATE DATABASE ${name}`));
-  t.teardown(() => admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)));
+  t.teardown(() =>
+    admin(async (c) => {
+      // A pool's end() resolves before its clients' sockets have closed; a
+      // client still ending that FORCE terminates reports it as an uncaught
+      // error (a failed file under load). So let the backends go first, for
+      // a bounded time; FORCE then ends only what was really left open.
+      for (let i = 0; i < 60; i++) {
+        const open = await c.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+        if (open.rows[0].n === 0) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    }),
+  );
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
   return url.toString();
