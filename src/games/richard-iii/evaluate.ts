@@ -23,6 +23,19 @@
  * - strength on land: 0.15 per step more than the enemy's, which is what wins
  *   the battles that change the count.
  *
+ * Two things make it a win probability rather than a score:
+ *
+ * - **Time.** The logistic's slope grows as the game nears its end (1.6 per
+ *   point over √(1 + game turns left)): the margin can still change a lot with
+ *   seven turns to play and hardly at all in the last one, when one point is
+ *   the game. With a fixed slope a Pretender two points behind in the last turn
+ *   scored its all-in attack and its quiet pass alike (both deep on the tail).
+ * - **Battles as gambles.** The win probability is averaged over each pending
+ *   battle's two outcomes (won: the enemy loses its stake; lost: we lose ours)
+ *   instead of the logistic of the expected margin: a side behind then values
+ *   a risky battle that might put it ahead, and a side ahead avoids one, as a
+ *   player would.
+ *
  * Weights are rough, chosen by the benchmark's win rates (scripts/bench-ai.ts),
  * not fitted.
  */
@@ -31,7 +44,11 @@ import { isHeirOf, livingHeirCount } from './heirs.ts';
 import { usurpationCount } from './political-turn.ts';
 import { ownerOf, type R3State } from './state.ts';
 
-const SCALE = 0.35;
+/** Logistic slope per margin point with no turn left; divided by √(1 + turns left). */
+const END_SCALE = 1.6;
+const TURNS_PER_CAMPAIGN = 7;
+/** Battles whose outcomes are enumerated (2^n mixtures); further ones add their expectation. */
+const MAX_GAMBLES = 4;
 const TIE_BONUS = 0.5;
 const STEP_WEIGHT = 0.15;
 const HEIR_WEIGHT = 0.5;
@@ -83,11 +100,28 @@ export function evaluate(s: R3State, role: string): number {
     if (isHeirOf(s, b, mine ? me : opp)) t.count[i] += heirStake[i]!;
     else if (COUNTED.has(data.type)) t.count[i]++;
   }
+  const gambles: { p: number; win: number; lose: number }[] = [];
   for (const t of areas.values()) {
     if (t.power[0] === 0 || t.power[1] === 0) continue;
     const a = t.power[0] * t.power[0], d = t.power[1] * t.power[1];
     const p = a / (a + d);
-    margin += BATTLE_WEIGHT * (p * t.count[1] - (1 - p) * t.count[0]);
+    const win = BATTLE_WEIGHT * t.count[1], lose = -BATTLE_WEIGHT * t.count[0];
+    if (gambles.length < MAX_GAMBLES) gambles.push({ p, win, lose });
+    else margin += p * win + (1 - p) * lose;
   }
-  return 1 / (1 + Math.exp(-SCALE * (margin + STEP_WEIGHT * steps)));
+  // Game turns after this one (the Political Turn's usurpation ends the last).
+  const left = Math.max(0, TURNS_PER_CAMPAIGN - s.turn) + TURNS_PER_CAMPAIGN * Math.max(0, s.endCampaign - s.campaign);
+  const scale = END_SCALE / Math.sqrt(1 + left);
+  const base = margin + STEP_WEIGHT * steps;
+  // Average the win probability over every combination of battle outcomes.
+  let total = 0;
+  for (let m = 0; m < 1 << gambles.length; m++) {
+    let pr = 1, x = base;
+    for (let i = 0; i < gambles.length; i++) {
+      const g = gambles[i]!;
+      if (m & (1 << i)) { pr *= g.p; x += g.win; } else { pr *= 1 - g.p; x += g.lose; }
+    }
+    total += pr / (1 + Math.exp(-scale * x));
+  }
+  return total;
 }
