@@ -80,3 +80,21 @@ t.test('far behind in the last turn, an even battle against the last heir is sti
   const attack = evaluate(place(s.loc[glo]!), 'Lancaster'), apart = evaluate(place('kent'), 'Lancaster');
   t.ok(attack > 10 * apart, `attacking ${attack.toExponential(2)}, apart ${apart.toExponential(2)}`);
 });
+
+t.test('London counts only when held by a block that stays for the usurpation', async (t) => {
+  // Levies leave the map before the count (8.1, then 8.2): London held by a
+  // levy alone is worth no more than the same levy elsewhere; held by a noble,
+  // it is a point.
+  const s = richardIII.setup({ scenario: 'richard-iii', seed: 'eval' });
+  const idx = (id: string): number => BLOCKS.findIndex((b) => b.id === id);
+  const at = (who: string, area: string): R3State => {
+    const x: R3State = structuredClone(s);
+    for (let b = 0; b < NUM_BLOCKS; b++) if (x.loc[b] === 'middlesex') x.loc[b] = 'kent';
+    x.loc[idx(who)] = area;
+    x.steps[idx(who)] = 2;
+    x.down[idx(who)] = false;
+    return x;
+  };
+  t.equal(evaluate(at('london-levy', 'middlesex'), 'York'), evaluate(at('london-levy', 'essex'), 'York'), 'a levy in London: no point');
+  t.ok(evaluate(at('norfolk', 'middlesex'), 'York') > evaluate(at('norfolk', 'essex'), 'York'), 'a noble in London: a point');
+});
