@@ -66,8 +66,8 @@ t.test('the same lead is worth more as the game nears its end', async (t) => {
 t.test('far behind in the last turn, an even battle against the last heir is still worth fighting', async (t) => {
   // Lancaster 2 against 8 in turn 7: only Gloucester's death can still win. With
   // the battle's outcomes averaged (not the logistic of their mean) the attack
-  // keeps a value above standing apart, where a mean margin deep on the
-  // logistic's tail would make both alike.
+  // is worth over 3 times standing apart; the logistic of the mean margin (the
+  // evaluation before) made it 1.7 times.
   const s = richardIII.setup({ scenario: 'richard-iii', seed: 'eval' });
   const idx = (id: string): number => BLOCKS.findIndex((b) => b.id === id);
   const glo = idx('gloucester');
@@ -78,7 +78,7 @@ t.test('far behind in the last turn, an even battle against the last heir is sti
     return x;
   };
   const attack = evaluate(place(s.loc[glo]!), 'Lancaster'), apart = evaluate(place('kent'), 'Lancaster');
-  t.ok(attack > 10 * apart, `attacking ${attack.toExponential(2)}, apart ${apart.toExponential(2)}`);
+  t.ok(attack > 2.5 * apart, `attacking ${attack.toExponential(2)}, apart ${apart.toExponential(2)}`);
 });
 
 t.test('London counts only when held by a block that stays for the usurpation', async (t) => {
