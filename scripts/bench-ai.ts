@@ -16,7 +16,9 @@
 // easy,normal,hard, --pairs normal:random,... (default: each level vs random and
 // vs the level below), --workers N, --cost-positions N (default 30; 0 skips),
 // --partial FILE (rewrite the strength figures so far to FILE every few games),
-// --sims easy=50,normal=200 and --depth N (override the levels' budgets, for tuning).
+// --sims easy=50,normal=200 and --depth N (override the levels' budgets, for tuning),
+// --seats Lancaster (play the first level from these seats only, for tuning one side),
+// --scenarios kingmaker,... (play only these scenarios).
 import { fork } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -122,12 +124,14 @@ async function main(): Promise<void> {
         const below = order[order.indexOf(l) - 1]!;
         return below === 'random' ? [[l, 'random'] as [AiLevel, AiLevel]] : [[l, 'random'] as [AiLevel, AiLevel], [l, below] as [AiLevel, AiLevel]];
       });
+  const seats = arg('seats') ? arg('seats')!.split(',').filter((r) => ROLES.includes(r)) : ROLES;
+  const scenarios = arg('scenarios') ? arg('scenarios')!.split(',').filter((id) => M.scenarios.some((s) => s.id === id)) : M.scenarios.map((s) => s.id);
   const jobs: GameJob[] = [];
   let id = 0;
   for (let g = 0; g < games; g++) {
     for (const [a, b] of pairs) {
-      for (const aSeat of ROLES) {
-        const scenario = M.scenarios[g % M.scenarios.length]!.id;
+      for (const aSeat of seats) {
+        const scenario = scenarios[g % scenarios.length]!;
         jobs.push({ id: id++, a, b, aSeat, scenario, seed: `bench-ai:${g}:${scenario}` });
       }
     }
@@ -178,6 +182,7 @@ function report(pairs: [AiLevel, AiLevel][], results: GameResult[]): void {
     let kAll = 0, nAll = 0;
     for (const seat of ROLES) {
       const rs = mine.filter((r) => r.job.aSeat === seat);
+      if (rs.length === 0) continue;
       const k = rs.reduce((x, r) => x + (r.winner === seat ? 1 : r.winner === null ? 0.5 : 0), 0);
       const [lo, hi] = wilson(k, rs.length);
       line.push(`as ${seat} ${k}/${rs.length} = ${pct(k / rs.length)} [${pct(lo)}, ${pct(hi)}]`);
@@ -187,6 +192,16 @@ function report(pairs: [AiLevel, AiLevel][], results: GameResult[]): void {
     const p = kAll / nAll;
     eloOf.set(`${a}:${b}`, [elo(p), elo(lo), elo(hi)]);
     console.log(`  ${a} vs ${b}: ${line.join('; ')}; both seats ${pct(p)} [${pct(lo)}, ${pct(hi)}]`);
+    // Per scenario: the Pretender far behind in some, the King in another.
+    const per: string[] = [];
+    for (const seat of ROLES) {
+      for (const sc of M.scenarios) {
+        const rs = mine.filter((r) => r.job.aSeat === seat && r.job.scenario === sc.id);
+        if (rs.length === 0) continue;
+        per.push(`${seat} ${sc.id} ${rs.reduce((x, r) => x + (r.winner === seat ? 1 : r.winner === null ? 0.5 : 0), 0)}/${rs.length}`);
+      }
+    }
+    console.log(`    by scenario: ${per.join(', ')}`);
   }
   console.log('\nElo difference (first level minus second, from the score over both seats; 95% interval):');
   for (const [k, [e, lo, hi]] of eloOf) console.log(`  ${k.replace(':', ' − ')}: ${fmtElo(e)} [${fmtElo(lo)}, ${fmtElo(hi)}]`);

@@ -11,17 +11,37 @@
  * units:
  *
  * - the usurpation-count margin (the King's side counts half a point for
- *   winning ties);
+ *   winning ties), London counted only for a side holding it with a block
+ *   that is still there at the count (levies, bombards, mercenaries and the
+ *   Rebel leave first, 8.1);
  * - pending battles (Contested areas): a battle is decided after both action
- *   phases, too far for a short search to see, so each one adds the expected
- *   change of the count, from a rough chance to win it (the sides' expected
- *   hits per round, squared: Lanchester's square law) times the counted blocks
- *   the loser stands to lose there (half of them: losers often retreat);
+ *   phases, too far for a short search to see. Each is a gamble, won with a
+ *   rough chance (the sides' expected hits per round, squared: Lanchester's
+ *   square law); the loser loses the share of its counted blocks that the
+ *   winner's expected hits over two rounds would destroy (all of them when
+ *   those hits match its steps: losers that can retreat keep the rest), and
+ *   the winner of a battle in London holds London;
  * - living heirs (0.5 each): each heir killed brings the enemy nearer an
  *   instant win; in a pending battle an heir risks that too,
  *   and a side's last living heir risks the game (6 points);
  * - strength on land: 0.15 per step more than the enemy's, which is what wins
  *   the battles that change the count.
+ *
+ * Two things make it a win probability rather than a score:
+ *
+ * - **Time.** The logistic's slope grows as the game nears its end (0.4 per
+ *   point over √(1 + game turns left)): the margin can still change a lot with
+ *   seven turns to play and hardly at all in the last one, when one point is
+ *   the game. The slope is kept low: far behind, a steep logistic sits on its
+ *   convex tail, where averaging battle outcomes (below) prizes long-shot
+ *   attacks over sure points (landing a noble); bench:ai, Lancaster in
+ *   Kingmaker, 16 games each: 0.2 → 6/16, 0.4 → 13/16, 0.8 → 10/16,
+ *   1.6 → 6/16, 3.0 → 1/16.
+ * - **Battles as gambles.** The win probability is averaged over each pending
+ *   battle's two outcomes (won: the enemy loses its stake; lost: we lose ours)
+ *   instead of the logistic of the expected margin: a side behind then values
+ *   a risky battle that might put it ahead, and a side ahead avoids one, as a
+ *   player would.
  *
  * Weights are rough, chosen by the benchmark's win rates (scripts/bench-ai.ts),
  * not fitted.
@@ -31,14 +51,20 @@ import { isHeirOf, livingHeirCount } from './heirs.ts';
 import { usurpationCount } from './political-turn.ts';
 import { ownerOf, type R3State } from './state.ts';
 
-const SCALE = 0.35;
+/** Logistic slope per margin point with no turn left; divided by √(1 + turns left). Tuned by bench:ai (see above). */
+const END_SCALE = 0.4;
+const TURNS_PER_CAMPAIGN = 7;
+/** Battles whose outcomes are enumerated (2^n mixtures); further ones add their expectation. */
+const MAX_GAMBLES = 4;
 const TIE_BONUS = 0.5;
 const STEP_WEIGHT = 0.15;
 const HEIR_WEIGHT = 0.5;
-const BATTLE_WEIGHT = 0.5;
+/** Battle rounds whose expected hits a battle's loser suffers (three at most; losers often retreat sooner). */
+const KILL_ROUNDS = 2;
+const MIDDLESEX = 'middlesex';
 const LAST_HEIR_WEIGHT = 6;
 
-interface AreaTally { power: [number, number]; count: [number, number] }
+interface AreaTally { power: [number, number]; steps: [number, number]; count: [number, number] }
 
 const COUNTED = new Set(['heir', 'noble', 'church']);
 
@@ -76,18 +102,49 @@ export function evaluate(s: R3State, role: string): number {
     const n = s.steps[b]!;
     steps += mine ? n : -n;
     let t = areas.get(loc);
-    if (!t) areas.set(loc, (t = { power: [0, 0], count: [0, 0] }));
+    if (!t) areas.set(loc, (t = { power: [0, 0], steps: [0, 0], count: [0, 0] }));
     const i = mine ? 0 : 1;
     const data = BLOCKS[b]!;
     t.power[i] += (n * data.firepower) / 6;
+    t.steps[i] += n;
     if (isHeirOf(s, b, mine ? me : opp)) t.count[i] += heirStake[i]!;
     else if (COUNTED.has(data.type)) t.count[i]++;
   }
-  for (const t of areas.values()) {
+  // London counts at the usurpation only for a side still there after levies,
+  // bombards, mercenaries and the Rebel leave it (8.1, before 8.2): held by
+  // those alone, it is worth nothing (Lancaster lost a tied count so).
+  const ldn = areas.get(MIDDLESEX);
+  if (ldn && (ldn.power[0] === 0) !== (ldn.power[1] === 0)) {
+    const holder = ldn.power[0] > 0 ? 0 : 1;
+    if (ldn.count[holder] === 0) margin += holder === 0 ? -1 : 1;
+  }
+  const gambles: { p: number; win: number; lose: number }[] = [];
+  for (const [loc, t] of areas) {
     if (t.power[0] === 0 || t.power[1] === 0) continue;
     const a = t.power[0] * t.power[0], d = t.power[1] * t.power[1];
     const p = a / (a + d);
-    margin += BATTLE_WEIGHT * (p * t.count[1] - (1 - p) * t.count[0]);
+    // The loser's counted blocks die in the proportion of its steps the
+    // winner's expected hits over KILL_ROUNDS rounds would take (hits fall on
+    // the strongest blocks first, so they spread); the winner holds London.
+    const london = loc === MIDDLESEX ? 1 : 0;
+    const win = Math.min(1, (KILL_ROUNDS * t.power[0]) / t.steps[1]) * t.count[1] + (t.count[0] > 0 ? london : 0);
+    const lose = -Math.min(1, (KILL_ROUNDS * t.power[1]) / t.steps[0]) * t.count[0] - (t.count[1] > 0 ? london : 0);
+    if (gambles.length < MAX_GAMBLES) gambles.push({ p, win, lose });
+    else margin += p * win + (1 - p) * lose;
   }
-  return 1 / (1 + Math.exp(-SCALE * (margin + STEP_WEIGHT * steps)));
+  // Game turns after this one (the Political Turn's usurpation ends the last).
+  const left = Math.max(0, TURNS_PER_CAMPAIGN - s.turn) + TURNS_PER_CAMPAIGN * Math.max(0, s.endCampaign - s.campaign);
+  const scale = END_SCALE / Math.sqrt(1 + left);
+  const base = margin + STEP_WEIGHT * steps;
+  // Average the win probability over every combination of battle outcomes.
+  let total = 0;
+  for (let m = 0; m < 1 << gambles.length; m++) {
+    let pr = 1, x = base;
+    for (let i = 0; i < gambles.length; i++) {
+      const g = gambles[i]!;
+      if (m & (1 << i)) { pr *= g.p; x += g.win; } else { pr *= 1 - g.p; x += g.lose; }
+    }
+    total += pr / (1 + Math.exp(-scale * x));
+  }
+  return total;
 }

@@ -52,3 +52,49 @@ t.test('a pending battle counts for the stronger side; a recruit being placed co
   levy.flow = [...levy.flow, { s: 'recruit_where', side: 'Lancaster', block: 'bristol-levy' } as never];
   t.equal(evaluate(levy, 'Lancaster'), evaluate(s, 'Lancaster'), 'a levy does not count for usurpation');
 });
+
+t.test('the same lead is worth more as the game nears its end', async (t) => {
+  // Richard III 1483: York leads the count 8 to 2; the margin can still move in
+  // seven turns, hardly in the last one.
+  const s = richardIII.setup({ scenario: 'richard-iii', seed: 'eval' });
+  const at = (turn: number): R3State => ({ ...structuredClone(s), turn });
+  const early = evaluate(at(1), 'York'), late = evaluate(at(7), 'York');
+  t.ok(early > 0.5 && late > early, `York ${early.toFixed(3)} in turn 1, ${late.toFixed(3)} in turn 7`);
+  t.ok(Math.abs(evaluate(at(7), 'Lancaster') + late - 1) < 1e-9, 'still complementary');
+});
+
+t.test('far behind in the last turn, an even battle against the last heir is still worth fighting', async (t) => {
+  // Lancaster 2 against 8 in turn 7: only Gloucester's death can still win. With
+  // the battle's outcomes averaged (not the logistic of their mean) the attack
+  // is worth over 3 times standing apart; the logistic of the mean margin (the
+  // evaluation before) made it 1.7 times.
+  const s = richardIII.setup({ scenario: 'richard-iii', seed: 'eval' });
+  const idx = (id: string): number => BLOCKS.findIndex((b) => b.id === id);
+  const glo = idx('gloucester');
+  const place = (area: string): R3State => {
+    const x: R3State = { ...structuredClone(s), turn: 7 };
+    x.loc[idx('oxford')] = area;
+    x.steps[idx('oxford')] = x.steps[glo]!;
+    return x;
+  };
+  const attack = evaluate(place(s.loc[glo]!), 'Lancaster'), apart = evaluate(place('kent'), 'Lancaster');
+  t.ok(attack > 2.5 * apart, `attacking ${attack.toExponential(2)}, apart ${apart.toExponential(2)}`);
+});
+
+t.test('London counts only when held by a block that stays for the usurpation', async (t) => {
+  // Levies leave the map before the count (8.1, then 8.2): London held by a
+  // levy alone is worth no more than the same levy elsewhere; held by a noble,
+  // it is a point.
+  const s = richardIII.setup({ scenario: 'richard-iii', seed: 'eval' });
+  const idx = (id: string): number => BLOCKS.findIndex((b) => b.id === id);
+  const at = (who: string, area: string): R3State => {
+    const x: R3State = structuredClone(s);
+    for (let b = 0; b < NUM_BLOCKS; b++) if (x.loc[b] === 'middlesex') x.loc[b] = 'kent';
+    x.loc[idx(who)] = area;
+    x.steps[idx(who)] = 2;
+    x.down[idx(who)] = false;
+    return x;
+  };
+  t.equal(evaluate(at('london-levy', 'middlesex'), 'York'), evaluate(at('london-levy', 'essex'), 'York'), 'a levy in London: no point');
+  t.ok(evaluate(at('norfolk', 'middlesex'), 'York') > evaluate(at('norfolk', 'essex'), 'York'), 'a noble in London: a point');
+});
