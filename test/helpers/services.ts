@@ -46,7 +46,7 @@ export async function createTestDatabase(t: Teardown): Promise<string> {
       // error (a failed file under load). So let the backends go first, for
       // a bounded time; FORCE then ends only what was really left open.
       for (let i = 0; i < 60; i++) {
-        const open = await c.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+        const open = await c.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend'", [name]);
         if (open.rows[0].n === 0) break;
         await new Promise((r) => setTimeout(r, 50));
       }

@@ -19,6 +19,8 @@
   var role = params.get('role') || sessionStorage.getItem(store + ':role') || '';
   var last = null;
   var over = false;
+  // True once the event stream has been started (by the first refresh that showed the game).
+  var streaming = false;
   var gameTitle = null;
   // False once the server says this game type has no pictures (problem reason no_pictures).
   var pictures = true;
@@ -154,6 +156,14 @@
       $('play').hidden = false;
       showError(refused);
       refused = '';
+      // The event stream starts after the first refresh that showed the game,
+      // whichever run that was: a first refresh that finds a move landed
+      // between its reads ends early and asks again through the pacer.
+      if (!streaming) {
+        streaming = true;
+        if (role) sessionStorage.setItem(store + ':role', role);
+        void stream();
+      }
     } catch (err) {
       showError(err.message);
       // A failed read (the network, a rate limit) is tried again rather than leaving a stale page.
@@ -210,21 +220,18 @@
     $('live').textContent = '';
   }
 
-  async function begin() {
+  function begin() {
     sessionStorage.setItem(store, key);
     if (role) sessionStorage.setItem(store + ':role', role);
     $('keyform').hidden = true;
-    await update();
-    if ($('play').hidden) return;
-    if (role) sessionStorage.setItem(store + ':role', role);
-    void stream();
+    refresh();
   }
 
   $('usekey').addEventListener('click', function () {
     key = $('key').value.trim();
     $('key').value = '';
-    if (key) void begin();
+    if (key) begin();
   });
-  if (key) void begin();
+  if (key) begin();
   else $('keyform').hidden = false;
 })();
