@@ -100,6 +100,10 @@ export function deployable(s: BWState, army: Army, kinds: readonly KindId[]): bo
     else groups.set(key, { type: type === 'infantry' ? 0 : type === 'cavalry' ? 1 : 2, hexes: ok, n: 1 });
   }
   const list = [...groups.values()];
+  // Quick answers before the search, which walks its whole space when the army does not fit:
+  // a group with no hex it may stand on, or more units than the hexes could hold at most.
+  if (list.some((g) => !g.hexes.includes(true))) return false;
+  if (kinds.length > hexes.length * MOST_PER_HEX) return false;
   const seen = new Set<string>();
   // Puts `want` units of one type on hex i from the groups of that type that may stand there, from group j on.
   const spread = (i: number, left: number[], type: number, want: number, j: number, then: (left: number[]) => boolean): boolean => {
@@ -126,6 +130,9 @@ export function deployable(s: BWState, army: Army, kinds: readonly KindId[]): bo
   };
   return fill(0, list.map((g) => g.n));
 }
+
+/** The most units any one hex may hold (§5.1). */
+const MOST_PER_HEX = Math.max(...HEX_LOADS.map(([inf, cav, art]) => inf + cav + art));
 
 function typeOf(s: BWState, kind: KindId) {
   return kindCard(s, kind).type;
