@@ -29,7 +29,8 @@ Exit codes:
   0  done
   1  usage error: unknown command or option, bad argument, unreadable file
   2  the server refused (4xx): its problem's title, detail and code are printed
-  3  cannot reach the server, or it failed (5xx)
+  3  cannot reach the server, or it failed (5xx) or answered something
+     this client cannot read
   4  nothing to do: not your turn (also a refused move with code not_your_turn),
      or the game is over
 
@@ -37,7 +38,8 @@ Environment:
   HERALD_URL     server URL (instead of the config file's; --server wins)
   HERALD_KEY     API key (instead of the config file's; --key wins)
   HERALD_CONFIG  the config file (default $XDG_CONFIG_HOME/herald/config.json
-                 or ~/.config/herald/config.json)`;
+                 or ~/.config/herald/config.json)
+  HERALD_DEBUG   1: print the stack of an answer this client cannot read`;
 
 function int(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {

@@ -23,7 +23,14 @@ export async function run(argv: string[], io: Io = { stdin: process.stdin, stdou
       else io.stderr.write(`herald: ${err.message}\n`);
       return err.exitCode;
     }
-    io.stderr.write(`herald: ${(err as Error).stack ?? String(err)}\n`);
+    // Anything else comes from an answer this client cannot read: a 2xx whose body is not the
+    // shape it expects (a server that is not Herald, or not this version). One line like every
+    // other failure, not a TypeError's stack; HERALD_DEBUG=1 shows the stack (a client bug).
+    const name = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+    const message = `the server's answer is not what this client expects (${name}); is the server a Herald server of this version?`;
+    if (json) io.stderr.write(`${JSON.stringify({ error: message, exitCode: EXIT.unreachable, problem: null })}\n`);
+    else io.stderr.write(`herald: ${message}\n`);
+    if (io.env.HERALD_DEBUG === '1' && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
     return EXIT.unreachable;
   }
 }
