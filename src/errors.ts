@@ -15,6 +15,17 @@ export function errorMessage(err: unknown): string {
   return String(err);
 }
 
+/**
+ * The request stream's own failure when the client hangs up while its body is read
+ * (node:_http_server: "aborted", code ECONNRESET). Its code is one a database connection's
+ * reset shares, so it is told apart first: it is the client's doing, not the database's.
+ */
+export function isClientAbort(err: unknown): boolean {
+  return err instanceof Error && err.message === 'aborted' && (err as { code?: unknown }).code === 'ECONNRESET';
+}
+
+export const CLIENT_ABORT_DETAIL = 'The client closed the connection before its request body was read.';
+
 // Errors that mean "the database cannot be reached right now" (down, restarting,
 // connection dropped, pool timeout), as Prisma, its pg adapter and pg report them.
 // Requests failing this way get 503 `unavailable` (retry later), not 500.

@@ -1,4 +1,7 @@
 import t from 'tap';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import errors from '../../src/http/plugins/errors.ts';
 import { HttpProblem } from '../../src/http/problem.ts';
@@ -108,4 +111,28 @@ t.test('unknown route: 404 problem+json', async (t) => {
   const res = await app.inject({ method: 'PUT', url: '/nope' });
   t.equal(res.statusCode, 404);
   t.match(res.json(), { code: 'not_found', detail: 'No route for PUT /nope' });
+});
+
+t.test('a client that hangs up while its body is read is not "database unavailable" (its reset shares ECONNRESET)', async (t) => {
+  // Found by probing: Content-Length 100, two bytes, then the socket closed. Node's request
+  // stream fails with "aborted" (code ECONNRESET), which was taken for a database reset: a 503
+  // `unavailable` with Retry-After and a warning "request failed: database unavailable".
+  const lines: Array<Record<string, unknown>> = [];
+  const stream = new Writable({ write(chunk, _enc, done) { for (const l of String(chunk).split('\n')) if (l) lines.push(JSON.parse(l) as Record<string, unknown>); done(); } });
+  const app = Fastify({ logger: { level: 'info', stream } });
+  await app.register(errors);
+  app.post('/body', async () => ({ ok: true }));
+  t.teardown(() => app.close());
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  const socket = net.connect(port, '127.0.0.1');
+  await new Promise<void>((resolve) => socket.once('connect', resolve));
+  socket.write('POST /body HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{}');
+  // The server has the request (its "incoming request" line) before the socket goes.
+  while (!lines.some((l) => l.msg === 'incoming request')) await new Promise((r) => setTimeout(r, 10));
+  socket.destroy();
+  while (!lines.some((l) => l.msg === 'request completed' || l.msg === 'request rejected' || l.msg === 'request failed: database unavailable')) await new Promise((r) => setTimeout(r, 10));
+  t.notOk(lines.some((l) => l.msg === 'request failed: database unavailable'), 'not logged as a database failure');
+  const rejected = lines.find((l) => l.msg === 'request rejected');
+  t.match(rejected, { code: 'invalid_request', detail: /closed the connection/ });
 });

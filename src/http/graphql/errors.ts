@@ -6,7 +6,7 @@ import { GraphQLError } from 'graphql';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ExecutionResult } from 'graphql';
 import { knownProblem } from '../service-errors.ts';
-import { isDatabaseUnavailable } from '../../errors.ts';
+import { CLIENT_ABORT_DETAIL, isClientAbort, isDatabaseUnavailable } from '../../errors.ts';
 
 const UNAVAILABLE_MESSAGE = 'The database is unreachable right now; retry shortly.';
 
@@ -28,6 +28,8 @@ function publicExtensions(err: unknown): { message: string; extensions: Record<s
   if (err instanceof GraphQLError && typeof err.extensions?.code === 'string' && err.originalError === undefined) {
     return { message: err.message, extensions: err.extensions };
   }
+  // The client hung up mid-body (its ECONNRESET is not the database's): a client error, as over REST.
+  if (isClientAbort(err)) return { message: CLIENT_ABORT_DETAIL, extensions: { code: 'invalid_request', status: 400 } };
   // Postgres down or restarting: the same `unavailable` code as REST's 503.
   if (isDatabaseUnavailable(err)) return { message: UNAVAILABLE_MESSAGE, extensions: { code: 'unavailable', status: 503 } };
   return null;

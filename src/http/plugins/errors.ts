@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { problem, type Problem } from '../problem.ts';
 import { knownProblem } from '../service-errors.ts';
-import { isDatabaseUnavailable } from '../../errors.ts';
+import { CLIENT_ABORT_DETAIL, isClientAbort, isDatabaseUnavailable } from '../../errors.ts';
 
 export const UNAVAILABLE_DETAIL = 'The database is unreachable right now; retry shortly.';
 
@@ -15,6 +15,8 @@ export function toProblem(err: FastifyError | Error): Problem {
   if (known) return known;
   const fe = err as FastifyError;
   if (fe.validation) return problem(400, 'invalid_request', fe.message);
+  // Nobody reads this answer, but it is logged and counted as the client's doing, not as the database being down.
+  if (isClientAbort(err)) return problem(400, 'invalid_request', CLIENT_ABORT_DETAIL);
   // Postgres down or restarting: a temporary condition, not a server bug.
   if (isDatabaseUnavailable(err)) return problem(503, 'unavailable', UNAVAILABLE_DETAIL);
   const status = typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 600 ? fe.statusCode : 500;
