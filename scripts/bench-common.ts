@@ -8,7 +8,7 @@
  * redis://127.0.0.1:6379).
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import pg from 'pg';
 
@@ -66,6 +66,35 @@ export function cpuSeconds(pid: number): number {
   } catch {
     return NaN;
   }
+}
+
+/**
+ * CPU seconds so far of a process's threads by kind: the main thread, V8's helper threads (GC,
+ * concurrent compilation: "V8Worker"), libuv's pool and the rest; each as user and system time.
+ */
+export function threadCpu(pid: number): Map<string, { user: number; sys: number }> {
+  const out = new Map<string, { user: number; sys: number }>();
+  let tids: string[] = [];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const f = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+      const kind = Number(tid) === pid ? 'main' : name.startsWith('V8Worker') ? 'v8' : name.startsWith('libuv') ? 'libuv' : 'other';
+      const t = out.get(kind) ?? { user: 0, sys: 0 };
+      t.user += Number(f[11]) / 100;
+      t.sys += Number(f[12]) / 100;
+      out.set(kind, t);
+    } catch {
+      // the thread ended
+    }
+  }
+  return out;
 }
 
 /** CPU seconds so far of every local postgres process, by pid (empty without pgrep or a local Postgres). */

@@ -2,7 +2,7 @@
  * Service throughput on real Postgres and Redis, Herald against a floor:
  *
  *   npm run bench:service [-- --server herald|floor|both|pooled|pooler --rounds 3 --games 8 --seconds 20
- *                            --watch 1 --webhooks 0 --profile --pgbench-seconds 10 --base DIR
+ *                            --warmup 5 --watch 1 --webhooks 0 --profile --pgbench-seconds 10 --base DIR
  *                            --type richard-iii --scenario <id> --node-args-b "--max-semi-space-size=32" --gc]
  *
  * --type: the game type played (default richard-iii; any two-seat type of
@@ -16,7 +16,9 @@
  * that seat's legal actions from the last action's answer (or asks GET
  * /games/{id}/actions when the turn passed), and posts a random one with
  * expectedVersion. A finished game is replaced by a new one until the time is
- * up. With --watch 1 (default) each game also has an SSE subscriber (GET
+ * up. The measured window (--seconds) starts after --warmup seconds of the same play (default 5;
+ * 0: from the first game), so that it sees each server's steady state rather than its JIT
+ * compiling the code of its first requests. With --watch 1 (default) each game also has an SSE subscriber (GET
  * /games/{id}/events, a seat's view) that measures commit → delivery from each
  * event's `at` (the commit time, server clock, same machine).
  *
@@ -85,7 +87,7 @@ import pg from 'pg';
 import { Pool } from 'undici';
 import WebSocket from 'ws';
 import { Session } from 'node:inspector/promises';
-import { admin, ADMIN_URL, cpuSeconds, dbUrl, freePort, percentile, serverEnv } from './bench-common.ts';
+import { admin, ADMIN_URL, cpuSeconds, dbUrl, freePort, percentile, serverEnv, threadCpu } from './bench-common.ts';
 import { games as installedGames } from '../src/games/index.ts';
 
 function arg(name: string, fallback: number): number {
@@ -112,6 +114,8 @@ const K = arg('games', 8);
 const WEBHOOKS = arg('webhooks', 0) > 0;
 const JOBS = arg('jobs', 1) > 0;
 const SECONDS = arg('seconds', 20);
+// --warmup: seconds of play before the measured window (0: the window starts with the first game).
+const WARMUP = arg('warmup', 5);
 const PGBENCH_SECONDS = arg('pgbench-seconds', 10);
 const WATCH = arg('watch', 1) !== 0;
 const PROFILE = process.argv.includes('--profile');
@@ -651,6 +655,19 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
       const read = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
       return { statements: read('herald_commit_statements_total'), changes: read('herald_commit_changes_total') };
     };
+    // The bots start before the window: --warmup seconds of play first, so that the window sees the
+    // servers' steady state (code compiled by then, caches filled) rather than their start.
+    const bots = Array.from({ length: K }, (_, i) => bot(i));
+    if (WARMUP > 0) {
+      await new Promise((r) => setTimeout(r, WARMUP * 1000));
+      latencies.length = 0;
+      eventLatencies.length = 0;
+      hookLatencies.length = 0;
+      delivered = 0;
+      conflicts = 0;
+      legalReads = 0;
+      gamesFinished = 0;
+    }
     const commits0 = await commitCounts();
     const countActions = async () => Number((await admin(`SELECT count(*)::int AS n FROM actions WHERE kind = 'action'`, dbUrl(dbName)))[0].n);
     const before = await countActions();
@@ -662,6 +679,11 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
     const pg0 = await backendCpu(dbName);
     const cpu0 = { server: cpuSeconds(serverPid), bench: process.cpuUsage(), pooler: poolerPid === null ? NaN : cpuSeconds(poolerPid) };
     const gc0 = { ...gc };
+    const threads0 = threadCpu(serverPid);
+    // BENCH_PERF_DIR: Linux perf records the server (every thread, kernel included) for the window.
+    const perf = process.env.BENCH_PERF_DIR
+      ? spawn('perf', ['record', '-F', '499', '-g', '-p', String(serverPid), '-o', path.join(process.env.BENCH_PERF_DIR, `${kind}-${round}.data`)], { stdio: 'ignore' })
+      : null;
     if (inspector) await inspector.send('Profiler.start');
     // The client's own profile (in this process), for the same window.
     const self = PROFILE ? new Session() : null;
@@ -672,7 +694,6 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
       await self.post('Profiler.start');
     }
     const t0 = performance.now();
-    const bots = Array.from({ length: K }, (_, i) => bot(i));
     await new Promise((r) => setTimeout(r, SECONDS * 1000));
     stop = true;
     measuring = false;
@@ -690,16 +711,26 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
       pg: cpuSince(pg0, await backendCpu(dbName)),
       pooler: poolerPid === null ? NaN : cpuSeconds(poolerPid) - cpu0.pooler,
     };
+    const threads1 = threadCpu(serverPid);
+    if (perf) {
+      perf.kill('SIGINT');
+      await new Promise((r) => perf.once('exit', r));
+    }
     const gcs = { scavenges: gc.scavenges - gc0.scavenges, promoted: gc.promoted - gc0.promoted, scavengeMs: gc.scavengeMs - gc0.scavengeMs, markCompacts: gc.markCompacts - gc0.markCompacts };
     inspector?.close();
     await Promise.all(watchers);
     const persisted = (await countActions()) - before;
     const commits1 = await commitCounts();
-    console.log(`run ${round} — ${kind}: ${K} concurrent bot games of ${GAME_TYPE} (${SCENARIO}) over REST, ${elapsed.toFixed(1)} s, Postgres + Redis, ${os.cpus().length} CPUs, server in its own process`);
+    console.log(`run ${round} — ${kind}: ${K} concurrent bot games of ${GAME_TYPE} (${SCENARIO}) over REST, ${elapsed.toFixed(1)} s after ${WARMUP} s of warm-up, Postgres + Redis, ${os.cpus().length} CPUs, server in its own process`);
     console.log(`  persisted actions: ${persisted} (${(persisted / elapsed).toFixed(1)} actions/s), games finished: ${gamesFinished}, 409 conflicts: ${conflicts}, legal-action reads: ${legalReads}`);
     console.log(`  ${spread('POST /games/{id}/actions latency', latencies)}`);
     if (WATCH) console.log(`  ${spread('commit → SSE subscriber', eventLatencies)}`);
     const per = (s: number) => `${((s / persisted) * 1e6).toFixed(0)} µs/action`;
+    // The server's threads: where its CPU per action went (main thread; V8's GC and compiler helpers), user and system time.
+    console.log(`  server threads, µs/action (user + system): ${[...threads1].map(([k, t1]) => {
+      const t0 = threads0.get(k) ?? { user: 0, sys: 0 };
+      return `${k} ${(((t1.user - t0.user) / persisted) * 1e6).toFixed(0)} + ${(((t1.sys - t0.sys) / persisted) * 1e6).toFixed(0)}`;
+    }).join(', ')}`);
     console.log(`  CPU: server ${cpu.server.toFixed(1)} s (${per(cpu.server)}), postgres ${cpu.pg.toFixed(1)} s (${per(cpu.pg)}), client ${cpu.bench.toFixed(1)} s (${per(cpu.bench)})${poolerPid === null ? '' : `, PgBouncer ${cpu.pooler.toFixed(1)} s (${per(cpu.pooler)})`}`);
     if (WEBHOOKS) console.log(`  webhooks: ${delivered} deliveries received (${(delivered / persisted).toFixed(2)} per action)`);
     if (WEBHOOKS) console.log(`  ${spread('commit → webhook receiver', hookLatencies)}`);

@@ -141,4 +141,6 @@ t.test('views kept with a cached row: built once per row object and seat, never 
   rememberView(after, 'York', answered);
   t.equal(viewOfRow(after, 'York', build('York')), answered, "the action's own answer serves the next read of its row");
   t.equal(built, 4, 'and nothing was built for it');
+  t.same(Object.keys(after), Object.keys(next), 'the views kept are not a key of the row');
+  t.equal(JSON.stringify(row), JSON.stringify({ id: 'g', version: 3, state: { n: 1 } }), 'nor in its JSON');
 });

@@ -64,6 +64,21 @@ function feedKey(gameId: string, caller: Caller | null, role: string | undefined
   return `${gameId}|${who}|${role ?? ''}`;
 }
 
+// An event's encoded frame, kept in a non-enumerable property of the event object (JSON does not
+// see it). Not a WeakMap keyed by the event: a new event object per version, and V8's scavenger
+// copies the values of a long-lived WeakMap with young keys until a full collection (see
+// service/game-cache.ts).
+const FRAME = Symbol('herald.sseFrame');
+
+function heldFrame(e: object): Buffer | undefined {
+  return (e as { [FRAME]?: Buffer })[FRAME];
+}
+
+function holdFrame(e: object, frame: Buffer): Buffer {
+  Object.defineProperty(e, FRAME, { value: frame, enumerable: false, writable: false, configurable: false });
+  return frame;
+}
+
 function problemOf(err: unknown): Record<string, unknown> {
   return knownProblem(err) ?? { status: 500, code: 'internal_error', detail: 'The stream failed; reconnect to resume.' };
 }
@@ -74,23 +89,16 @@ export default async function eventRoutes(app: FastifyInstance, opts: EventRoute
   const metrics = app.hasDecorator('metrics') ? app.metrics : null;
   const gameFeeds = new GameFeeds({ fanout: app.notify, pollMs: opts.heartbeatMs, ...(metrics ? { viewRead: () => metrics.sseViewRead() } : {}) });
   // A version event goes to every stream of its feed that is due it: serialised once (the feed hands them all the same object).
-  const frames = new WeakMap<VersionEvent, Buffer>();
   const frameOf = (e: VersionEvent): Buffer => {
-    let frame = frames.get(e);
+    let frame = heldFrame(e);
     if (!frame) {
-      frame = Buffer.from(sseEvent('version', String(e.version), e));
-      frames.set(e, frame);
+      frame = holdFrame(e, Buffer.from(sseEvent('version', String(e.version), e)));
       metrics?.sseEventEncoded();
     }
     return frame;
   };
   // Clock notices likewise (no id: a reconnect resumes from the last version, whose events carry the clock too).
-  const clockFrames = new WeakMap<ClockEvent, Buffer>();
-  const clockFrameOf = (e: ClockEvent): Buffer => {
-    let frame = clockFrames.get(e);
-    if (!frame) clockFrames.set(e, (frame = Buffer.from(sseEvent('clock', null, e))));
-    return frame;
-  };
+  const clockFrameOf = (e: ClockEvent): Buffer => heldFrame(e) ?? holdFrame(e, Buffer.from(sseEvent('clock', null, e)));
 
   function track(stream: SseStream, kind: 'game' | 'me' | 'app', close: () => void): void {
     open.add(stream);
