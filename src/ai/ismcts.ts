@@ -14,7 +14,11 @@
  * visits, so rarely-legal moves are not starved or favoured. The opponent's
  * nodes are in the same tree (the observer's); a simultaneous frame (both
  * seats to act) is searched as if the searching seat acted first, which is
- * pessimistic for it, never optimistic. Then one untried action is expanded,
+ * pessimistic for it, never optimistic. Below the root, a move the next mover
+ * has half made (module.partialMove: a block chosen, its destination not yet)
+ * is completed greedily under module.evaluate as soon as it is begun
+ * (options.completeMoves), so its first decision is worth its best completion.
+ * Then one untried action is expanded,
  * the game is played out at random (up to a depth, then scored by
  * module.evaluate or as even) and the result is backed up: each node adds the
  * reward of the role whose action led to it.
