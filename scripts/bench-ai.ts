@@ -18,7 +18,11 @@
 // --partial FILE (rewrite the strength figures so far to FILE every few games),
 // --sims easy=50,normal=200 and --depth N (override the levels' budgets, for tuning),
 // --seats Lancaster (play the first level from these seats only, for tuning one side),
-// --scenarios kingmaker,... (play only these scenarios).
+// --scenarios kingmaker,... (play only these scenarios),
+// --from N (seeds from game index N on: fresh games for a confirmation run),
+// --search '{"completeMoves":0}' (more SearchOptions for every search level, for A/B runs),
+// --cost-ab '[{"completeMoves":0},{}]' (cost: these SearchOptions variants of each level, alternated
+// three times in this process, at the same positions: CPU ratios from one run on a loaded machine).
 import { fork } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -39,7 +43,8 @@ function arg(name: string): string | undefined {
 const overrides = (): Partial<Record<SearchLevel, Partial<SearchOptions>>> => {
   const out: Partial<Record<SearchLevel, Partial<SearchOptions>>> = {};
   const depth = arg('depth');
-  for (const l of Object.keys(LEVEL_SEARCH) as SearchLevel[]) out[l] = depth ? { playoutDepth: Number(depth) } : {};
+  const extra = JSON.parse(arg('search') ?? '{}') as Partial<SearchOptions>;
+  for (const l of Object.keys(LEVEL_SEARCH) as SearchLevel[]) out[l] = { ...extra, ...(depth ? { playoutDepth: Number(depth) } : {}) };
   for (const kv of (arg('sims') ?? '').split(',').filter(Boolean)) {
     const [l, n] = kv.split('=');
     out[l as SearchLevel] = { ...out[l as SearchLevel], simulations: Number(n) };
@@ -114,7 +119,8 @@ async function main(): Promise<void> {
   console.log(`bench:ai — Richard III, ${games} games per pairing and seat, scenarios: ${M.scenarios.map((s) => s.id).join(', ')}`);
   console.log(`budgets: ${budgets}`);
 
-  if (costPositions > 0) cost(levels, costPositions, ov);
+  if (costPositions > 0 && arg('cost-ab')) costAB(levels, costPositions, ov, JSON.parse(arg('cost-ab')!) as Partial<SearchOptions>[]);
+  else if (costPositions > 0) cost(levels, costPositions, ov);
   if (games <= 0) return;
 
   const order: AiLevel[] = ['random', 'easy', 'normal', 'hard'];
@@ -128,7 +134,8 @@ async function main(): Promise<void> {
   const scenarios = arg('scenarios') ? arg('scenarios')!.split(',').filter((id) => M.scenarios.some((s) => s.id === id)) : M.scenarios.map((s) => s.id);
   const jobs: GameJob[] = [];
   let id = 0;
-  for (let g = 0; g < games; g++) {
+  const from = Number(arg('from') ?? 0);
+  for (let g = from; g < from + games; g++) {
     for (const [a, b] of pairs) {
       for (const aSeat of seats) {
         const scenario = scenarios[g % scenarios.length]!;
@@ -259,6 +266,28 @@ function cost(levels: SearchLevel[], n: number, ov: Partial<Record<SearchLevel, 
     }
     heap.sort((a, b) => a - b);
     console.log(`  ${l}: ${quantiles(times)}; ${Math.round(sims / (cpu / 1000))} simulations per CPU second; ${Math.round(nodes / ps.length)} tree nodes per search; heap growth during a search median ${heap[heap.length >> 1]!.toFixed(1)} MB (max ${heap[heap.length - 1]!.toFixed(1)} MB)`);
+  }
+}
+
+/** CPU per decision of SearchOptions variants, alternated A, B, …, A, B, … three times at the same positions. */
+function costAB(levels: SearchLevel[], n: number, ov: Partial<Record<SearchLevel, Partial<SearchOptions>>>, variants: Partial<SearchOptions>[]): void {
+  const ps = positions(n);
+  console.log(`\nCost A/B at ${ps.length} positions from random games (one process, CPU time, variants alternated three times):`);
+  for (const p of ps.slice(0, 3)) ismcts(M, { role: p.role, view: M.view(p.state, p.role), legalActions: M.legalActions(p.state, p.role), seed: 'warm' }, { ...LEVEL_SEARCH.easy, ...ov.easy });
+  for (const l of levels) {
+    const times = variants.map(() => [] as number[]);
+    for (let round = 0; round < 3; round++) {
+      for (const [v, extra] of variants.entries()) {
+        for (const [i, p] of ps.entries()) {
+          const view = M.view(p.state, p.role);
+          const legalActions = M.legalActions(p.state, p.role);
+          const t = cpuMs();
+          ismcts(M, { role: p.role, view, legalActions, seed: `cost:${i}` }, { ...LEVEL_SEARCH[l], ...ov[l], ...extra });
+          times[v]!.push(cpuMs() - t);
+        }
+      }
+    }
+    for (const [v, extra] of variants.entries()) console.log(`  ${l} ${JSON.stringify(extra)}: ${quantiles(times[v]!)}`);
   }
 }
 

@@ -14,7 +14,11 @@
  * visits, so rarely-legal moves are not starved or favoured. The opponent's
  * nodes are in the same tree (the observer's); a simultaneous frame (both
  * seats to act) is searched as if the searching seat acted first, which is
- * pessimistic for it, never optimistic. Then one untried action is expanded,
+ * pessimistic for it, never optimistic. Below the root, a move the next mover
+ * has half made (module.partialMove: a block chosen, its destination not yet)
+ * is completed greedily under module.evaluate as soon as it is begun
+ * (options.completeMoves), so its first decision is worth its best completion.
+ * Then one untried action is expanded,
  * the game is played out at random (up to a depth, then scored by
  * module.evaluate or as even) and the result is backed up: each node adds the
  * reward of the role whose action led to it.
@@ -38,6 +42,15 @@ export interface SearchOptions {
   normalize?: boolean;
   /** Actions a playout may take past the tree before module.evaluate scores it; absent, or a module without evaluate: to the end. */
   playoutDepth?: number;
+  /**
+   * Half-made moves (module.partialMove: a block chosen, its destination not
+   * yet) below the root are completed greedily, each decision the best for its
+   * mover under module.evaluate, up to this many decisions, right after the
+   * action that began them, in the tree as at its leaf: so a move's first
+   * decision is worth its best completion, and a half-made move is never a
+   * node below the root. 0 or absent: none.
+   */
+  completeMoves?: number;
   /** A clock in ms (tests inject one); default performance.now. */
   now?: () => number;
 }
@@ -158,6 +171,37 @@ function rewards(module: AnyGameModule, state: unknown, over: boolean, winner: s
   return r;
 }
 
+/** The mover's reward for a state: 1/0/½ when the game is over, else module.evaluate. */
+function scoreFor(module: AnyGameModule, state: unknown, role: string): number {
+  const st = module.status(state);
+  if (st.over) return st.winner === null ? 0.5 : st.winner === role ? 1 : 0;
+  return clamp01(module.evaluate!(state, role));
+}
+
+/**
+ * Completes a move the next mover has half made (module.partialMove), one
+ * decision at a time, each the action whose result `evaluate` scores best for
+ * that mover (ties: the module's order), up to `limit` decisions. No RNG: the
+ * search stays deterministic.
+ */
+export function completeMove(module: AnyGameModule, state: unknown, me: string, limit: number): unknown {
+  if (!module.partialMove || !module.evaluate) return state;
+  for (let i = 0; i < limit; i++) {
+    if (module.status(state).over) break;
+    const m = nextMover(module, state, me);
+    if (m === null || !module.partialMove(state, m.actor)) break;
+    let best: unknown = null;
+    let bestScore = -Infinity;
+    for (const a of m.actions) {
+      const next = module.apply(state, m.actor, a);
+      const x = scoreFor(module, next, m.actor);
+      if (x > bestScore) { bestScore = x; best = next; }
+    }
+    state = best;
+  }
+  return state;
+}
+
 const clamp01 = (x: number): number => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0.5);
 
 export function ismcts(module: AnyGameModule, input: SearchInput, opts: SearchOptions): SearchResult {
@@ -171,6 +215,7 @@ export function ismcts(module: AnyGameModule, input: SearchInput, opts: SearchOp
   const depthLimit = module.evaluate ? (opts.playoutDepth ?? Infinity) : Infinity;
   const now = opts.now ?? (() => performance.now());
   const cap = opts.timeCapMs && opts.timeCapMs > 0 ? opts.timeCapMs : 0;
+  const completeLimit = opts.completeMoves ?? 0;
   const start = cap ? now() : 0;
 
   const me = input.role;
@@ -251,6 +296,7 @@ export function ismcts(module: AnyGameModule, input: SearchInput, opts: SearchOp
         action = bestAction;
       }
       state = module.apply(state, actor, action);
+      if (completeLimit > 0) state = completeMove(module, state, me, completeLimit);
       path.push(next);
       node = next;
       const st = module.status(state);

@@ -154,6 +154,13 @@ export interface GameModule<State = unknown, Action = unknown> {
    * playouts cut short by their depth limit. Pure and deterministic.
    */
   evaluate?(state: State, role: string): number;
+  /**
+   * Whether `role`'s next decision completes a move it has begun (a block
+   * chosen, its destination not yet), so that `evaluate` does not yet see what
+   * the move is worth. Optional; the search completes such moves greedily
+   * (best completion under evaluate) before it scores a position. Pure.
+   */
+  partialMove?(state: State, role: string): boolean;
 }
 
 /** Thrown by apply() for anything that is not one of legalActions(). */

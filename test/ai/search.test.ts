@@ -3,7 +3,7 @@
 // when sampled states disagree with the request, levels without sampleState.
 import t from 'tap';
 import { chooseAction, levelAvailable, type AiRequest, type AnyGameModule } from '../../src/ai/index.ts';
-import { ismcts, nextMover, onlyWaiting, searchActions } from '../../src/ai/ismcts.ts';
+import { completeMove, ismcts, nextMover, onlyWaiting, searchActions } from '../../src/ai/ismcts.ts';
 import { randomInt, seedRng } from '../../src/engine/rng.ts';
 import { IllegalActionError } from '../../src/engine/types.ts';
 import { richardIII } from '../../src/games/richard-iii/index.ts';
@@ -164,4 +164,66 @@ t.test('searchActions: no take-back, no cancel while something else is left; a l
   t.same(searchActions([{ type: 'undo' }]), [{ type: 'undo' }]);
   t.notOk(onlyWaiting([{ type: 'cancel' }]), 'a seat whose only action is a cancel is not waiting');
   t.ok(onlyWaiting([{ type: 'undo' }]));
+});
+
+t.test('a half-made move is completed greedily: its first decision is worth its best completion', async (t) => {
+  // Choose block A or B, then its destination (a half-made move until then).
+  // A has one destination worth 0.9 among eleven worth 0.1; every destination
+  // of B is worth 0.5. Valued by random completions (the mean), B looks
+  // better; completed greedily, A is.
+  interface Two { block: '' | 'A' | 'B'; dest: number }
+  const value = (s: Two): number => (s.dest < 0 ? 0.3 : s.block === 'B' ? 0.5 : s.dest === 5 ? 0.9 : 0.1);
+  const two = {
+    ...nim,
+    id: 'two',
+    setup: () => ({ block: '', dest: -1 }),
+    activeRoles: (s: Two) => (s.dest >= 0 ? [] : ['A']),
+    legalActions: (s: Two, role: string) =>
+      s.dest >= 0 || role !== 'A' ? []
+        : s.block === '' ? [{ type: 'select', block: 'A' }, { type: 'select', block: 'B' }]
+          : Array.from({ length: 12 }, (_, k) => ({ type: 'to', k })),
+    apply: (s: Two, _role: string, a: { type: string; block?: 'A' | 'B'; k?: number }) =>
+      (a.type === 'select' ? { block: a.block!, dest: -1 } : { block: s.block, dest: a.k! }),
+    view: (s: Two) => ({ ...s }),
+    status: () => ({ over: false, winner: null }),
+    sampleState: (v: unknown) => ({ ...(v as Two) }),
+    evaluate: (s: Two, role: string) => (role === 'A' ? value(s) : 1 - value(s)),
+    partialMove: (s: Two, role: string) => role === 'A' && s.block !== '' && s.dest < 0,
+  } as unknown as AnyGameModule;
+  const req = { role: 'A', view: { block: '', dest: -1 }, legalActions: two.legalActions({ block: '', dest: -1 }, 'A'), seed: 'two' };
+  for (const seed of ['a', 'b', 'c']) {
+    const plain = ismcts(two, { ...req, seed }, { simulations: 40, playoutDepth: 0 });
+    t.same(plain.action, { type: 'select', block: 'B' }, `seed ${seed}: without completion, B (the better mean)`);
+    const done = ismcts(two, { ...req, seed }, { simulations: 40, playoutDepth: 0, completeMoves: 2 });
+    t.same(done.action, { type: 'select', block: 'A' }, `seed ${seed}: completed, A (the better best)`);
+    t.ok(Math.abs(done.root[0]!.mean - 0.9) < 1e-9, 'A is worth its best destination');
+  }
+  // A move the request itself leaves half made is still searched: the root branches.
+  const half = ismcts(two, { ...req, view: { block: 'A', dest: -1 }, legalActions: two.legalActions({ block: 'A', dest: -1 }, 'A') },
+    { simulations: 40, playoutDepth: 0, completeMoves: 2 });
+  t.same(half.action, { type: 'to', k: 5 });
+});
+
+t.test('Richard III: a chosen block or recruit is a half-made move until it is placed', async (t) => {
+  const m = richardIII as unknown as AnyGameModule;
+  const rng = seedRng('partial-move');
+  let s = m.setup({ scenario: 'kingmaker', seed: 'partial-move' });
+  const seen = new Set<string>();
+  for (let i = 0; i < 3000 && seen.size < 2 && !m.status(s).over; i++) {
+    const mover = nextMover(m, s, m.roles[0]!)!;
+    const enemy = m.roles.find((r) => r !== mover.actor)!;
+    for (const type of ['select', 'recruit']) {
+      const a = mover.actions.find((x) => (x as { type: string }).type === type);
+      if (!a || seen.has(type)) continue;
+      t.notOk(m.partialMove!(s, mover.actor), `before ${type}: nothing half made`);
+      const half = m.apply(s, mover.actor, a);
+      t.ok(m.partialMove!(half, mover.actor), `after ${type}: half made for ${mover.actor}`);
+      t.notOk(m.partialMove!(half, enemy), `not for ${enemy}`);
+      const done = completeMove(m, half, mover.actor, 3);
+      t.notOk(m.partialMove!(done, mover.actor), `${type} completed greedily`);
+      seen.add(type);
+    }
+    s = m.apply(s, mover.actor, mover.actions[randomInt(rng, mover.actions.length)]);
+  }
+  t.same([...seen].sort(), ['recruit', 'select']);
 });

@@ -16,6 +16,7 @@ import { setupState } from './setup.ts';
 import { lineFor, viewFor } from './view.ts';
 import { sampleState } from './sample-state.ts';
 import { evaluate } from './evaluate.ts';
+import { partialMove } from './partial-move.ts';
 import { actionGroups, describeAction, logMessage } from './labels.ts';
 import { fileURLToPath } from 'node:url';
 import { handlers as cardHandlers } from './cards.ts';
@@ -172,6 +173,7 @@ export const richardIII: GameModule<R3State, Action> = {
   logMessage: (entry, role) => logMessage(entry as LogEntry, role === null ? null : asSide(role)),
   sampleState,
   evaluate: (s, role) => evaluate(s, role),
+  partialMove,
 };
 
 export default richardIII;
