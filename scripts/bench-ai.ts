@@ -18,7 +18,8 @@
 // --partial FILE (rewrite the strength figures so far to FILE every few games),
 // --sims easy=50,normal=200 and --depth N (override the levels' budgets, for tuning),
 // --seats Lancaster (play the first level from these seats only, for tuning one side),
-// --scenarios kingmaker,... (play only these scenarios).
+// --scenarios kingmaker,... (play only these scenarios), --from N (first game index:
+// fresh seeds, for confirming a tuning result on games it was not tuned on).
 import { fork } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -128,7 +129,8 @@ async function main(): Promise<void> {
   const scenarios = arg('scenarios') ? arg('scenarios')!.split(',').filter((id) => M.scenarios.some((s) => s.id === id)) : M.scenarios.map((s) => s.id);
   const jobs: GameJob[] = [];
   let id = 0;
-  for (let g = 0; g < games; g++) {
+  const from = Number(arg('from') ?? 0);
+  for (let g = from; g < from + games; g++) {
     for (const [a, b] of pairs) {
       for (const aSeat of seats) {
         const scenario = scenarios[g % scenarios.length]!;
@@ -202,6 +204,8 @@ function report(pairs: [AiLevel, AiLevel][], results: GameResult[]): void {
       }
     }
     console.log(`    by scenario: ${per.join(', ')}`);
+    const lost = mine.filter((r) => r.winner !== r.job.aSeat).map((r) => `${r.job.aSeat[0]}:${r.job.seed.replace('bench-ai:', '')}`);
+    if (lost.length) console.log(`    not won: ${lost.join(' ')}`);
   }
   console.log('\nElo difference (first level minus second, from the score over both seats; 95% interval):');
   for (const [k, [e, lo, hi]] of eloOf) console.log(`  ${k.replace(':', ' − ')}: ${fmtElo(e)} [${fmtElo(lo)}, ${fmtElo(hi)}]`);
