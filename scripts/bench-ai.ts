@@ -209,6 +209,8 @@ function report(pairs: [AiLevel, AiLevel][], results: GameResult[]): void {
       }
     }
     console.log(`    by scenario: ${per.join(', ')}`);
+    const lost = mine.filter((r) => r.winner !== r.job.aSeat).map((r) => `${r.job.aSeat[0]}:${r.job.seed.replace('bench-ai:', '')}`);
+    if (lost.length) console.log(`    not won: ${lost.join(' ')}`);
   }
   console.log('\nElo difference (first level minus second, from the score over both seats; 95% interval):');
   for (const [k, [e, lo, hi]] of eloOf) console.log(`  ${k.replace(':', ' − ')}: ${fmtElo(e)} [${fmtElo(lo)}, ${fmtElo(hi)}]`);

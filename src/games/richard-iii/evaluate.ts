@@ -25,7 +25,9 @@
  *   instant win; in a pending battle an heir risks that too,
  *   and a side's last living heir risks the game (6 points);
  * - strength on land: 0.15 per step more than the enemy's, which is what wins
- *   the battles that change the count.
+ *   the battles that change the count; it fades out over the last two turns
+ *   (0.075 in the sixth, 0 in the last), when only the count and the battles
+ *   pending still matter (levies and mercenaries disband before the count).
  *
  * Two things make it a win probability rather than a score:
  *
@@ -36,7 +38,12 @@
  *   convex tail, where averaging battle outcomes (below) prizes long-shot
  *   attacks over sure points (landing a noble); bench:ai, Lancaster in
  *   Kingmaker, 16 games each: 0.2 → 6/16, 0.4 → 13/16, 0.8 → 10/16,
- *   1.6 → 6/16, 3.0 → 1/16.
+ *   1.6 → 6/16, 3.0 → 1/16. In the last turn it is 1.5: nothing is left to
+ *   play but this turn's moves and the battles they start (enumerated below),
+ *   and the count after them is the result, a tie the King's, so the estimate
+ *   should be close to a step at margin 0. At 0.4 a Pretender tied in the
+ *   last turn (a loss) scored standing still 0.450 and an even fight for a
+ *   point 0.452, too close for the search to tell apart; at 1.5, 0.32 and 0.39.
  * - **Battles as gambles.** The win probability is averaged over each pending
  *   battle's two outcomes (won: the enemy loses its stake; lost: we lose ours)
  *   instead of the logistic of the expected margin: a side behind then values
@@ -51,8 +58,16 @@ import { isHeirOf, livingHeirCount } from './heirs.ts';
 import { usurpationCount } from './political-turn.ts';
 import { ownerOf, type R3State } from './state.ts';
 
-/** Logistic slope per margin point with no turn left; divided by √(1 + turns left). Tuned by bench:ai (see above). */
+/** Logistic slope per margin point; divided by √(1 + turns left). Tuned by bench:ai (see above). */
 const END_SCALE = 0.4;
+/**
+ * The slope in the last game turn: the count after it is the result (a tie is
+ * the King's), and the battles still pending are enumerated below, so the
+ * estimate is close to a step at margin 0.
+ */
+const LAST_TURN_SCALE = 1.5;
+/** Turns over which the strength term fades out before the end (it is a proxy for battles to come). */
+const FADE_TURNS = 2;
 const TURNS_PER_CAMPAIGN = 7;
 /** Battles whose outcomes are enumerated (2^n mixtures); further ones add their expectation. */
 const MAX_GAMBLES = 4;
@@ -134,8 +149,13 @@ export function evaluate(s: R3State, role: string): number {
   }
   // Game turns after this one (the Political Turn's usurpation ends the last).
   const left = Math.max(0, TURNS_PER_CAMPAIGN - s.turn) + TURNS_PER_CAMPAIGN * Math.max(0, s.endCampaign - s.campaign);
-  const scale = END_SCALE / Math.sqrt(1 + left);
-  const base = margin + STEP_WEIGHT * steps;
+  const scale = left === 0 ? LAST_TURN_SCALE : END_SCALE / Math.sqrt(1 + left);
+  // Strength wins the battles that change the count, but levies, mercenaries
+  // and the Rebel disband before it (8.1): in the last turns only the count and
+  // the battles already pending matter. (Counted flat to the end, a Pretender
+  // tied on the count with more levies took itself for the winner and ended its
+  // last three action phases with AP unspent.)
+  const base = margin + STEP_WEIGHT * Math.min(1, left / FADE_TURNS) * steps;
   // Average the win probability over every combination of battle outcomes.
   let total = 0;
   for (let m = 0; m < 1 << gambles.length; m++) {

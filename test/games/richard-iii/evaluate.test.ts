@@ -98,3 +98,21 @@ t.test('London counts only when held by a block that stays for the usurpation', 
   t.equal(evaluate(at('london-levy', 'middlesex'), 'York'), evaluate(at('london-levy', 'essex'), 'York'), 'a levy in London: no point');
   t.ok(evaluate(at('norfolk', 'middlesex'), 'York') > evaluate(at('norfolk', 'essex'), 'York'), 'a noble in London: a point');
 });
+
+t.test('in the last turn a tie is the King\'s, however many levies the Pretender has', async (t) => {
+  // Richard III 1483, turn 7: Lancaster lands its exiles and recruits
+  // Shrewsbury (6), York loses Norfolk and Suffolk to its pool (6): a tie, which
+  // York wins. Lancaster's four city levies and the French mercenary (19 steps)
+  // disband before the count (8.1). Counted at full weight to the end, those
+  // steps made Lancaster the favourite, and it stopped moving.
+  const s = richardIII.setup({ scenario: 'richard-iii', seed: 'eval' });
+  const idx = (id: string): number => BLOCKS.findIndex((b) => b.id === id);
+  const x: R3State = { ...structuredClone(s), turn: 7 };
+  for (const id of ['richmond', 'oxford', 'pembroke']) x.loc[idx(id)] = 'kent';
+  x.loc[idx('shrewsbury-l')] = 'south-yorks';
+  for (const id of ['norfolk', 'suffolk']) x.loc[idx(id)] = 'pool';
+  for (const [id, area] of [['bristol-levy', 'gloucester'], ['coventry-levy', 'warwick'], ['york-levy', 'north-yorks'], ['newcastle-levy', 'east-yorks'], ['french-mercenary', 'dorset']] as const) x.loc[idx(id)] = area;
+  const late = evaluate(x, 'Lancaster');
+  t.ok(late < 0.5, `Lancaster tied with more steps in turn 7: ${late.toFixed(3)}`);
+  t.ok(evaluate({ ...x, turn: 3 }, 'Lancaster') > late, 'the steps still count with turns to play');
+});
