@@ -590,7 +590,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start a game whose seats are all held (games created with autoStart false) */
+        /**
+         * Start a game whose seats are all held (games created with autoStart false)
+         * @description Takes no body fields (an unknown one is 400 invalid_request naming it in `fields`); likewise abort and rematch.
+         */
         post: operations["startGame"];
         delete?: never;
         options?: never;
@@ -607,7 +610,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Resign (the other role wins) */
+        /**
+         * Resign (the other role wins)
+         * @description Refused with 409 deadline_passed (`flaggedRoles`) when a seat's time has run out under
+         *     `onTimeout: loss` and the sweep has not ended the game yet: the game is then ended by
+         *     timeout in the same request (a loss on time, not a resignation). Abort likewise.
+         */
         post: operations["resignGame"];
         delete?: never;
         options?: never;
@@ -3645,7 +3653,7 @@ export interface components {
         AccessTokenQuery: string;
         LeagueId: string;
         PlayerIdPath: string;
-        /** @description The round's number, from 1 (anything else is 400 invalid_request). */
+        /** @description The round's number, from 1 to 100000 (anything else is 400 invalid_request). */
         RoundNumber: number;
         PairingId: string;
     };
@@ -4729,6 +4737,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["Game"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFoundProblem"];
@@ -4776,6 +4785,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["Game"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFoundProblem"];
@@ -4823,6 +4833,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["Game"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFoundProblem"];
@@ -5843,7 +5854,7 @@ export interface operations {
             };
             path: {
                 leagueId: components["parameters"]["LeagueId"];
-                /** @description The round's number, from 1 (anything else is 400 invalid_request). */
+                /** @description The round's number, from 1 to 100000 (anything else is 400 invalid_request). */
                 round: components["parameters"]["RoundNumber"];
             };
             cookie?: never;
@@ -5865,7 +5876,7 @@ export interface operations {
             };
             path: {
                 leagueId: components["parameters"]["LeagueId"];
-                /** @description The round's number, from 1 (anything else is 400 invalid_request). */
+                /** @description The round's number, from 1 to 100000 (anything else is 400 invalid_request). */
                 round: components["parameters"]["RoundNumber"];
             };
             cookie?: never;
@@ -5895,7 +5906,7 @@ export interface operations {
             };
             path: {
                 leagueId: components["parameters"]["LeagueId"];
-                /** @description The round's number, from 1 (anything else is 400 invalid_request). */
+                /** @description The round's number, from 1 to 100000 (anything else is 400 invalid_request). */
                 round: components["parameters"]["RoundNumber"];
             };
             cookie?: never;
@@ -5941,7 +5952,7 @@ export interface operations {
             };
             path: {
                 leagueId: components["parameters"]["LeagueId"];
-                /** @description The round's number, from 1 (anything else is 400 invalid_request). */
+                /** @description The round's number, from 1 to 100000 (anything else is 400 invalid_request). */
                 round: components["parameters"]["RoundNumber"];
             };
             cookie?: never;
@@ -6087,7 +6098,7 @@ export interface operations {
     getLeagueStandings: {
         parameters: {
             query?: {
-                /** @description After this round (default the latest). */
+                /** @description After this round (default the latest); 1 to 100000, else 400 invalid_request. */
                 round?: number;
                 /** @description Wins over Accept. */
                 format?: "json" | "csv";

@@ -41,7 +41,15 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** The answer's bytes instead of parsed JSON. */
   binary?: boolean;
+  /** A stream (Server-Sent Events): the timeout covers the wait for its headers only. */
+  stream?: boolean;
 }
+
+/** How long a request may go unanswered by default: --timeout / HERALD_TIMEOUT change it (program.ts). */
+export const DEFAULT_TIMEOUT_S = 30;
+
+/** Statuses whose Response may have no body. */
+const NULL_BODY = new Set([204, 205, 304]);
 
 /** The longest wait for a rate limit's window to reset before asking again (the server's default window is 60 s). */
 const MAX_RETRY_AFTER_S = 60;
@@ -55,6 +63,14 @@ export class HeraldClient {
    * bots, whose games outrun a key's budget (600 requests a minute by default).
    */
   readonly rateLimitRetries: number;
+
+  /**
+   * How long one request may take, from sending it to the last byte of its answer (a stream: to
+   * its headers), in ms; 0: no limit. A server that accepts and never answers is then exit 3
+   * with one line, not a hang. Every client of one command line shares it (program.ts sets it
+   * from --timeout / HERALD_TIMEOUT before the command runs).
+   */
+  static timeoutMs = DEFAULT_TIMEOUT_S * 1000;
 
   constructor(server: string, key: string | null, rateLimitRetries = 2) {
     this.server = server;
@@ -81,11 +97,24 @@ export class HeraldClient {
       body = JSON.stringify(opts.body);
     }
     const what = `${method} ${path}`;
+    const limit = HeraldClient.timeoutMs;
+    const timedOut = () => new CliError(`${what}: no answer from ${this.server} within ${limit / 1000} s (--timeout or HERALD_TIMEOUT sets how long to wait)`, EXIT.unreachable);
     for (let attempt = 0; ; attempt++) {
+      const timer = new AbortController();
+      const clock = limit > 0 ? setTimeout(() => timer.abort(), limit) : null;
+      const both = signal ? AbortSignal.any([signal, timer.signal]) : timer.signal;
       let res: Response;
       try {
-        res = await fetch(this.url(path, opts.query), { method, headers, ...(body !== undefined ? { body } : {}), ...(signal ? { signal } : {}) });
+        try {
+          res = await fetch(this.url(path, opts.query), { method, headers, ...(body !== undefined ? { body } : {}), signal: both });
+          // The whole answer within the limit (a server may send headers and then stall); a stream is read by its caller.
+          if (!opts.stream) res = new Response(NULL_BODY.has(res.status) ? null : await res.arrayBuffer(), { status: res.status, statusText: res.statusText, headers: res.headers });
+        } finally {
+          if (clock) clearTimeout(clock);
+        }
       } catch (err) {
+        if (timer.signal.aborted) throw timedOut();
+        if (signal?.aborted) throw err;
         const cause = (err as { cause?: { code?: string; message?: string } }).cause;
         throw new CliError(`cannot reach ${this.server} (${cause?.code ?? cause?.message ?? (err as Error).message})`, EXIT.unreachable);
       }

@@ -9,7 +9,7 @@ export const EXIT = {
   usage: 1,
   /** The server refused the request (4xx): its problem's title, detail and code are printed. */
   refused: 2,
-  /** The server could not be reached, or failed (5xx, or an answer that is not Herald's). */
+  /** The server could not be reached, did not answer within the timeout, or failed (5xx, or a 2xx that is not Herald's). */
   unreachable: 3,
   /** Nothing to do: not your turn (also a 403 not_your_turn), or the game is over. */
   nothingToDo: 4,
@@ -47,10 +47,12 @@ const NOTHING_TO_DO_CODES = new Set(['not_your_turn']);
 
 /** The error for an HTTP answer that is not 2xx. */
 export function httpError(status: number, problem: Problem | null, what: string): CliError {
-  if (status >= 500 || problem === null) {
+  if (status >= 500) {
     const detail = problem ? `${problem.title ?? ''}${problem.detail ? `: ${problem.detail}` : ''}` : `HTTP ${status}`;
     return new CliError(`${what}: the server failed (${detail})`, EXIT.unreachable, problem);
   }
+  // A 4xx is a refusal whatever its body (a proxy's page, or JSON that is no problem document).
+  if (problem === null) return new CliError(`${what}: refused (HTTP ${status}; the answer is not a problem document)`, EXIT.refused);
   const code = problem.code ? ` [${problem.code}]` : '';
   const message = `${problem.title ?? `HTTP ${status}`} (${status})${code}${problem.detail ? `: ${problem.detail}` : ''}`;
   const exit = problem.code && NOTHING_TO_DO_CODES.has(problem.code) ? EXIT.nothingToDo : EXIT.refused;

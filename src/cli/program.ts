@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import cliProgress from 'cli-progress';
-import { gamePath, HeraldClient, type ActionResult, type CreatedPlayer, type GameLog, type GameRecord, type GameSummary, type LegalActions } from './api.ts';
+import { DEFAULT_TIMEOUT_S, gamePath, HeraldClient, type ActionResult, type CreatedPlayer, type GameLog, type GameRecord, type GameSummary, type LegalActions } from './api.ts';
 import { boardText, namesFrom, type R3ViewLike } from './board-text.ts';
 import { checkScenario, defaultScenario, gameType, gameTypes } from './game-types.ts';
 import { runBots, summaryText } from './bots.ts';
@@ -29,8 +29,8 @@ Exit codes:
   0  done
   1  usage error: unknown command or option, bad argument, unreadable file
   2  the server refused (4xx): its problem's title, detail and code are printed
-  3  cannot reach the server, or it failed (5xx) or answered something
-     this client cannot read
+  3  cannot reach the server, no answer within the timeout, or it failed
+     (5xx) or answered something this client cannot read
   4  nothing to do: not your turn (also a refused move with code not_your_turn),
      or the game is over
 
@@ -39,7 +39,20 @@ Environment:
   HERALD_KEY     API key (instead of the config file's; --key wins)
   HERALD_CONFIG  the config file (default $XDG_CONFIG_HOME/herald/config.json
                  or ~/.config/herald/config.json)
+  HERALD_TIMEOUT seconds to wait for each answer (default ${DEFAULT_TIMEOUT_S}; 0: no limit;
+                 --timeout wins); no answer in time is exit 3
   HERALD_DEBUG   1: print the stack of an answer this client cannot read`;
+
+const MAX_TIMEOUT_S = 86_400;
+
+/** Seconds to wait for each answer: --timeout, else HERALD_TIMEOUT, else the default (api.ts). */
+function timeoutSeconds(option: number | undefined, env: NodeJS.ProcessEnv): number {
+  if (option !== undefined) return option;
+  const raw = env.HERALD_TIMEOUT;
+  if (raw === undefined || raw === '') return DEFAULT_TIMEOUT_S;
+  if (!/^\d+$/.test(raw) || Number(raw) > MAX_TIMEOUT_S) throw usageError(`HERALD_TIMEOUT must be a whole number of seconds from 0 to ${MAX_TIMEOUT_S}, not "${raw.slice(0, 50)}"`);
+  return Number(raw);
+}
 
 function int(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
@@ -107,10 +120,14 @@ export function buildProgram(io: Io): Command {
     .version(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version as string)
     .option('--server <url>', 'server URL (default: HERALD_URL, the config file, else http://localhost:3000)')
     .option('--key <key>', 'API key (default: HERALD_KEY, else the config file)')
+    .option('--timeout <seconds>', `seconds to wait for each answer, 0 for no limit (default: HERALD_TIMEOUT, else ${DEFAULT_TIMEOUT_S})`, int('--timeout', 0, MAX_TIMEOUT_S))
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     .showHelpAfterError()
-    .addHelpText('after', EXIT_CODES_HELP);
+    .addHelpText('after', EXIT_CODES_HELP)
+    .hook('preAction', (_program, action) => {
+      HeraldClient.timeoutMs = timeoutSeconds(action.optsWithGlobals<{ timeout?: number }>().timeout, io.env) * 1000;
+    });
 
   // config ---------------------------------------------------------------------------------
   const config = program.command('config').description('Show or change the stored server URL and API key.');

@@ -49,7 +49,7 @@ export async function watchGame(client: HeraldClient, id: string, opts: WatchOpt
     if (attempt > MAX_RECONNECTS) throw new CliError(`the event stream of ${id} kept dropping`, EXIT.unreachable);
     const headers: Record<string, string> = { accept: 'text/event-stream' };
     if (lastId !== null) headers['last-event-id'] = lastId;
-    const res = await client.fetch('GET', gamePath(id, '/events'), { headers, query: { role: opts.role } });
+    const res = await client.fetch('GET', gamePath(id, '/events'), { headers, query: { role: opts.role }, stream: true });
     if (res.status === 204) {
       // Over already, and we saw its last version.
       await printLog();

@@ -29,8 +29,11 @@ import notify from '../notify/plugin.ts';
 import type { GameModule } from '../engine/types.ts';
 import eventRoutes from './routes/events.ts';
 import { collectRoutes } from './routes.ts';
+import { subscriptionRefusals } from './graphql/errors.ts';
 
 export interface AppServices {
+  /** Write the log here instead of standard output (tests read it). */
+  logStream?: NodeJS.WritableStream;
   /** Use this store instead of opening one from config (the caller closes it). */
   store?: Store;
   /** Use this bus instead of creating one from config (the caller closes it). */
@@ -77,7 +80,20 @@ export function createBus(config: Pick<Config, 'redisUrl' | 'busPrefix'>, app: F
 export async function buildApp(config: Config, given: AppServices = {}): Promise<FastifyInstance> {
   const closing: ClosingFlag = { closing: false };
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: {
+      level: config.logLevel,
+      ...(given.logStream ? { stream: given.logStream } : {}),
+      hooks: {
+        // A GraphQL subscription refused at its start (forbidden, not found, bad arguments) is a
+        // client error, logged as REST's refusals are (info), not at error level as Mercurius
+        // logs it; a real fault among the errors keeps its level (graphql/errors.ts).
+        logMethod(args, method, level) {
+          const refused = level === 50 ? subscriptionRefusals(args[0]) : null;
+          if (refused) return this.info({ refused }, 'graphql subscription refused');
+          return method.apply(this, args);
+        },
+      },
+    },
     // Responses sent while the app closes say `Connection: close` (plugins/graceful.ts).
     http: { ServerResponse: closingAwareResponse(closing) },
     // Give in-flight requests time to finish on close; refuse new ones with 503.

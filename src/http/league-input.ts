@@ -2,7 +2,7 @@
 // (graphql/leagues.ts): ids, round numbers, pairing edits, results. Wrong
 // shapes are invalid_request (malformed ids not_found, as for games); the
 // values' meaning (settings, who may do what) is the service's to judge.
-import { PAIRING_RESULTS, ServiceError, type LeagueStatus, type PairingEdit, type PairingResult, type ReportableResult } from '../service/api.ts';
+import { isRoundNumber, PAIRING_RESULTS, ROUND_RULE, ServiceError, type LeagueStatus, type PairingEdit, type PairingResult, type ReportableResult } from '../service/api.ts';
 import { onlyFields } from './routes/query.ts';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -28,10 +28,11 @@ export function pathId(value: string, what: 'league' | 'pairing' | 'player'): st
   return value;
 }
 
-/** A round number from the path: a positive integer, else 400 (a number is not an id: a typo is a client mistake). */
+/** A round number from the path or query: 1 to MAX_ROUND, else 400 (a number is not an id: a typo is a client mistake). */
 export function roundNumber(value: string): number {
-  if (!/^[1-9]\d{0,8}$/.test(value)) throw new ServiceError('invalid_request', `The round must be a positive integer, not ${JSON.stringify(value)}.`);
-  return Number(value);
+  const n = /^[1-9]\d{0,8}$/.test(value) ? Number(value) : NaN;
+  if (!isRoundNumber(n)) throw new ServiceError('invalid_request', `The round must be ${ROUND_RULE}, not ${JSON.stringify(value.slice(0, 50))}.`);
+  return n;
 }
 
 export function string(b: Record<string, unknown>, field: string): string | undefined {

@@ -288,7 +288,7 @@ export async function claimTimeout(ctx: Ctx, callerIn: Caller, gameId: string, i
     if (outcome.kind !== 'claimable') return endingDecision(outcome);
     if (!game.activeRoles.includes(outcome.flagged)) throw notClaimable('time_left', `${outcome.flagged} is not to act now.`, { flagged: [outcome.flagged] });
     return endingDecision({ kind: 'claimed', flagged: outcome.flagged, claimants: outcome.claimants });
-  });
+  }, undefined, { expired: 'decide' });
   return summarize(after, ctx.now());
 }
 

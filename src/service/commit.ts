@@ -10,7 +10,7 @@ import { isOver, loadGame, orderSeats, type Ctx } from './context.ts';
 import { ServiceError } from './errors.ts';
 import { publishCommitted } from './events.ts';
 import { settleEnded } from './settle.ts';
-import { clockChange } from './clocks.ts';
+import { clockChange, fireTimeout, flaggedAt } from './clocks.ts';
 import { pauseOnStart } from './vacation.ts';
 import { gameEvents } from './webhooks.ts';
 
@@ -49,11 +49,27 @@ export async function mutate(
   /** `now`: the service's time for this attempt (ctx.now()), the time the clocks are charged at. */
   decide: (game: GameRow, now: number) => Decision | Promise<Decision>,
   load: (gameId: string) => Promise<GameRow> = (id) => loadGame(ctx, caller, id),
+  /**
+   * `expired: 'refuse'` (the default for a caller's request): a change decided on a game whose
+   * clock has run out (a deadline that ends it by itself, flaggedAt) is not committed; the game
+   * ends by timeout first (fireTimeout, as the sweep would a moment later) and the request is
+   * refused with 409 deadline_passed, as a late move is (actions.ts). `'decide'`: the decision
+   * handles timeouts itself (the sweep, a claim) or is the system's (league), not a seat's.
+   */
+  opts: { expired?: 'refuse' | 'decide' } = {},
 ): Promise<GameRow> {
+  const refuseExpired = (opts.expired ?? (caller === null ? 'decide' : 'refuse')) === 'refuse';
   for (let attempt = 1; ; attempt++) {
     const game = await load(gameId);
     const now = ctx.now();
     let d = await decide(game, now);
+    // Authorised and valid, but too late: the clock that ran out decides the game, not this request.
+    const flagged = refuseExpired && game.timeControl !== null ? flaggedAt(game, now) : [];
+    if (flagged.length > 0) {
+      // false: the row read was stale (a move or another timeout came first): decide again on the new one.
+      if (!(await fireTimeout(ctx, game.id)) && attempt < MAX_ATTEMPTS) continue;
+      throw new ServiceError('deadline_passed', `The deadline of ${flagged.join(', ')} has passed: the game is over by timeout.`, { flaggedRoles: flagged, currentVersion: game.version });
+    }
     // The clocks follow every change of status or active roles (a decision may set them itself).
     if (game.timeControl !== null && d.game.clocks === undefined) {
       const next = { status: d.game.status ?? game.status, activeRoles: d.game.activeRoles ?? game.activeRoles };

@@ -17,6 +17,17 @@ import type { RoundSchedule, UnfinishedPolicy } from '../leagues/calendar.ts';
 export type { TieBreak, RoundSchedule, UnfinishedPolicy };
 
 export type LeagueFormat = 'round-robin' | 'double-round-robin' | 'swiss' | 'knockout' | 'pools';
+/** The largest round number any request may name (REST path and query, GraphQL, the service alike). */
+export const MAX_ROUND = 100_000;
+
+/** A round number as a request gives it: an integer from 1 to MAX_ROUND. */
+export function isRoundNumber(n: unknown): n is number {
+  return typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= MAX_ROUND;
+}
+
+/** What a refused round number is told, everywhere. */
+export const ROUND_RULE = `an integer from 1 to ${MAX_ROUND}`;
+
 export const LEAGUE_FORMATS: readonly LeagueFormat[] = ['round-robin', 'double-round-robin', 'swiss', 'knockout', 'pools'];
 export type LeagueVisibility = 'public' | 'unlisted';
 export type LeagueStatus = 'registration' | 'running' | 'finished';

@@ -8,7 +8,7 @@ import { Prisma } from '../generated/prisma/client.ts';
 import { standingsToCsv } from '../leagues/standings.ts';
 import { listEntrantRows, listPairingRows, listRoundRows, type LeagueRow, type PairingRow } from '../store/leagues.ts';
 import {
-  PAIRING_RESULTS, type Caller, type EntrantStatus, type GameResult, type LeagueStandings, type Pairing, type PairingResult,
+  isRoundNumber, PAIRING_RESULTS, ROUND_RULE, type Caller, type EntrantStatus, type GameResult, type LeagueStandings, type Pairing, type PairingResult,
   type ReportableResult, type ResultChange,
 } from './api.ts';
 import { isUuid, requirePlayer, type Ctx } from './context.ts';
@@ -222,7 +222,7 @@ async function noShowResult(tx: Prisma.TransactionClient, gameId: string, [first
 }
 
 async function standingsData(ctx: Ctx, leagueId: string, round: number | undefined) {
-  if (round !== undefined && (!Number.isInteger(round) || round < 1 || round > 100_000)) throw new ServiceError('invalid_request', 'round must be a positive integer.');
+  if (round !== undefined && !isRoundNumber(round)) throw new ServiceError('invalid_request', `round must be ${ROUND_RULE}.`);
   const row = await loadLeague(ctx.db, leagueId);
   const [entrantRows, rounds, pairings] = await Promise.all([listEntrantRows(ctx.db, leagueId), listRoundRows(ctx.db, leagueId), listPairingRows(ctx.db, leagueId)]);
   const shape = shapeOf(row);

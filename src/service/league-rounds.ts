@@ -6,7 +6,7 @@ import { enqueueTx } from '../store/webhooks.ts';
 import { Prisma } from '../generated/prisma/client.ts';
 import { findGame, type GameRow, type LogEntryInput } from '../store/games.ts';
 import { findLeague, listEntrantRows, listPairingRows, listRoundRows, type LeagueRow, type PairingRow } from '../store/leagues.ts';
-import { playerChannel, type Caller, type PairingEdit, type PairingResult, type Round } from './api.ts';
+import { isRoundNumber, playerChannel, ROUND_RULE, type Caller, type PairingEdit, type PairingResult, type Round } from './api.ts';
 import { moduleOf, orderSeats, requirePlayer, type Ctx } from './context.ts';
 import { ServiceError } from './errors.ts';
 import { publishCommitted } from './events.ts';
@@ -26,7 +26,7 @@ import { nextRoundDue } from '../leagues/calendar.ts';
 const MAX_EDITS = 500;
 
 function parseRound(n: unknown): number {
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 100_000) throw new ServiceError('invalid_request', 'The round number must be a positive integer.');
+  if (!isRoundNumber(n)) throw new ServiceError('invalid_request', `The round number must be ${ROUND_RULE}.`);
   return n;
 }
 

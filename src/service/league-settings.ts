@@ -11,6 +11,7 @@ import { ServiceError } from './errors.ts';
 import { resolveOptions } from './game-types.ts';
 import { isPlainObject } from './json.ts';
 import { timeoutPolicy, validateTimeControl } from '../clocks/index.ts';
+import { parseClientTime } from './times.ts';
 import { MAX_EVERY_DAYS, UNFINISHED_POLICIES, type RoundSchedule } from '../leagues/calendar.ts';
 
 export const MAX_NAME = 100;
@@ -55,10 +56,12 @@ function text(setting: string, v: unknown, max: number, min = 0): string {
 
 function date(setting: string, v: unknown, field?: string): string | null {
   if (v === null) return null;
-  if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}T/.test(v) || Number.isNaN(Date.parse(v))) {
-    throw bad(setting, `${field ?? setting} must be an ISO 8601 date-time (e.g. 2026-12-01T18:00:00Z)${field ? '' : ' or null'}.`, field);
+  // The rule of every time a client sends (times.ts): with Z or an offset, a real date, years 1–9999.
+  const t = parseClientTime(v);
+  if (t === null) {
+    throw bad(setting, `${field ?? setting} must be an ISO 8601 date-time with Z or an offset, a real date from year 1 to 9999 (e.g. 2026-12-01T18:00:00Z)${field ? '' : ' or null'}.`, field);
   }
-  return new Date(v).toISOString();
+  return new Date(t).toISOString();
 }
 
 /**
@@ -73,7 +76,8 @@ function scheduleOf(v: unknown, current: RoundSchedule | null): RoundSchedule {
   if (unknown.length > 0) throw bad('schedule', `schedule takes firstRoundAt, everyDays and unfinished, not ${unknown.map((k) => JSON.stringify(k.slice(0, 50))).join(', ')}.`, `schedule.${unknown[0]!.slice(0, 50)}`);
   const out = { ...(current ?? { unfinished: 'wait' as const }), ...v } as Partial<Record<string, unknown>>;
   if (out.firstRoundAt === undefined) throw bad('schedule', 'schedule.firstRoundAt is required: when round 1 is due (ISO 8601).', 'schedule.firstRoundAt');
-  const first = date('schedule', out.firstRoundAt === null ? undefined : out.firstRoundAt, 'schedule.firstRoundAt');
+  // A stored league keeps the date it has when an update leaves it alone (one stored before the rule was strict still loads and updates).
+  const first = current !== null && v.firstRoundAt === undefined ? current.firstRoundAt : date('schedule', out.firstRoundAt === null ? undefined : out.firstRoundAt, 'schedule.firstRoundAt');
   if (!isInt(out.everyDays, 1, MAX_EVERY_DAYS)) throw bad('schedule', `schedule.everyDays must be an integer from 1 to ${MAX_EVERY_DAYS}: the days between rounds.`, 'schedule.everyDays');
   const unfinished = typeof out.unfinished === 'string' && (UNFINISHED_POLICIES as readonly string[]).includes(out.unfinished) ? (out.unfinished as RoundSchedule['unfinished']) : null;
   if (unfinished === null) throw bad('schedule', `schedule.unfinished must be one of ${UNFINISHED_POLICIES.join(', ')}.`, 'schedule.unfinished');

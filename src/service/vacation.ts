@@ -25,6 +25,7 @@ import { shapeOf } from './league-views.ts';
 import type { Caller } from './api.ts';
 import type { Ctx } from './context.ts';
 import { ServiceError } from './errors.ts';
+import { parseClientTime } from './times.ts';
 
 /** Announces a game whose clocks changed without a new version: every instance drops its cached row. */
 export const CLOCKS_CHANGED_CHANNEL = 'games:clocks-changed';
@@ -89,8 +90,8 @@ function problem(p: { code: string; field: string; message: string }): ServiceEr
 /** `until` as given in a request: an ISO 8601 time with a time zone, or undefined. */
 export function parseUntil(input: unknown): number | undefined {
   if (input === undefined || input === null) return undefined;
-  const t = typeof input === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(input) ? Date.parse(input) : NaN;
-  if (!Number.isSafeInteger(t)) throw new ServiceError('invalid_request', 'until must be an ISO 8601 time with a time zone, e.g. 2026-12-24T00:00:00Z.', { field: 'until' });
+  const t = parseClientTime(input);
+  if (t === null) throw new ServiceError('invalid_request', 'until must be an ISO 8601 time with a time zone, e.g. 2026-12-24T00:00:00Z.', { field: 'until' });
   return t;
 }
 

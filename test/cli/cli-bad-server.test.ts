@@ -55,3 +55,64 @@ t.test('answers of the wrong shape: exit 3, one line, no stack', async (t) => {
   const debug = await runHere(['games', 'list', '--server', server, '--key', 'hk_x'], { HERALD_DEBUG: '1' });
   t.match(debug.stderr, /\n\s+at /, 'HERALD_DEBUG=1 shows where');
 });
+
+/** A server that takes each request and answers `answer` (or never: null, or headers only: 'stall'). */
+async function silentServer(t: Teardown, answer: null | 'stall'): Promise<string> {
+  const server = http.createServer((_req, res) => {
+    if (answer === 'stall') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('[');
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  }));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function runIn(dir: string, argv: string[], extraEnv: Record<string, string> = {}) {
+  let stdout = '';
+  let stderr = '';
+  const sink = (add: (s: string) => void) => new Writable({ write(chunk, _enc, done) { add(String(chunk)); done(); } });
+  const code = await run(argv, { stdin: new PassThrough(), stdout: sink((s) => (stdout += s)), stderr: sink((s) => (stderr += s)), env: { HERALD_CONFIG: path.join(dir, 'config.json'), ...extraEnv } });
+  return { code, stdout, stderr };
+}
+
+t.test('a server that never answers: exit 3 after the timeout (--timeout, HERALD_TIMEOUT), one line', async (t) => {
+  const dir = await tempDir(t, 'herald-cli-silent-');
+  const silent = await silentServer(t, null);
+  const stalled = await silentServer(t, 'stall');
+  for (const [server, what] of [[silent, 'no answer'], [stalled, 'headers, then nothing']] as const) {
+    const r = await runIn(dir, ['games', 'list', '--server', server, '--key', 'hk_x', '--timeout', '1']);
+    t.equal(r.code, 3, `${what}: exit 3`);
+    t.match(r.stderr, /^herald: GET \/games: no answer from http:\/\/127\.0\.0\.1:\d+ within 1 s \(--timeout or HERALD_TIMEOUT sets how long to wait\)\n$/, `${what}: one line saying so`);
+  }
+  const env = await runIn(dir, ['game-types', '--server', silent], { HERALD_TIMEOUT: '1' });
+  t.equal(env.code, 3, 'HERALD_TIMEOUT: exit 3');
+  t.match(env.stderr, /within 1 s/);
+  const bad = await runIn(dir, ['game-types', '--server', silent], { HERALD_TIMEOUT: 'soon' });
+  t.equal(bad.code, 1, 'a bad HERALD_TIMEOUT is a usage error');
+  t.match(bad.stderr, /HERALD_TIMEOUT must be a whole number of seconds/);
+  t.equal((await runIn(dir, ['game-types', '--server', silent, '--timeout', '-1'])).code, 1, 'a bad --timeout is a usage error');
+  const help = await runIn(dir, ['--help']);
+  t.match(help.stdout, /--timeout <seconds>/);
+  t.match(help.stdout, /HERALD_TIMEOUT/);
+});
+
+t.test('a 4xx whose body is no problem document is a refusal (exit 2), a 5xx a failure (exit 3)', async (t) => {
+  const dir = await tempDir(t, 'herald-cli-4xx-');
+  for (const [status, body, exit] of [[422, 'null', 2], [404, '<html>Not Found</html>', 2], [400, '[1]', 2], [502, 'null', 3]] as const) {
+    const server = http.createServer((_req, res) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const r = await runIn(dir, ['resign', GAME, '--server', url, '--key', 'hk_x']);
+    t.equal(r.code, exit, `${status} ${body}: exit ${exit} (${r.stderr.trim()})`);
+    t.match(r.stderr, status < 500 ? new RegExp(`^herald: POST /games/${GAME}/resign: refused \\(HTTP ${status}; the answer is not a problem document\\)\\n$`) : /the server failed/);
+  }
+});

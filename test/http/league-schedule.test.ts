@@ -60,6 +60,15 @@ t.test('a bad schedule: 422 invalid_settings naming the field (REST), extensions
   problem(t, await ada.req('POST', '/leagues', { ...base, schedule: { everyDays: 7 } }), 'schedule.firstRoundAt', 'no firstRoundAt');
   problem(t, await ada.req('POST', '/leagues', { ...base, schedule: { firstRoundAt: 'soon', everyDays: 7 } }), 'schedule.firstRoundAt', 'a bad date');
   problem(t, await ada.req('POST', '/leagues', { ...base, schedule: { firstRoundAt: '2027-07-01T18:00:00Z', everyDays: 7, unfinished: 'never' } }), 'schedule.unfinished', 'a bad policy');
+  // The rule of every client time (vacation until alike): Z or an offset, a real date, years 1–9999.
+  problem(t, await ada.req('POST', '/leagues', { ...base, schedule: { firstRoundAt: '2027-07-01T18:00:00', everyDays: 7 } }), 'schedule.firstRoundAt', 'no time zone (not the server\'s local time)');
+  problem(t, await ada.req('POST', '/leagues', { ...base, schedule: { firstRoundAt: '2027-02-30T18:00:00Z', everyDays: 7 } }), 'schedule.firstRoundAt', '30 February (not 2 March)');
+  problem(t, await ada.req('POST', '/leagues', { ...base, schedule: { firstRoundAt: '0000-07-01T18:00:00Z', everyDays: 7 } }), 'schedule.firstRoundAt', 'year 0');
+  for (const setting of ['registrationOpensAt', 'registrationClosesAt']) {
+    const res = await ada.req('POST', '/leagues', { ...base, [setting]: '2027-07-01T18:00:00' });
+    t.equal(res.statusCode, 422, `${setting} without a time zone: 422`);
+    t.match(res.json(), { code: 'invalid_settings', setting }, `${setting} without a time zone: invalid_settings naming it`);
+  }
   problem(t, await ada.req('POST', '/leagues', { ...base, schedule: 'weekly' }), undefined, 'not an object');
   t.equal((await ada.req('GET', '/leagues?organiserId=me')).body, before, 'no league created');
   const gql = gqlClient(app, ada.key);
@@ -89,6 +98,15 @@ t.test('REST and GraphQL show the schedule and when the next round is due; the r
   t.equal(((await ada.req('GET', `/leagues/${id}`)).json() as { nextRoundAt: string }).nextRoundAt, iso(first + 7 * DAY));
   await often.close();
 
+  // A league stored before the dates were strict (year 0 was taken) still loads and updates.
+  await store.pool.query(`UPDATE leagues SET settings = jsonb_set(settings, '{schedule,firstRoundAt}', '"0000-06-07T18:00:00.000Z"') WHERE id = $1`, [id]);
+  const old = await ada.req('GET', `/leagues/${id}`);
+  t.equal(old.statusCode, 200, 'a stored league with an old date loads');
+  const kept = await ada.req('PATCH', `/leagues/${id}`, { schedule: { unfinished: 'double-forfeit' } });
+  t.equal(kept.statusCode, 200, `an update that leaves the old date alone is taken: ${kept.body}`);
+  t.equal(kept.json().settings.schedule.firstRoundAt, '0000-06-07T18:00:00.000Z', 'and keeps it');
+  const back = await ada.req('PATCH', `/leagues/${id}`, { schedule: { firstRoundAt: iso(first) } });
+  t.equal(back.statusCode, 200, 'the date set back');
   // The organiser moves the schedule while the league runs (a PATCH, GraphQL alike).
   const moved = await ada.req('PATCH', `/leagues/${id}`, { schedule: { everyDays: 14 } });
   t.equal(moved.statusCode, 200, moved.body);

@@ -123,6 +123,15 @@ t.test('REST: malformed ids are 404, bad round numbers and bodies 400, missing k
   problem(t, await anon.req('GET', '/leagues?playerId=me'), 401, 'unauthorized', 'playerId=me without a key');
   problem(t, await anon.req('GET', `/leagues/${MISSING}/standings?format=xml`), 400, 'invalid_request', 'standings format');
   problem(t, await anon.req('GET', `/leagues/${MISSING}/standings?round=0`), 400, 'invalid_request', 'standings round');
+  // One limit, stated, REST and GraphQL alike (found by probing: GraphQL said "a positive integer" of 2147483647).
+  for (const url of [`/leagues/${MISSING}/standings?round=`, `/leagues/${MISSING}/rounds/`]) {
+    for (const n of ['100001', '999999999']) {
+      const res = await anon.req('GET', url + n);
+      problem(t, res, 400, 'invalid_request', `${url}${n}`);
+      t.match(res.json().detail, /an integer from 1 to 100000/, `${url}${n}: the range is stated`);
+    }
+    problem(t, await anon.req('GET', `${url}100000`), 404, 'not_found', `${url}100000 is a round number (the league is missing)`);
+  }
   problem(t, await ada.req('GET', `/leagues/${MISSING}/results/changes?pairingId=x`), 400, 'invalid_request', 'changes pairingId');
   problem(t, await anon.req('GET', `/leagues/${MISSING}/results/changes`), 401, 'unauthorized', 'changes without a key');
 });
@@ -134,6 +143,12 @@ t.test('GraphQL: malformed ids, bad round numbers and argument shapes are typed 
   t.notOk(none.errors);
   gqlError(t, await q(`{ leagueRound(leagueId: "${MISSING}", number: 0) { number } }`), 'invalid_request', 'round 0');
   gqlError(t, await q(`{ leagueStandings(leagueId: "${MISSING}", round: -2) { rounds } }`), 'invalid_request', 'standings round -2');
+  for (const query of [`{ leagueStandings(leagueId: "${MISSING}", round: 2147483647) { rounds } }`, `{ leagueRound(leagueId: "${MISSING}", number: 100001) { number } }`]) {
+    const r = await q(query);
+    gqlError(t, r, 'invalid_request', query);
+    t.match(r.errors?.[0]?.message, /an integer from 1 to 100000/, `${query}: the range is stated`);
+  }
+  gqlError(t, await q(`{ leagueStandings(leagueId: "${MISSING}", round: 100000) { rounds } }`), 'not_found', 'round 100000 is a round number');
   gqlError(t, await q('{ leagueStandings(leagueId: "x") { rounds } }'), 'not_found', 'standings of a malformed id');
   gqlError(t, await q(`{ leagues(first: 0) { nextCursor } }`), 'invalid_request', 'first 0');
   gqlError(t, await gql(null)('mutation { createLeague(input: { name: "x", gameType: "richard-iii", format: swiss }) { id } }'), 'unauthorized', 'create without a key');

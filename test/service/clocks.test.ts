@@ -218,6 +218,30 @@ t.test('a late move is refused with deadline_passed and the game is over by time
   await rejects(t, svc.submitAction(holder, g.id, { role: loser, action: legal.actions[0] as never }), 'game_over', 'and again: the game is over');
 });
 
+t.test('a resignation after the deadline, before the sweep fires, is refused: the game is lost on time', async (t) => {
+  const a = await player();
+  const b = await player();
+  for (const by of ['loser', 'winner'] as const) {
+    const g = await game(a, b, { kind: 'correspondence', daysPerMove: 2 });
+    const { loser, winner, holder, deadline } = await opening(a, b, g.id);
+    clock.now = deadline + 1;
+    const resigner = by === 'loser' ? holder : holder === a ? b : a;
+    const role = by === 'loser' ? loser : winner;
+    await rejects(t, svc.resign(resigner, g.id, { role }), 'deadline_passed', `the ${by} resigns after the deadline`);
+    const over = await svc.getGame(null, g.id);
+    t.equal(over.status, 'finished');
+    t.same(over.result, { winner, reason: 'timeout' }, 'a loss on time, not a resignation');
+    t.equal((await timeoutEntries(g.id)).length, 1);
+    await rejects(t, svc.resign(resigner, g.id, { role }), 'game_over', 'and again: the game is over');
+  }
+  // Under the claim policy the late seat may still act until the claim: its resignation stands.
+  const g = await game(a, b, { kind: 'correspondence', daysPerMove: 2, onTimeout: 'claim' });
+  const { loser, winner, holder, deadline } = await opening(a, b, g.id);
+  clock.now = deadline + 1;
+  const over = await svc.resign(holder, g.id, { role: loser });
+  t.same(over.result, { winner, reason: `${loser} resigned` }, 'claim policy: the resignation of the seat out of time stands');
+});
+
 t.test('a move racing its deadline never yields two endings', async (t) => {
   const a = await player();
   const b = await player();

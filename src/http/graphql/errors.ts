@@ -112,3 +112,23 @@ export function errorFormatter(execution: ExecutionResult & { statusCode?: numbe
     response: { data, errors: flat.map((e) => e.toJSON()) },
   };
 }
+
+/**
+ * The client refusals in what Mercurius logs when a subscription's start is refused: it logs
+ * graphql-js's `errors` array at error level on the app's logger
+ * (lib/subscription-connection.js, `this.fastify.log.error(subIter.errors)`), with no hook or
+ * option to change that. When every error of such an array is a typed client error (4xx status
+ * in extensions: forbidden, not_found, invalid_request…), their codes and messages; null for
+ * anything else, which keeps its level (an internal_error or unavailable among them: a fault).
+ */
+export function subscriptionRefusals(arg: unknown): Array<{ code: string; status: number; message: string }> | null {
+  if (!Array.isArray(arg) || arg.length === 0) return null;
+  const out: Array<{ code: string; status: number; message: string }> = [];
+  for (const e of arg) {
+    if (!(e instanceof GraphQLError)) return null;
+    const { code, status } = e.extensions ?? {};
+    if (typeof code !== 'string' || typeof status !== 'number' || status < 400 || status >= 500) return null;
+    out.push({ code, status, message: e.message });
+  }
+  return out;
+}

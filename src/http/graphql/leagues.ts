@@ -8,6 +8,8 @@
 import type { IResolvers } from 'mercurius';
 import type { Json } from '../../bus/bus.ts';
 import {
+  isRoundNumber,
+  ROUND_RULE,
   ServiceError,
   type Caller,
   type GameServiceApi,
@@ -48,7 +50,7 @@ function opt<T>(v: T | null | undefined): T | undefined {
 }
 
 function roundArg(v: unknown, what = 'round'): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw new ServiceError('invalid_request', `${what} must be a positive integer.`);
+  if (!isRoundNumber(v)) throw new ServiceError('invalid_request', `${what} must be ${ROUND_RULE}.`);
   return v;
 }
 

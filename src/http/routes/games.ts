@@ -60,17 +60,32 @@ export default async function gameRoutes(app: FastifyInstance): Promise<void> {
     return reply.code(201).send(invite);
   });
 
-  app.post<P>('/games/:gameId/start', async (request) => svc.start(requireCaller(request), request.params.gameId));
+  app.post<P>('/games/:gameId/start', async (request) => {
+    // No body fields: an unknown one is refused, as for the seat steps.
+    const caller = requireCaller(request);
+    seatBody(request, []);
+    return svc.start(caller, request.params.gameId);
+  });
 
   app.post<P>('/games/:gameId/resign', async (request) => svc.resign(requireCaller(request), request.params.gameId, seatBody(request)));
 
   // A win on time under onTimeout claim (service/clocks.ts claimTimeout): a seat action like resign.
   app.post<P>('/games/:gameId/claim-timeout', async (request) => svc.claimTimeout(requireCaller(request), request.params.gameId, seatBody(request)));
 
-  app.post<P>('/games/:gameId/abort', async (request) => svc.abort(requireCaller(request), request.params.gameId));
+  app.post<P>('/games/:gameId/abort', async (request) => {
+    // No body fields: an unknown one is refused, as for the seat steps.
+    const caller = requireCaller(request);
+    seatBody(request, []);
+    return svc.abort(caller, request.params.gameId);
+  });
 
   // Same players, sides swapped, same options (service/lifecycle.ts rematch); asked again, the same game.
-  app.post<P>('/games/:gameId/rematch', async (request) => svc.rematch(requireCaller(request), request.params.gameId));
+  app.post<P>('/games/:gameId/rematch', async (request) => {
+    // No body fields: an unknown one is refused, as for the seat steps.
+    const caller = requireCaller(request);
+    seatBody(request, []);
+    return svc.rematch(caller, request.params.gameId);
+  });
 
   app.get<P>('/games/:gameId/view', async (request) => {
     const q = query(request);

@@ -51,7 +51,8 @@ export function body<T = Record<string, unknown>>(request: FastifyRequest): T {
 export function onlyFields(b: Record<string, unknown>, allowed: readonly string[]): void {
   const unknown = Object.keys(b).filter((k) => !allowed.includes(k));
   if (unknown.length > 0) {
-    throw new ServiceError('invalid_request', `Unknown field ${unknown.map((k) => JSON.stringify(k)).join(', ')}: this body takes ${allowed.join(', ')}.`);
+    const takes = allowed.length === 0 ? 'this request takes no fields (send {} or no body)' : `this body takes ${allowed.join(', ')}`;
+    throw new ServiceError('invalid_request', `Unknown field ${unknown.map((k) => JSON.stringify(k.slice(0, 50))).join(', ')}: ${takes}.`, { fields: unknown.map((k) => k.slice(0, 50)) });
   }
 }
 
