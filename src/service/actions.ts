@@ -16,7 +16,7 @@ import { ServiceError } from './errors.ts';
 import { publishCommitted } from './events.ts';
 import { settleEnded } from './settle.ts';
 import { hashJson, isPlainObject, sameJson } from './json.ts';
-import { clockChange, fireTimeout, flaggedAt } from './clocks.ts';
+import { clockChange, endLate, flaggedAt } from './clocks.ts';
 import { actionById } from './choices.ts';
 import { rememberView } from './game-cache.ts';
 
@@ -149,7 +149,9 @@ export async function submitAction(ctx: Ctx, callerIn: Caller, gameId: string, i
         continue;
       }
       // Out of time: end the game by timeout (once, whoever commits it: fireTimeout), then refuse.
-      if (err instanceof ServiceError && err.code === 'deadline_passed') await fireTimeout(ctx, game.id);
+      if (err instanceof ServiceError && err.code === 'deadline_passed') {
+        throw (await endLate(ctx, game.id, err.extensions.flaggedRoles as string[], game.version)).refusal;
+      }
       throw err;
     }
     const { role, next } = d;

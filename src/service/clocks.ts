@@ -194,6 +194,29 @@ export async function fireTimeout(ctx: Ctx, gameId: string): Promise<boolean> {
   }
 }
 
+/**
+ * A seat's request that came after its clock ran out: the game ends by timeout (fireTimeout, as
+ * the sweep would a moment later) and the request is refused with 409 deadline_passed, naming
+ * the version the game is at now (after the ending, when this call committed it). `fired`:
+ * whether this call ended the game (false: the row read was stale, nothing was due on the stored
+ * one). A failure after the ending committed (settling or publishing it) is the sweep's to
+ * finish: the request is refused all the same, since the game did end.
+ */
+export async function endLate(ctx: Ctx, gameId: string, flagged: string[], version: number): Promise<{ fired: boolean; refusal: ServiceError }> {
+  let fired: boolean;
+  try {
+    fired = await fireTimeout(ctx, gameId);
+  } catch (err) {
+    const row = await findGame(ctx.sql, gameId).catch(() => null);
+    if (!row || !isOver(row.status)) throw err;
+    ctx.log.warn({ err, gameId }, 'a game ended by timeout, but settling or publishing its ending failed: the sweep retries');
+    fired = true;
+  }
+  const current = fired ? ((await findGame(ctx.sql, gameId).catch(() => null))?.version ?? version) : version;
+  const refusal = new ServiceError('deadline_passed', `The deadline of ${flagged.join(', ')} has passed: the game is over by timeout.`, { flaggedRoles: flagged, currentVersion: current });
+  return { fired, refusal };
+}
+
 /** The key in games.reminders_sent that records the claimants were told of a flag. */
 const claimKey = (role: string, at: number): string => `timeout:${role}:${at}`;
 

@@ -10,7 +10,7 @@ import { isOver, loadGame, orderSeats, type Ctx } from './context.ts';
 import { ServiceError } from './errors.ts';
 import { publishCommitted } from './events.ts';
 import { settleEnded } from './settle.ts';
-import { clockChange, fireTimeout, flaggedAt } from './clocks.ts';
+import { clockChange, endLate, flaggedAt } from './clocks.ts';
 import { pauseOnStart } from './vacation.ts';
 import { gameEvents } from './webhooks.ts';
 
@@ -66,9 +66,10 @@ export async function mutate(
     // Authorised and valid, but too late: the clock that ran out decides the game, not this request.
     const flagged = refuseExpired && game.timeControl !== null ? flaggedAt(game, now) : [];
     if (flagged.length > 0) {
-      // false: the row read was stale (a move or another timeout came first): decide again on the new one.
-      if (!(await fireTimeout(ctx, game.id)) && attempt < MAX_ATTEMPTS) continue;
-      throw new ServiceError('deadline_passed', `The deadline of ${flagged.join(', ')} has passed: the game is over by timeout.`, { flaggedRoles: flagged, currentVersion: game.version });
+      const { fired, refusal } = await endLate(ctx, game.id, flagged, game.version);
+      // Not fired: the row read was stale (a move or another timeout came first): decide again on the new one.
+      if (!fired && attempt < MAX_ATTEMPTS) continue;
+      throw refusal;
     }
     // The clocks follow every change of status or active roles (a decision may set them itself).
     if (game.timeControl !== null && d.game.clocks === undefined) {

@@ -33,13 +33,15 @@ async function move(who: Caller, gameId: string, role: string): Promise<GameSumm
   return r.game;
 }
 
-async function rejects(t: Test, p: Promise<unknown>, code: string, msg: string): Promise<void> {
+async function rejects(t: Test, p: Promise<unknown>, code: string, msg: string): Promise<ServiceError | undefined> {
   try {
     await p;
     t.fail(`${msg}: resolved`);
   } catch (err) {
     t.ok(err instanceof ServiceError && err.code === code, `${msg}: ${(err as Error).message}`);
+    if (err instanceof ServiceError) return err;
   }
+  return undefined;
 }
 
 const seat = (g: GameSummary, role: string) => g.clock!.seats.find((s) => s.role === role)!;
@@ -210,9 +212,10 @@ t.test('a late move is refused with deadline_passed and the game is over by time
   const { loser, winner, holder, deadline } = await opening(a, b, g.id);
   clock.now = deadline + 1;
   const legal = await svc.getLegalActions(holder, g.id, { role: loser });
-  await rejects(t, svc.submitAction(holder, g.id, { role: loser, action: legal.actions[0] as never }), 'deadline_passed', 'a move after the deadline');
+  const late = await rejects(t, svc.submitAction(holder, g.id, { role: loser, action: legal.actions[0] as never }), 'deadline_passed', 'a move after the deadline');
   const over = await svc.getGame(null, g.id);
   t.equal(over.status, 'finished');
+  t.equal(late?.extensions.currentVersion, over.version, 'the refusal names the version after the ending it committed');
   t.same(over.result, { winner, reason: 'timeout' });
   t.equal((await timeoutEntries(g.id)).length, 1);
   await rejects(t, svc.submitAction(holder, g.id, { role: loser, action: legal.actions[0] as never }), 'game_over', 'and again: the game is over');
@@ -227,9 +230,10 @@ t.test('a resignation after the deadline, before the sweep fires, is refused: th
     clock.now = deadline + 1;
     const resigner = by === 'loser' ? holder : holder === a ? b : a;
     const role = by === 'loser' ? loser : winner;
-    await rejects(t, svc.resign(resigner, g.id, { role }), 'deadline_passed', `the ${by} resigns after the deadline`);
+    const late = await rejects(t, svc.resign(resigner, g.id, { role }), 'deadline_passed', `the ${by} resigns after the deadline`);
     const over = await svc.getGame(null, g.id);
     t.equal(over.status, 'finished');
+    t.equal(late?.extensions.currentVersion, over.version, 'the refusal names the version after the ending it committed');
     t.same(over.result, { winner, reason: 'timeout' }, 'a loss on time, not a resignation');
     t.equal((await timeoutEntries(g.id)).length, 1);
     await rejects(t, svc.resign(resigner, g.id, { role }), 'game_over', 'and again: the game is over');
