@@ -89,13 +89,29 @@ export class SessionPool extends pg.Pool {
     this.#unnamed = unnamedStatements === true;
     this.#timeoutMs = timeoutMs ?? 0;
     if (this.#timeoutMs > 0) {
-      this.#watchdog = setInterval(() => this.#watch(), Math.max(50, Math.floor(this.#timeoutMs / 4)));
+      // The watchdog reads pg-pool's and pg's private fields (pinned versions): fail at start,
+      // not in a timer, if an upgrade renamed them.
+      if (!Array.isArray((this as unknown as { _clients?: unknown })._clients)) {
+        throw new Error('SessionPool: this pg-pool has no _clients list; the query timeout watchdog cannot run');
+      }
+      // A query is closed between the timeout and 1.1 times it (the watchdog first sees it up to
+      // one period after it started).
+      this.#watchdog = setInterval(() => this.#watch(), Math.max(50, Math.floor(this.#timeoutMs / 10)));
       this.#watchdog.unref();
     }
   }
 
   /** Closes the connections whose current query has run longer than the timeout. */
   #watch(): void {
+    try {
+      this.#check();
+    } catch {
+      // Never an uncaught exception from a timer: without the watchdog a query waits for the
+      // server (as with no timeout), which is better than a crashed process.
+    }
+  }
+
+  #check(): void {
     const now = performance.now();
     const clients = (this as unknown as { _clients: WatchedClient[] })._clients;
     for (const client of this.#seen.keys()) if (!clients.includes(client)) this.#seen.delete(client);
@@ -116,10 +132,21 @@ export class SessionPool extends pg.Pool {
   override end(): Promise<void>;
   override end(callback: () => void): void;
   override end(callback?: () => void): Promise<void> | void {
-    if (this.#watchdog) clearInterval(this.#watchdog);
-    this.#watchdog = null;
-    this.#seen.clear();
-    return callback ? super.end(callback) : super.end();
+    // The watchdog runs until the pool has ended: pg-pool's end waits for every checked-out
+    // client, and a query stuck on a silent server is only ended by the watchdog.
+    const stop = (): void => {
+      if (this.#watchdog) clearInterval(this.#watchdog);
+      this.#watchdog = null;
+      this.#seen.clear();
+    };
+    if (callback) {
+      super.end(() => {
+        stop();
+        callback();
+      });
+      return;
+    }
+    return super.end().finally(stop);
   }
 
   #prepare(client: pg.PoolClient): pg.PoolClient {
