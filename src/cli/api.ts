@@ -72,6 +72,13 @@ export class HeraldClient {
    */
   static timeoutMs = DEFAULT_TIMEOUT_S * 1000;
 
+  /**
+   * 2xx JSON answers read since run() began (run.ts resets it). An error that is not a CliError
+   * after one of them came is the answer's shape failing this client's reading of it; before any,
+   * it cannot be the server's doing.
+   */
+  static answers = 0;
+
   constructor(server: string, key: string | null, rateLimitRetries = 2) {
     this.server = server;
     this.key = key;
@@ -98,7 +105,10 @@ export class HeraldClient {
     }
     const what = `${method} ${path}`;
     const limit = HeraldClient.timeoutMs;
-    const timedOut = () => new CliError(`${what}: no answer from ${this.server} within ${limit / 1000} s (--timeout or HERALD_TIMEOUT sets how long to wait)`, EXIT.unreachable);
+    // A request that changes something (this client sends no Idempotency-Key) may have been applied
+    // although its answer never came: sending it again blindly could do it twice.
+    const maybeDone = method === 'GET' || method === 'HEAD' ? '' : '; the server may have applied it already: check (e.g. `herald games show`) before sending it again';
+    const timedOut = () => new CliError(`${what}: no answer from ${this.server} within ${limit / 1000} s${maybeDone} (--timeout or HERALD_TIMEOUT sets how long to wait)`, EXIT.unreachable);
     for (let attempt = 0; ; attempt++) {
       const timer = new AbortController();
       const clock = limit > 0 ? setTimeout(() => timer.abort(), limit) : null;
@@ -107,8 +117,9 @@ export class HeraldClient {
       try {
         try {
           res = await fetch(this.url(path, opts.query), { method, headers, ...(body !== undefined ? { body } : {}), signal: both });
-          // The whole answer within the limit (a server may send headers and then stall); a stream is read by its caller.
-          if (!opts.stream) res = new Response(NULL_BODY.has(res.status) ? null : await res.arrayBuffer(), { status: res.status, statusText: res.statusText, headers: res.headers });
+          // The whole answer within the limit (a server may send headers and then stall); a stream is read
+          // by its caller, but a refusal or failure in its place is read here, within the limit too.
+          if (!opts.stream || !res.ok) res = new Response(NULL_BODY.has(res.status) ? null : await res.arrayBuffer(), { status: res.status, statusText: res.statusText, headers: res.headers });
         } finally {
           if (clock) clearTimeout(clock);
         }
@@ -135,7 +146,9 @@ export class HeraldClient {
     if (res.status === 204) return undefined as T;
     const text = await res.text();
     try {
-      return JSON.parse(text) as T;
+      const parsed = JSON.parse(text) as T;
+      HeraldClient.answers++;
+      return parsed;
     } catch {
       throw new CliError(`${method} ${path}: the answer is not JSON (is ${this.server} a Herald server?)`, EXIT.unreachable);
     }

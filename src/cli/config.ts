@@ -7,7 +7,7 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { usageError } from './errors.ts';
+import { fileError, usageError } from './errors.ts';
 
 export interface CliConfig {
   server?: string;
@@ -28,7 +28,7 @@ export function readConfig(file: string): CliConfig {
     text = readFileSync(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw err;
+    throw fileError('read', file, err);
   }
   let parsed: unknown;
   try {
@@ -46,11 +46,15 @@ export function readConfig(file: string): CliConfig {
 
 /** Writes the whole file (through a temporary file, so a crash leaves the old one), mode 0600. */
 export function writeConfig(file: string, config: CliConfig): void {
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(tmp, 0o600);
-  renameSync(tmp, file);
+  try {
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+    chmodSync(tmp, 0o600);
+    renameSync(tmp, file);
+  } catch (err) {
+    throw fileError('write', file, err);
+  }
 }
 
 /** A server URL as given by the user: http(s) only, without a trailing slash. */

@@ -42,6 +42,16 @@ export function usageError(message: string): CliError {
   return new CliError(message, EXIT.usage);
 }
 
+/**
+ * A local file that cannot be read or written (missing folder, no permission, a directory):
+ * exit 1 with one line naming the file and the system's error, never blamed on the server.
+ */
+export function fileError(verb: 'read' | 'write', file: string, err: unknown): CliError {
+  // Node's message already names the code and the system call: "EISDIR: illegal operation on a directory, read".
+  const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
+  return usageError(`cannot ${verb} ${file}: ${why}`);
+}
+
 /** Codes that mean "not now" rather than "no": scripts that poll treat them differently. */
 const NOTHING_TO_DO_CODES = new Set(['not_your_turn']);
 

@@ -11,7 +11,7 @@ import { boardText, namesFrom, type R3ViewLike } from './board-text.ts';
 import { checkScenario, defaultScenario, gameType, gameTypes } from './game-types.ts';
 import { runBots, summaryText } from './bots.ts';
 import { configPath, maskKey, normaliseServer, readConfig, resolveConnection, writeConfig, type Connection } from './config.ts';
-import { CliError, EXIT, usageError } from './errors.ts';
+import { CliError, EXIT, fileError, usageError } from './errors.ts';
 import { gamesTable, gameText } from './format.ts';
 import { pickFromTree } from './play.ts';
 import { asker } from './prompt.ts';
@@ -27,10 +27,12 @@ export interface Io {
 export const EXIT_CODES_HELP = `
 Exit codes:
   0  done
-  1  usage error: unknown command or option, bad argument, unreadable file
+  1  usage error: unknown command or option, bad argument, a local file that
+     cannot be read or written
   2  the server refused (4xx): its problem's title, detail and code are printed
   3  cannot reach the server, no answer within the timeout, or it failed
-     (5xx) or answered something this client cannot read
+     (5xx) or answered something this client cannot read, or an unexpected
+     error; a change with no answer in time may have been applied: check first
   4  nothing to do: not your turn (also a refused move with code not_your_turn),
      or the game is over
 
@@ -41,7 +43,7 @@ Environment:
                  or ~/.config/herald/config.json)
   HERALD_TIMEOUT seconds to wait for each answer (default ${DEFAULT_TIMEOUT_S}; 0: no limit;
                  --timeout wins); no answer in time is exit 3
-  HERALD_DEBUG   1: print the stack of an answer this client cannot read`;
+  HERALD_DEBUG   1: print the stack of an exit 3 this client did not expect`;
 
 const MAX_TIMEOUT_S = 86_400;
 
@@ -98,6 +100,15 @@ async function linesOfMove(client: HeraldClient, id: string, res: ActionResult, 
   if (typeof from !== 'number') return res.view?.log ?? [];
   const log = await client.get<GameLog>(gamePath(id, '/log'), { lang: opts.lang, role: opts.role ?? res.role });
   return log.lines.slice(from);
+}
+
+/** Writes a file the user named: a failure is theirs to fix (exit 1, one line), not the server's. */
+function writeLocal(file: string, data: string | Uint8Array): void {
+  try {
+    writeFileSync(file, data);
+  } catch (err) {
+    throw fileError('write', file, err);
+  }
 }
 
 export function buildProgram(io: Io): Command {
@@ -290,7 +301,7 @@ export function buildProgram(io: Io): Command {
       for (const [format, target] of [['png', opts.png], ['svg', opts.svg]] as const) {
         if (!target) continue;
         const bytes = await client.bytes(gamePath(id, `/board.${format}`), query);
-        writeFileSync(target, bytes);
+        writeLocal(target, bytes);
         if (!opts.json) io.stderr.write(`Saved ${target} (${bytes.length} bytes)\n`);
       }
       if (!opts.text) return;
@@ -425,7 +436,7 @@ export function buildProgram(io: Io): Command {
       const record = await clientOf(cmd).get<GameRecord>(gamePath(id, '/export'));
       const text = `${JSON.stringify(record, null, 2)}\n`;
       if (!opts.output) return void io.stdout.write(text);
-      writeFileSync(opts.output, text);
+      writeLocal(opts.output, text);
       io.stderr.write(`Saved ${opts.output} (${record.actions.length} actions, version ${record.version})\n`);
     });
   program
@@ -439,7 +450,7 @@ export function buildProgram(io: Io): Command {
       try {
         text = readFileSync(path === '-' ? 0 : path, 'utf8');
       } catch (err) {
-        throw usageError(`cannot read ${path}: ${(err as Error).message}`);
+        throw fileError('read', path === '-' ? 'standard input' : path, err);
       }
       let record: unknown;
       try {

@@ -4,6 +4,7 @@
  * buffer, and the end of input answers null.
  */
 import readline from 'node:readline';
+import { fileError } from './errors.ts';
 
 export interface Asker {
   ask(question: string): Promise<string | null>;
@@ -16,7 +17,13 @@ export function asker(input: NodeJS.ReadableStream, output: NodeJS.WritableStrea
   return {
     async ask(question) {
       output.write(question);
-      const next = await lines.next();
+      let next: IteratorResult<string>;
+      try {
+        next = await lines.next();
+      } catch (err) {
+        // The terminal or pipe failed: a local trouble (exit 1), not the server's.
+        throw fileError('read', 'standard input', err);
+      }
       if (next.done) {
         output.write('\n');
         return null;

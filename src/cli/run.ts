@@ -4,6 +4,7 @@
  * with their own.
  */
 import { CommanderError } from 'commander';
+import { HeraldClient } from './api.ts';
 import { buildProgram, type Io } from './program.ts';
 import { CliError, EXIT } from './errors.ts';
 
@@ -13,6 +14,7 @@ export async function run(argv: string[], io: Io = { stdin: process.stdin, stdou
   // Commander's own exits (help, version, usage errors) become codes 0 or 1.
   for (const cmd of allCommands(program)) cmd.exitOverride();
   const json = argv.includes('--json');
+  HeraldClient.answers = 0;
   try {
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
@@ -23,11 +25,15 @@ export async function run(argv: string[], io: Io = { stdin: process.stdin, stdou
       else io.stderr.write(`herald: ${err.message}\n`);
       return err.exitCode;
     }
-    // Anything else comes from an answer this client cannot read: a 2xx whose body is not the
-    // shape it expects (a server that is not Herald, or not this version). One line like every
-    // other failure, not a TypeError's stack; HERALD_DEBUG=1 shows the stack (a client bug).
+    // Local troubles (files, the terminal) are CliErrors where they arise (exit 1). A TypeError or
+    // RangeError after the server answered is that answer's shape failing this client's reading of
+    // it (a server that is not Herald, or not this version); anything else is unexpected: its
+    // message alone. One line either way, not a stack; HERALD_DEBUG=1 shows the stack.
     const name = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-    const message = `the server's answer is not what this client expects (${name}); is the server a Herald server of this version?`;
+    const fromAnswer = HeraldClient.answers > 0 && (err instanceof TypeError || err instanceof RangeError);
+    const message = fromAnswer
+      ? `the server's answer is not what this client expects (${name}); is the server a Herald server of this version?`
+      : err instanceof Error ? err.message.split('\n')[0]! : String(err);
     if (json) io.stderr.write(`${JSON.stringify({ error: message, exitCode: EXIT.unreachable, problem: null })}\n`);
     else io.stderr.write(`herald: ${message}\n`);
     if (io.env.HERALD_DEBUG === '1' && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
