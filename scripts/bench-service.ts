@@ -684,6 +684,8 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
     const perf = process.env.BENCH_PERF_DIR
       ? spawn('perf', ['record', '-F', '499', '-g', '-p', String(serverPid), '-o', path.join(process.env.BENCH_PERF_DIR, `${kind}-${round}.data`)], { stdio: 'ignore' })
       : null;
+    // perf missing (spawn error) or refused (perf_event_paranoid: it exits at once) loses the recording, not the run.
+    perf?.on('error', (err) => console.error(`BENCH_PERF_DIR: perf could not run: ${err.message}`));
     if (inspector) await inspector.send('Profiler.start');
     // The client's own profile (in this process), for the same window.
     const self = PROFILE ? new Session() : null;
@@ -712,7 +714,7 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
       pooler: poolerPid === null ? NaN : cpuSeconds(poolerPid) - cpu0.pooler,
     };
     const threads1 = threadCpu(serverPid);
-    if (perf) {
+    if (perf && perf.exitCode === null && perf.signalCode === null && perf.pid !== undefined) {
       perf.kill('SIGINT');
       await new Promise((r) => perf.once('exit', r));
     }
