@@ -32,9 +32,15 @@ interface Instance {
   name: string;
   child: ChildProcess;
   base: string;
-  stderr: string;
+  /** What it logged (stdout: warnings and above) and wrote to stderr. */
+  output: string;
 }
 const running = new Set<Instance>();
+const everyInstance: Instance[] = [];
+t.teardown(() => {
+  // The instances' logs (warnings and above), when something failed.
+  if (!t.passing()) for (const i of everyInstance) if (i.output.trim()) t.comment(`${i.name}'s log:\n${i.output.slice(-8000)}`);
+});
 t.teardown(async () => {
   for (const i of running) {
     i.child.kill('SIGKILL');
@@ -67,15 +73,17 @@ async function startOnce(name: string): Promise<Instance> {
     RATE_LIMIT_ANONYMOUS_MAX: '0',
   };
   for (const v of ['NODE_OPTIONS', 'DATA_DIR']) delete env[v];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: projectRoot, env, stdio: ['ignore', 'ignore', 'pipe'] });
-  const inst: Instance = { name, child, base: `http://127.0.0.1:${port}`, stderr: '' };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const inst: Instance = { name, child, base: `http://127.0.0.1:${port}`, output: '' };
   running.add(inst);
-  child.stderr!.on('data', (d: Buffer) => (inst.stderr += d));
+  everyInstance.push(inst);
+  child.stderr!.on('data', (d: Buffer) => (inst.output += d));
+  child.stdout!.on('data', (d: Buffer) => (inst.output += d));
   const until = Date.now() + 90_000;
   while (Date.now() < until) {
     if (child.exitCode !== null) {
       running.delete(inst);
-      throw new Error(`${name} exited: ${inst.stderr}`);
+      throw new Error(`${name} exited: ${inst.output}`);
     }
     try {
       if ((await fetch(`${inst.base}/readyz`)).status === 200) return inst;
@@ -85,7 +93,7 @@ async function startOnce(name: string): Promise<Instance> {
     await pause(100);
   }
   await kill9(inst);
-  throw new Error(`${name} not ready: ${inst.stderr}`);
+  throw new Error(`${name} not ready: ${inst.output}`);
 }
 
 async function kill9(inst: Instance): Promise<void> {
@@ -156,8 +164,15 @@ async function firstTimeout(ids: string[]): Promise<number> {
 
 /** Every game of `ids` ended by exactly one timeout, settled, its log dense; nothing left running past a deadline. */
 async function checkEndedOnce(t: Test, ids: string[], label: string): Promise<void> {
+  const from = Date.now();
   await until(`every game of ${label} ended`, async () => (await db.query(`SELECT count(*)::int AS n FROM games WHERE id = ANY($1::uuid[]) AND status = 'active'`, [ids])).rows[0].n === 0);
-  await until(`every game of ${label} settled`, async () => (await db.query(`SELECT count(*)::int AS n FROM games WHERE id = ANY($1::uuid[]) AND settled_at IS NULL`, [ids])).rows[0].n === 0);
+  const ended = Date.now();
+  const unsettled = (await db.query(`SELECT count(*)::int AS n FROM games WHERE id = ANY($1::uuid[]) AND settled_at IS NULL`, [ids])).rows[0].n;
+  await until(`every game of ${label} settled`, async () => (await db.query(`SELECT count(*)::int AS n FROM games WHERE id = ANY($1::uuid[]) AND settled_at IS NULL`, [ids])).rows[0].n === 0, 90_000);
+  // Games whose ending A (or B) committed just before it was killed, but did not settle, are
+  // settled by the survivor's settlement sweep (every 60 s): the reason this step sometimes
+  // takes 40 s more, with or without any change to the pool.
+  t.comment(`${label}: every game ended ${((ended - from) / 1000).toFixed(1)} s after the check began, ${unsettled} of them not yet settled then; every game settled ${((Date.now() - from) / 1000).toFixed(1)} s after`);
   const rows = (
     await db.query(
       `SELECT g.id::text AS id, g.status::text AS status, g.rated, g.version, g.result,
