@@ -75,13 +75,17 @@
  * Addresses: BENCH_DATABASE_ADMIN_URL (default
  * postgresql://postgres@127.0.0.1:5432/postgres), BENCH_REDIS_URL (default
  * redis://127.0.0.1:6379). BENCH_SERVER_NODE_ARGS: extra node flags for the server.
+ * BENCH_PERF_DIR=dir: Linux perf records the server for each window. BENCH_STRACE_DIR=dir: strace
+ * logs the server's socket reads and writes for each window, and each run prints them per persisted
+ * action by socket (http, postgres, redis, other) and syscall (strace slows the server: read that
+ * run's counts, not its CPU figures).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { Pool } from 'undici';
@@ -470,6 +474,59 @@ function countGc(stream: NodeJS.ReadableStream, into: GcCounts): void {
   });
 }
 
+/**
+ * BENCH_STRACE_DIR: the server's sockets by file descriptor — `http` (accepted on its port),
+ * `postgres` (to 5432), `redis` (to 6379), `other` — from /proc/<pid>/fd and /proc/net/tcp{,6}.
+ */
+function socketKinds(pid: number, port: number): Map<string, string> {
+  const byInode = new Map<string, string>();
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text = '';
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f.length < 10) continue;
+      const local = parseInt(f[1]!.split(':')[1]!, 16);
+      const remote = parseInt(f[2]!.split(':')[1]!, 16);
+      byInode.set(f[9]!, local === port ? 'http' : remote === 5432 ? 'postgres' : remote === 6379 ? 'redis' : 'other');
+    }
+  }
+  const kinds = new Map<string, string>();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    let target = '';
+    try {
+      target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+    } catch {
+      continue;
+    }
+    const m = /^socket:\[(\d+)\]$/.exec(target);
+    kinds.set(fd, m ? (byInode.get(m[1]!) ?? 'other') : 'other');
+  }
+  return kinds;
+}
+
+/** Calls in an strace log by socket kind and syscall (`http write`, `postgres writev`…). */
+function countSyscalls(file: string, kinds: Map<string, string>): Map<string, number> {
+  const counts = new Map<string, number>();
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return counts;
+  }
+  for (const line of text.split('\n')) {
+    const m = /^\d+\s+(?:<\.\.\. )?(\w+)\((\d+)/.exec(line);
+    if (!m) continue;
+    const key = `${kinds.get(m[2]!) ?? 'other'} ${m[1]}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+}
+
 /** A server on a fresh database, ready; stop() ends it and drops the database. */
 async function startServer(kind: ServerKind): Promise<Started> {
   const dbName = `herald_bench_${randomBytes(4).toString('hex')}`;
@@ -686,6 +743,14 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
       : null;
     // perf missing (spawn error) or refused (perf_event_paranoid: it exits at once) loses the recording, not the run.
     perf?.on('error', (err) => console.error(`BENCH_PERF_DIR: perf could not run: ${err.message}`));
+    // BENCH_STRACE_DIR: strace logs the server's socket reads and writes (every thread) for the window;
+    // counted per persisted action by socket kind below. Its own cost is in that run's CPU figures.
+    const straceFile = process.env.BENCH_STRACE_DIR ? path.join(process.env.BENCH_STRACE_DIR, `${kind}-${round}.strace`) : null;
+    const sockets0 = straceFile ? socketKinds(serverPid, port) : null;
+    const strace = straceFile
+      ? spawn('strace', ['-f', '-qq', '-e', 'trace=write,writev,read,readv,sendto,sendmsg,recvfrom,recvmsg', '-e', 'signal=none', '-o', straceFile, '-p', String(serverPid)], { stdio: 'ignore' })
+      : null;
+    strace?.on('error', (err) => console.error(`BENCH_STRACE_DIR: strace could not run: ${err.message}`));
     if (inspector) await inspector.send('Profiler.start');
     // The client's own profile (in this process), for the same window.
     const self = PROFILE ? new Session() : null;
@@ -718,6 +783,11 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
       perf.kill('SIGINT');
       await new Promise((r) => perf.once('exit', r));
     }
+    if (strace && strace.exitCode === null && strace.signalCode === null && strace.pid !== undefined) {
+      strace.kill('SIGINT');
+      await new Promise((r) => strace.once('exit', r));
+    }
+    const syscalls = straceFile && sockets0 ? countSyscalls(straceFile, new Map([...sockets0, ...socketKinds(serverPid, port)])) : null;
     const gcs = { scavenges: gc.scavenges - gc0.scavenges, promoted: gc.promoted - gc0.promoted, scavengeMs: gc.scavengeMs - gc0.scavengeMs, markCompacts: gc.markCompacts - gc0.markCompacts };
     inspector?.close();
     await Promise.all(watchers);
@@ -734,6 +804,9 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
       return `${k} ${(((t1.user - t0.user) / persisted) * 1e6).toFixed(0)} + ${(((t1.sys - t0.sys) / persisted) * 1e6).toFixed(0)}`;
     }).join(', ')}`);
     console.log(`  CPU: server ${cpu.server.toFixed(1)} s (${per(cpu.server)}), postgres ${cpu.pg.toFixed(1)} s (${per(cpu.pg)}), client ${cpu.bench.toFixed(1)} s (${per(cpu.bench)})${poolerPid === null ? '' : `, PgBouncer ${cpu.pooler.toFixed(1)} s (${per(cpu.pooler)})`}`);
+    if (syscalls) {
+      console.log(`  syscalls per action (strace, by socket): ${[...syscalls].sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `${k} ${(n / persisted).toFixed(2)}`).join(', ')}`);
+    }
     if (WEBHOOKS) console.log(`  webhooks: ${delivered} deliveries received (${(delivered / persisted).toFixed(2)} per action)`);
     if (WEBHOOKS) console.log(`  ${spread('commit → webhook receiver', hookLatencies)}`);
     const statements = commits1.statements - commits0.statements;
