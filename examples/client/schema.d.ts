@@ -2083,7 +2083,7 @@ export interface components {
          *     bot-blitz, bot-rapid); or a canonical correspondence (startMs, incrementMs, capMs: 1 hour
          *     to 30 days) or fischer (initialMs: 1 s to 1 day, incrementMs up to 1 hour) control. Any
          *     but none may add `onTimeout`: `loss` (default: the seat that runs out loses at once) or
-         *     `claim` (the opponent may claim the win; not for leagues, whose games always lose on time:
+         *     `claim` (the opponent may claim the win, Herald's AI at once; not for leagues, whose games always lose on time:
          *     422 invalid_settings). Anything else is 422 invalid_time_control.
          */
         TimeControlInput: {

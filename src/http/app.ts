@@ -6,7 +6,7 @@ import type { Config } from '../config.ts';
 import { createMemoryBus, createRedisBus, type Bus } from '../bus/index.ts';
 import { openStore, type Store } from '../store/store.ts';
 import { projectRoot } from '../paths.ts';
-import errors, { frameworkErrors } from './plugins/errors.ts';
+import errors, { clientErrors, frameworkErrors } from './plugins/errors.ts';
 import graceful, { closingAwareResponse, type ClosingFlag } from './plugins/graceful.ts';
 import services from './plugins/services.ts';
 import health from './plugins/health.ts';
@@ -100,6 +100,8 @@ export async function buildApp(config: Config, given: AppServices = {}): Promise
     return503OnClosing: true,
     // Errors before routing (a badly percent-encoded URL) are problem documents as well.
     frameworkErrors,
+    // And so are requests Node's HTTP parser refuses (headers too large, malformed framing).
+    clientErrorHandler: clientErrors,
     // Behind a reverse proxy: request.ip (rate limits per IP, request logs) is the client's, from X-Forwarded-For.
     trustProxy: config.trustProxy,
   });

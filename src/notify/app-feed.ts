@@ -139,7 +139,15 @@ export class AppFeed extends NoticeFeed {
     this.started = true;
     for (const g of games) {
       const c = this.cursor.get(g.gameId);
-      if (!c || g.version > c.version || c.sent !== undefined) this.pending.add(g.gameId);
+      // A cursor ahead of its game (never one this server gave) would hold back every
+      // your_turn of that game for ever in practice: resume that game from the present.
+      if (c && c.version > g.version) {
+        this.cursor.set(g.gameId, { version: g.version });
+        if (g.status !== 'active') continue;
+        for (const [player, roles] of this.due(g.gameId, g.activeRoles)) {
+          this.o.deliver({ type: 'your_turn', gameId: g.gameId, version: g.version, roles, clock: g.clock, player }, this.id);
+        }
+      } else if (!c || g.version > c.version || c.sent !== undefined) this.pending.add(g.gameId);
     }
   }
 

@@ -113,7 +113,17 @@ export class TurnFeed extends NoticeFeed {
       return;
     }
     this.started = true;
-    for (const g of games) if (g.version > (this.cursor.get(g.gameId) ?? 0)) this.pending.add(g.gameId);
+    for (const g of games) {
+      const at = this.cursor.get(g.gameId);
+      // A cursor ahead of its game (never one this server gave: edited, or of another
+      // database) would hold back every your_turn of that game until it passed that version,
+      // for ever in practice: resume that game from the present instead, as a first connection.
+      if (at !== undefined && at > g.version) {
+        this.cursor.set(g.gameId, g.version);
+        const roles = dueRoles(g, g.roles);
+        if (roles.length > 0) this.o.deliver({ type: 'your_turn', gameId: g.gameId, version: g.version, roles, clock: g.clock }, this.id);
+      } else if (g.version > (at ?? 0)) this.pending.add(g.gameId);
+    }
   }
 
   /** First connection: every game is known up to now; a your_turn for each where it is the player's turn. */

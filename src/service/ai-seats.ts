@@ -116,7 +116,9 @@ export async function playAiTurn(ctx: Ctx, gameId: string): Promise<AiTurnOutcom
         return 'moved';
       } catch (err) {
         if (!(err instanceof ServiceError)) throw err;
-        if (err.code === 'version_conflict') continue attempts;
+        // Another commit in between; or the seat changed hands while the AI thought (a league
+        // organiser changed or ended a stand-in): read again, the seat's new holder decides.
+        if (err.code === 'version_conflict' || err.code === 'forbidden') continue attempts;
         // Over meanwhile (a resignation, a timeout), or no longer this seat's turn: nothing to do.
         if (err.code === 'game_over' || err.code === 'not_your_turn' || err.code === 'deadline_passed' || err.code === 'invalid_state') return 'idle';
         throw err;

@@ -146,6 +146,12 @@ function endingDecision(outcome: Ending | { kind: 'claimed'; flagged: string; cl
 
 class NoTimeout extends Error {}
 
+/** A claimable flag that one of Herald's AI seats may claim: the flagged seat must act, a claimant is the AI's. */
+function aiClaims(game: GameRow, outcome: Extract<TimeoutOutcome, { kind: 'claimable' }>): boolean {
+  if (!game.activeRoles.includes(outcome.flagged)) return false;
+  return outcome.claimants.some((role) => game.seats.some((s) => s.role === role && s.player?.aiLevel != null));
+}
+
 /** The game needs a claim (policy `claim`): the sweep tells the claimants instead of ending it. */
 class Claimable extends Error {
   readonly game: GameRow;
@@ -180,7 +186,12 @@ export async function fireTimeout(ctx: Ctx, gameId: string): Promise<boolean> {
       const t = notBefore(state, now);
       const outcome = timeoutAt(state, t, timeoutPolicy(game.timeControl as unknown as TimeControl));
       if (outcome === null) throw new NoTimeout();
-      if (outcome.kind === 'claimable') throw new Claimable(game, outcome, t);
+      if (outcome.kind === 'claimable') {
+        // Herald's AI claims at once, as a player would: it never calls claim-timeout, so a
+        // human who ran out against it would otherwise play on with no time, never losing.
+        if (aiClaims(game, outcome)) return endingDecision({ kind: 'claimed', flagged: outcome.flagged, claimants: outcome.claimants });
+        throw new Claimable(game, outcome, t);
+      }
       return endingDecision(outcome);
     }, load);
     return true;

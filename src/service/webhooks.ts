@@ -15,7 +15,7 @@ import type { Caller } from './api.ts';
 import { isOver, isUuid, requirePlayer, type Ctx } from './context.ts';
 import { ServiceError } from './errors.ts';
 import { isPlainObject } from './json.ts';
-import { isStorableTime } from './times.ts';
+import { parseClientTime } from './times.ts';
 
 export const EVENT_TYPES = ['your_turn', 'game_started', 'game_ended', 'clock_reminder', 'clock_timeout', 'league_round_published', 'league_result_recorded', 'ping', 'endpoint_disabled'] as const;
 export type WebhookEventType = (typeof EVENT_TYPES)[number];
@@ -309,10 +309,11 @@ export async function redeliverMessage(ctx: Ctx, callerIn: Caller | null, id: st
 }
 
 function time(v: unknown, field: string): Date {
-  if (typeof v !== 'string' || !/^\d{4}-\d\d-\d\dT/.test(v)) throw bad(`${field} must be an ISO 8601 date-time.`, field);
-  const d = new Date(v);
-  if (!isStorableTime(d)) throw bad(`${field} must be an ISO 8601 date-time from year 1 to 9999.`, field);
-  return d;
+  // The rule of every time a client sends (times.ts): with Z or an offset (not the server's
+  // local time), a real date (not 2026-02-30, which JavaScript reads as 2 March), years 1–9999.
+  const t = parseClientTime(v);
+  if (t === null) throw bad(`${field} must be an ISO 8601 date-time with Z or an offset, a real date from year 1 to 9999 (e.g. 2026-12-01T18:00:00Z).`, field);
+  return new Date(t);
 }
 
 export async function redeliverRange(ctx: Ctx, callerIn: Caller | null, id: string, raw: unknown): Promise<{ queued: number }> {

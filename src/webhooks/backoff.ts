@@ -11,12 +11,23 @@ export function retryDelay(attempts: number, schedule: readonly number[] = RETRY
   return Math.round(random() * step);
 }
 
-/** Retry-After in ms (seconds or an HTTP date), capped at a day; null when absent or unreadable. */
+/**
+ * Retry-After in ms (seconds or an HTTP date), capped at a day; null when absent, unreadable
+ * or asking for no wait at all (0, a date in the past): the schedule's backoff then applies, so a
+ * receiver answering `503 Retry-After: 0` cannot have every attempt of the schedule spent within
+ * a second and its endpoint disabled. Only digits or a date are read: "-5" or "1.5" are not
+ * dates (V8's Date.parse reads "-5" as May 2001).
+ */
 export function retryAfterMs(header: string | undefined, now: number): number | null {
   if (header === undefined || header.trim() === '') return null;
   const v = header.trim();
-  if (/^\d+$/.test(v)) return Math.min(Number(v) * 1000, 86_400_000);
-  const t = Date.parse(v);
-  if (Number.isNaN(t)) return null;
-  return Math.min(Math.max(0, t - now), 86_400_000);
+  let ms: number;
+  if (/^\d+$/.test(v)) ms = Number(v) * 1000;
+  else {
+    if (/^[+-]?[\d.]+$/.test(v)) return null;
+    const t = Date.parse(v);
+    if (Number.isNaN(t)) return null;
+    ms = t - now;
+  }
+  return ms > 0 ? Math.min(ms, 86_400_000) : null;
 }

@@ -59,6 +59,13 @@ t.test('bad input is a 400 invalid_request that changes nothing', async (t) => {
   t.equal((await york.req('PATCH', `/webhooks/${id}`, { enabled: 'yes' })).statusCode, 400);
   t.equal((await york.req('POST', `/webhooks/${id}/redeliver`, { since: 'yesterday' })).statusCode, 400);
   t.equal((await york.req('POST', `/webhooks/${id}/redeliver`, { since: '2026-01-02T00:00:00Z', until: '2026-01-01T00:00:00Z' })).statusCode, 400);
+  // Not a real date (JavaScript reads 2026-02-30 as 2 March), or without Z or an offset (the
+  // server's local time): refused, as every time a client sends (a probe had them queued).
+  for (const since of ['2026-02-30T00:00:00Z', '2026-01-01T24:00:00Z', '2026-01-01T00:00:00', '2026-01-01']) {
+    const res = await york.req('POST', `/webhooks/${id}/redeliver`, { since });
+    t.equal(res.statusCode, 400, since);
+    t.match(res.json(), { code: 'invalid_request', field: 'since' });
+  }
   t.same((await york.req('GET', `/webhooks/${id}`)).json().events, ['ping'], 'unchanged');
   t.equal((await lancaster.req('GET', `/webhooks/${id}`)).statusCode, 404, "someone else's endpoint is not found");
   t.equal((await lancaster.req('DELETE', `/webhooks/${id}`)).statusCode, 404);

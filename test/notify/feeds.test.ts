@@ -6,8 +6,9 @@ import { createMemoryBus } from '../../src/bus/index.ts';
 import { Fanout } from '../../src/notify/fanout.ts';
 import { GameFeed, GameFeeds, type GameFeedListener, type GameFeedSource, type VersionEvent } from '../../src/notify/game-feed.ts';
 import { TurnFeed, type TurnFeedSource } from '../../src/notify/turn-feed.ts';
-import { decodeTurnCursor, encodeTurnCursor } from '../../src/notify/turn-cursor.ts';
-import type { ClockEvent, GameClock, GameEvent, GameStatus, PlayerGame, SeatedEvent, YourTurnEvent } from '../../src/service/api.ts';
+import { AppFeed, type AppFeedSource } from '../../src/notify/app-feed.ts';
+import { decodeAppCursor, decodeTurnCursor, encodeTurnCursor } from '../../src/notify/turn-cursor.ts';
+import type { AppGame, ClockEvent, GameClock, GameEvent, GameStatus, PlayerGame, SeatedEvent, YourTurnEvent } from '../../src/service/api.ts';
 
 const G = '00000000-0000-4000-8000-000000000001';
 const H = '00000000-0000-4000-8000-000000000002';
@@ -239,6 +240,61 @@ t.test('turn feed: present turns first, then every later your_turn once; resume 
   t.teardown(() => again.close());
   await again.start();
   t.same(resumed.sort(), [`${G}@3 3`, `${H}@5 5`].sort(), 'replayed from the log, each the newest version of its game: with its clock');
+});
+
+t.test('turn feed: a cursor ahead of its game resumes that game from the present, its later turns delivered', async (t) => {
+  // Before, a Last-Event-ID naming a version the game never reached (edited, or of another
+  // database) silenced that game's your_turn events until it passed that version (a probe:
+  // <game>@999999 on /me/events, then no notice at all while the player's turns came).
+  const bus = createMemoryBus();
+  const fanout = new Fanout(bus);
+  t.teardown(() => fanout.close());
+  const g = new FakeGame(G);
+  const h = new FakeGame(H);
+  g.commit(); // v1: A active
+  h.commit(); // v1: A active
+  const source: TurnFeedSource = {
+    playerGames: async () =>
+      [g, h].map((x): PlayerGame => ({ gameId: x.id, version: x.version, status: x.status, roles: ['A'], activeRoles: x.events.at(-1)!.activeRoles, clock: clockOf(x.version) })),
+    eventsSince: async (id, v) => (id === G ? g : h).events.filter((e) => e.version > v),
+  };
+  const got: Array<[YourTurnEvent, string]> = [];
+  const feed = new TurnFeed({ playerId: P, source, fanout, cursor: decodeTurnCursor(`${G}@999999,${H}@1`), pollMs: 60_000, deliver: (e, id) => got.push([e, id]), error: () => {} });
+  t.teardown(() => feed.close());
+  await feed.start();
+  t.same(got.map(([e]) => `${e.gameId}@${e.version}`), [`${G}@1`], 'the present turn of the game whose cursor was ahead; none of the other (known up to now)');
+  t.equal(got[0]![1], `${G}@1,${H}@1`, 'the id is back at the game\'s version');
+  g.commit(); // v2: B
+  g.commit(); // v3: A
+  await bus.publish(`player:${P}`, { type: 'your_turn', gameId: G, version: 3, roles: ['A'] });
+  await tick();
+  t.same(got.map(([e]) => `${e.gameId}@${e.version}`), [`${G}@1`, `${G}@3`], 'a later turn of that game is delivered');
+});
+
+t.test('app feed: a cursor ahead of its game resumes that game from the present, its later turns delivered', async (t) => {
+  const bus = createMemoryBus();
+  const fanout = new Fanout(bus);
+  t.teardown(() => fanout.close());
+  const g = new FakeGame(G);
+  g.commit(); // v1: A active
+  const player = { id: P, name: 'p', externalId: null };
+  const source: AppFeedSource = {
+    appPlayers: async () => [player],
+    appGames: async () => [g].map((x): AppGame => ({ gameId: x.id, version: x.version, status: x.status, activeRoles: x.events.at(-1)!.activeRoles, seats: [{ playerId: P, roles: ['A'] }], clock: clockOf(x.version) })),
+    eventsSince: async (_id, v) => g.events.filter((e) => e.version > v),
+  };
+  const got: string[] = [];
+  const cursor = decodeAppCursor(`${G}@999999`);
+  t.ok(cursor, 'a well-formed id');
+  const feed = new AppFeed({ source, fanout, cursor, pollMs: 60_000, deliver: (n) => { if (n.type === 'your_turn') got.push(`${n.gameId}@${n.version}`); }, error: () => {} });
+  t.teardown(() => feed.close());
+  await feed.start();
+  t.same(got, [`${G}@1`], 'the present turn');
+  g.commit(); // v2: B
+  g.commit(); // v3: A
+  await bus.publish(`player:${P}`, { type: 'your_turn', gameId: G, version: 3, roles: ['A'] });
+  await tick();
+  t.same(got, [`${G}@1`, `${G}@3`], 'a later turn of that game is delivered');
 });
 
 t.test('turn feed: a seated message is passed on as it is, and the new game’s turns are found in its log', async (t) => {

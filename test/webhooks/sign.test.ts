@@ -38,4 +38,13 @@ t.test('retries: full jitter within each step of the schedule, then give up; Ret
   t.equal(retryAfterMs('soon', 0), null);
   t.equal(retryAfterMs(new Date(60_000).toUTCString(), 0), 60_000);
   t.equal(retryAfterMs('999999999', 0), 86_400_000, 'capped at a day');
+  // No wait asked for, or a value that is no wait: the schedule applies (null), else a receiver
+  // answering 503 Retry-After: 0 (or -5, or a past date) had all ten attempts spent in a second
+  // and its endpoint disabled.
+  t.equal(retryAfterMs('0', 0), null, 'Retry-After: 0');
+  t.equal(retryAfterMs('-5', 1_800_000_000_000), null, 'a negative number (Date.parse reads it as 2001)');
+  t.equal(retryAfterMs('1.5', 1_800_000_000_000), null, 'a decimal (Date.parse reads it as a date)');
+  t.equal(retryAfterMs('+5', 1_800_000_000_000), null);
+  t.equal(retryAfterMs('Wed, 21 Oct 2015 07:28:00 GMT', 1_800_000_000_000), null, 'a date in the past');
+  t.equal(retryAfterMs(new Date(1_000).toUTCString(), 1_000), null, 'now');
 });

@@ -1,4 +1,5 @@
 // Central error and not-found handlers: every REST error is problem+json.
+import type { Socket } from 'node:net';
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { problem, type Problem } from '../problem.ts';
@@ -24,6 +25,29 @@ export function toProblem(err: FastifyError | Error): Problem {
   // Fastify's own client errors (bad JSON, body too large, wrong media type...): one stable
   // code for clients to act on; the status and the detail say which it was.
   return problem(status, 'invalid_request', fe.message);
+}
+
+/**
+ * Fastify's `clientErrorHandler` option: a request Node's parser refuses before Fastify sees it
+ * (headers over Node's 16 kB limit, a malformed request line or Content-Length, a client too
+ * slow to send its headers) is answered with a problem document too, as Fastify's default
+ * does with a body of its own shape (`{"error", "message", "statusCode"}`), then the connection
+ * is closed (what was read of the request cannot be trusted).
+ */
+export function clientErrors(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, detail] = err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+    ? [408, 'request_timeout', 'The request was not received in time.']
+    : err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'invalid_request', 'The request\'s headers are larger than the server accepts (16 kB in all).']
+      : [400, 'invalid_request', 'The request is not valid HTTP.'];
+  this.log.trace({ err }, 'client error');
+  if (socket.writable) {
+    const p = problem(status, code, detail);
+    const body = JSON.stringify(p);
+    socket.write(`HTTP/1.1 ${status} ${p.title}\r\nContent-Type: application/problem+json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(err);
 }
 
 /**
