@@ -690,7 +690,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Abandon a game before its first action (creator or seat holder) */
+        /**
+         * Abandon a game before its first action (creator or seat holder); a game the AI plays against itself, at any time (its creator)
+         * @description Ends the game `abandoned` (unrated, no result) with an `abort` log entry. The creator or
+         *     a seat holder may abort before the first action; after it, 409 `invalid_state` (resign
+         *     instead). A game whose every seat is held by Herald's AI has nobody to resign: its
+         *     creator may abort it at any time while it is not over, and nobody else may (403).
+         *     League games cannot be aborted (403).
+         */
         post: operations["abortGame"];
         delete?: never;
         options?: never;

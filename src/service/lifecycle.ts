@@ -224,16 +224,28 @@ export async function abort(ctx: Ctx, callerIn: Caller, gameId: string): Promise
     }
     if (isOver(game.status)) throw new ServiceError('game_over', `Cannot abort: the game is ${game.status}.`);
     if (game.pairing) throw new ServiceError('forbidden', "A league game cannot be aborted (it would leave the pairing unplayed): resign, or ask the league's organiser to set the result.");
+    // A game the AI plays against itself has nobody to resign: its creator stops it at any time.
+    if (isCreator(game, caller) && allSeatsAi(game)) return aborted(caller);
     // The version check of the commit makes this count current: an action committed meanwhile conflicts.
     if ((await countActions(ctx.db, game.id)) > 0) {
       throw new ServiceError('invalid_state', 'Cannot abort after the first action; resign instead.');
     }
-    return {
-      game: { status: 'abandoned', activeRoles: [] },
-      entries: [{ kind: 'abort', role: null, playerId: caller.playerId, status: 'abandoned', activeRoles: [] }],
-    };
+    return aborted(caller);
   });
   return summarize(after, ctx.now());
+}
+
+/** The abort as a change: abandoned (unrated), no result, the caller named in the log. */
+function aborted(caller: { playerId: string }): Decision {
+  return {
+    game: { status: 'abandoned', activeRoles: [] },
+    entries: [{ kind: 'abort', role: null, playerId: caller.playerId, status: 'abandoned', activeRoles: [] }],
+  };
+}
+
+/** Every seat is held by Herald's AI (a game to watch): nobody holds a seat who could resign. */
+export function allSeatsAi(game: GameRow): boolean {
+  return game.seats.length > 0 && game.seats.every((s) => s.player !== null && s.player.aiLevel !== null);
 }
 
 /** A game read from the database (not the cache) with its seats in role order, for mutate() by the league; not_found when there is none. */
