@@ -99,9 +99,11 @@ export interface Config {
   /**
    * The AI's worker pool (issue 20): threads (HERALD_AI_WORKERS, default 1), decisions waiting
    * at most (HERALD_AI_QUEUE, default 64) and the wall-clock cap of one decision in ms
-   * (HERALD_AI_TIME_CAP_MS, default 10,000). Absent: those defaults.
+   * (HERALD_AI_TIME_CAP_MS, default 10,000). Absent: those defaults. `warm` (set by
+   * loadConfig): one thread is started with the server and kept, so the first AI move
+   * does not wait about a second for a thread to load the games (on the AI's clock).
    */
-  ai?: { workers: number; queue: number; timeCapMs: number };
+  ai?: { workers: number; queue: number; timeCapMs: number; warm?: boolean };
 }
 
 /**
@@ -286,6 +288,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     workers: intVar(env, 'HERALD_AI_WORKERS', 1, 1, problems),
     queue: intVar(env, 'HERALD_AI_QUEUE', 64, 1, problems),
     timeCapMs: intVar(env, 'HERALD_AI_TIME_CAP_MS', 10_000, 100, problems),
+    warm: true,
   };
   if (ai.workers > 64) problems.push(`HERALD_AI_WORKERS must be from 1 to 64 (got "${env.HERALD_AI_WORKERS}")`);
 

@@ -1,6 +1,7 @@
 // The worker threads the computer players think in (issue 20): a piscina pool,
 // so a search never runs on the server's event loop and a busy server slows AI
-// moves, never human ones. Threads start on first use and stop when idle; the
+// moves, never human ones. Threads start on first use and stop when idle (with
+// `warm`, as the server has it, one starts with the pool and stays); the
 // queue is bounded (a full queue refuses the task: the AI job tries that game
 // again on its next sweep).
 //
@@ -31,6 +32,13 @@ export interface AiPoolOptions {
   gameDataFiles?: Record<string, string | null>;
   /** After the cap, how long a decision may still run before its thread is stopped; default half the cap, 0.5–5 s. */
   hardStopGraceMs?: number;
+  /**
+   * Keep one thread (never stopped when idle; a thread stopped hard is replaced at once),
+   * started by warm() or the first decision, so the first AI move does not pay a thread's
+   * start (about a second loading the games, charged to the AI's clock). Off: threads start
+   * on first use and stop after a minute without work.
+   */
+  warm?: boolean;
   /** Another worker module (tests: one that waits for a signal); default ai-worker.ts. */
   filename?: string;
   /** Extra workerData for such a worker. */
@@ -53,6 +61,11 @@ export interface AiPool {
   readonly completed: number;
   /** Decisions stopped hard since the start. */
   readonly hardStops: number;
+  /**
+   * With `warm`: starts the kept thread now (the server calls it once it listens, so loading
+   * the games on that thread does not delay its readiness). Without: nothing.
+   */
+  warm(): void;
   /** Stops the threads (a task in progress is abandoned: its game is picked up again after the restart). */
   close(): Promise<void>;
 }
@@ -87,16 +100,6 @@ export function withoutLoaders(argv: readonly string[]): string[] {
 const nativeTypeScript = Boolean((process.features as { typescript?: unknown }).typescript);
 
 export function createAiPool(o: AiPoolOptions): AiPool {
-  const pool = new Piscina<AiTask, AiDecision>({
-    ...(nativeTypeScript ? { execArgv: withoutLoaders(process.execArgv) } : {}),
-    filename: o.filename ?? new URL('./ai-worker.ts', import.meta.url).href,
-    minThreads: 0,
-    maxThreads: o.workers,
-    maxQueue: o.queue,
-    // A thread that had nothing to do for a minute is stopped (loading the games again costs about a second).
-    idleTimeout: 60_000,
-    workerData: { gameDataFiles: o.gameDataFiles ?? {}, ...o.workerData },
-  });
   let pending = 0;
   let closed = false;
   let hardStops = 0;
@@ -104,13 +107,32 @@ export function createAiPool(o: AiPoolOptions): AiPool {
   const grace = o.hardStopGraceMs ?? hardStopGrace(o.timeCapMs);
   // Task id → arms that task's hard stop (called when its worker says it starts computing).
   const arm = new Map<number, () => void>();
-  pool.on('message', (message: unknown) => {
-    const id = startedTask(message);
-    if (id !== null) arm.get(id)?.();
-  });
+  // Made on first use (warm() or a decision); a warm pool's thread starts with it.
+  let made: Piscina<AiTask, AiDecision> | null = null;
+  function piscina(): Piscina<AiTask, AiDecision> {
+    if (made) return made;
+    const pool = new Piscina<AiTask, AiDecision>({
+      ...(nativeTypeScript ? { execArgv: withoutLoaders(process.execArgv) } : {}),
+      filename: o.filename ?? new URL('./ai-worker.ts', import.meta.url).href,
+      // Warm: one thread starts with the pool (loading the games on its own thread, not the server's) and stays.
+      minThreads: o.warm ? 1 : 0,
+      maxThreads: o.workers,
+      maxQueue: o.queue,
+      // A thread that had nothing to do for a minute is stopped (loading the games again costs about a second).
+      idleTimeout: 60_000,
+      workerData: { gameDataFiles: o.gameDataFiles ?? {}, ...o.workerData },
+    });
+    pool.on('message', (message: unknown) => {
+      const id = startedTask(message);
+      if (id !== null) arm.get(id)?.();
+    });
+    made = pool;
+    return pool;
+  }
   return {
     async choose(req) {
       if (closed) throw new Error('the AI pool is closed');
+      const pool = piscina();
       if (pool.queueSize >= o.queue) throw new AiPoolFull();
       pending++;
       const taskId = ++nextTask;
@@ -143,14 +165,17 @@ export function createAiPool(o: AiPoolOptions): AiPool {
       return pending;
     },
     get completed() {
-      return pool.completed;
+      return made?.completed ?? 0;
     },
     get hardStops() {
       return hardStops;
     },
+    warm() {
+      if (o.warm && !closed) piscina();
+    },
     async close() {
       closed = true;
-      await pool.destroy();
+      await made?.destroy();
     },
   };
 }

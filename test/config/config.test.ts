@@ -28,12 +28,12 @@ t.test('defaults: embedded database, in-process bus, 127.0.0.1:3000, info logs, 
     webhookRetentionDays: 30,
     publicUrl: null,
     gameDataFiles: { HERALD_BLACK_AND_WHITE_DATA: null },
-    ai: { workers: 1, queue: 64, timeCapMs: 10_000 },
+    ai: { workers: 1, queue: 64, timeCapMs: 10_000, warm: true },
   });
 });
 
 t.test('HERALD_AI_WORKERS, HERALD_AI_QUEUE, HERALD_AI_TIME_CAP_MS: the AI pool', async (t) => {
-  t.same(loadConfig({ HERALD_AI_WORKERS: '2', HERALD_AI_QUEUE: '10', HERALD_AI_TIME_CAP_MS: '2500' }, '/srv').ai, { workers: 2, queue: 10, timeCapMs: 2500 });
+  t.same(loadConfig({ HERALD_AI_WORKERS: '2', HERALD_AI_QUEUE: '10', HERALD_AI_TIME_CAP_MS: '2500' }, '/srv').ai, { workers: 2, queue: 10, timeCapMs: 2500, warm: true });
   t.throws(() => loadConfig({ HERALD_AI_WORKERS: '0' }, '/srv'), { message: /HERALD_AI_WORKERS must be an integer ≥ 1 \(got "0"\)/ });
   t.throws(() => loadConfig({ HERALD_AI_WORKERS: '65' }, '/srv'), { message: /HERALD_AI_WORKERS must be from 1 to 64/ });
   t.throws(() => loadConfig({ HERALD_AI_QUEUE: 'lots' }, '/srv'), { message: /HERALD_AI_QUEUE must be an integer ≥ 1/ });

@@ -61,6 +61,8 @@ async function gameService(app: FastifyInstance, opts: GameServicePluginOptions)
     ...(opts.gameDataFiles ? { gameDataFiles: opts.gameDataFiles } : {}),
     ...(opts.aiWorker ? { filename: opts.aiWorker.filename, ...(opts.aiWorker.workerData ? { workerData: opts.aiWorker.workerData } : {}) } : {}),
   });
+  // A warm pool starts its thread once the server listens: loading the games there does not delay readiness.
+  if (aiPool) app.addHook('onListen', () => aiPool.warm());
   const service = createGameService({
     ...(aiPool ? { aiPool } : {}),
     store: app.store,
