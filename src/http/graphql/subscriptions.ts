@@ -63,6 +63,7 @@ import type { Fanout } from '../../notify/fanout.ts';
 import { AppFeed, type AppNotice } from '../../notify/app-feed.ts';
 import { appFeedSource } from '../../notify/sources.ts';
 import { decodeAppCursor } from '../../notify/turn-cursor.ts';
+import { streamOwner, type StreamSlots } from '../stream-slots.ts';
 
 export interface GameUpdate {
   gameId: string;
@@ -104,6 +105,8 @@ async function attach<T>(bus: Bus, channel: string, stream: EventStream<T>, hand
 export interface SubscriptionOptions {
   /** Interval of the periodic database check of gameEvents subscriptions, ms (default 15 s). */
   pollMs?: number;
+  /** The live streams per key or IP, shared with the SSE routes; absent: no limit. */
+  slots?: StreamSlots;
 }
 
 /** An appEvents notice: its kind's fields under the kind's name (the GraphQL AppNotice). */
@@ -130,6 +133,21 @@ export function subscriptionResolvers(service: GameServiceApi, bus: Bus, fanout:
   const pollMs = options.pollMs ?? 15_000;
   // Errors leave through Mercurius without its errorFormatter: map them here.
   const guard = <T>(p: Promise<T>): Promise<T> => p.catch((err: unknown) => Promise.reject(publicError(err, log)));
+  // Every subscription holds a slot among its caller's live streams (stream-slots.ts) from
+  // before its first read until it ends, however it ends (complete, socket closed, game over).
+  const slots = options.slots;
+  async function limited<S extends { onClose(fn: () => unknown): void }>(ctx: HeraldContext, start: () => Promise<S>): Promise<S> {
+    if (!slots) return start();
+    const release = slots.acquire(streamOwner(await ctx.auth.optional(), ctx.ip ?? '-'));
+    try {
+      const stream = await start();
+      stream.onClose(release);
+      return stream;
+    } catch (err) {
+      release();
+      throw err;
+    }
+  }
   async function gameEvents(args: { gameId: string; role?: string | null; since?: number | null }, ctx: HeraldContext) {
     checkArguments(args);
     const caller: Caller | null = await ctx.auth.optional();
@@ -344,31 +362,31 @@ export function subscriptionResolvers(service: GameServiceApi, bus: Bus, fanout:
   };
   return {
     gameEvents: {
-      subscribe: (_root: unknown, args: { gameId: string; role?: string | null; since?: number | null }, ctx: HeraldContext) => guard(gameEvents(args, ctx)),
+      subscribe: (_root: unknown, args: { gameId: string; role?: string | null; since?: number | null }, ctx: HeraldContext) => guard(limited(ctx, () => gameEvents(args, ctx))),
       resolve: resolveEvent('gameEvents'),
     },
     myTurn: {
-      subscribe: (_root: unknown, _args: unknown, ctx: HeraldContext) => guard(myTurn(ctx)),
+      subscribe: (_root: unknown, _args: unknown, ctx: HeraldContext) => guard(limited(ctx, () => myTurn(ctx))),
       resolve: resolveEvent('myTurn'),
     },
     mySeats: {
-      subscribe: (_root: unknown, _args: unknown, ctx: HeraldContext) => guard(mySeats(ctx)),
+      subscribe: (_root: unknown, _args: unknown, ctx: HeraldContext) => guard(limited(ctx, () => mySeats(ctx))),
       resolve: resolveEvent('mySeats'),
     },
     myReminders: {
-      subscribe: (_root: unknown, _args: unknown, ctx: HeraldContext) => guard(myReminders(ctx)),
+      subscribe: (_root: unknown, _args: unknown, ctx: HeraldContext) => guard(limited(ctx, () => myReminders(ctx))),
       resolve: resolveEvent('myReminders'),
     },
     myClaimableTimeouts: {
-      subscribe: (_root: unknown, _args: unknown, ctx: HeraldContext) => guard(myClaimableTimeouts(ctx)),
+      subscribe: (_root: unknown, _args: unknown, ctx: HeraldContext) => guard(limited(ctx, () => myClaimableTimeouts(ctx))),
       resolve: resolveEvent('myClaimableTimeouts'),
     },
     gameClock: {
-      subscribe: (_root: unknown, args: { gameId: string }, ctx: HeraldContext) => guard(gameClock(args, ctx)),
+      subscribe: (_root: unknown, args: { gameId: string }, ctx: HeraldContext) => guard(limited(ctx, () => gameClock(args, ctx))),
       resolve: resolveEvent('gameClock'),
     },
     appEvents: {
-      subscribe: (_root: unknown, args: { after?: string | null }, ctx: HeraldContext) => guard(appEvents(args, ctx)),
+      subscribe: (_root: unknown, args: { after?: string | null }, ctx: HeraldContext) => guard(limited(ctx, () => appEvents(args, ctx))),
       resolve: resolveEvent('appEvents'),
     },
   };
