@@ -3690,9 +3690,9 @@ export interface components {
         RatingsLimit: number;
         /** @description With an application key, act as this player (one the application created). */
         ActAs: string;
-        /** @description Resume after this event id (EventSource sends it when reconnecting). Wins over `lastEventId`. */
+        /** @description Resume after this event id (EventSource sends it when reconnecting). Wins over `lastEventId`. An empty or blank value counts as not sent (no cursor), on every stream. */
         LastEventIdHeader: string;
-        /** @description Resume after this event id, for a first connection (EventSource cannot send the header itself). */
+        /** @description Resume after this event id, for a first connection (EventSource cannot send the header itself). An empty or blank value is refused (400), as any empty query parameter. */
         LastEventIdQuery: string;
         /** @description An API key, for clients that cannot send `Authorization` (EventSource). Used only when there is no Authorization header. */
         AccessTokenQuery: string;
@@ -5217,7 +5217,7 @@ export interface operations {
             query?: {
                 /** @description The seat whose view to receive, for a player holding several seats (default its only seat; spectator view without one). */
                 role?: string;
-                /** @description Resume after this event id, for a first connection (EventSource cannot send the header itself). */
+                /** @description Resume after this event id, for a first connection (EventSource cannot send the header itself). An empty or blank value is refused (400), as any empty query parameter. */
                 lastEventId?: components["parameters"]["LastEventIdQuery"];
                 /** @description An API key, for clients that cannot send `Authorization` (EventSource). Used only when there is no Authorization header. */
                 access_token?: components["parameters"]["AccessTokenQuery"];
@@ -5225,7 +5225,7 @@ export interface operations {
             header?: {
                 /** @description With an application key, act as this player (one the application created). */
                 "X-Act-As"?: components["parameters"]["ActAs"];
-                /** @description Resume after this event id (EventSource sends it when reconnecting). Wins over `lastEventId`. */
+                /** @description Resume after this event id (EventSource sends it when reconnecting). Wins over `lastEventId`. An empty or blank value counts as not sent (no cursor), on every stream. */
                 "Last-Event-ID"?: components["parameters"]["LastEventIdHeader"];
             };
             path: {
@@ -5273,7 +5273,7 @@ export interface operations {
     streamMyTurns: {
         parameters: {
             query?: {
-                /** @description Resume after this event id, for a first connection (EventSource cannot send the header itself). */
+                /** @description Resume after this event id, for a first connection (EventSource cannot send the header itself). An empty or blank value is refused (400), as any empty query parameter. */
                 lastEventId?: components["parameters"]["LastEventIdQuery"];
                 /** @description An API key, for clients that cannot send `Authorization` (EventSource). Used only when there is no Authorization header. */
                 access_token?: components["parameters"]["AccessTokenQuery"];
@@ -5281,7 +5281,7 @@ export interface operations {
             header?: {
                 /** @description With an application key, act as this player (one the application created). */
                 "X-Act-As"?: components["parameters"]["ActAs"];
-                /** @description Resume after this event id (EventSource sends it when reconnecting). Wins over `lastEventId`. */
+                /** @description Resume after this event id (EventSource sends it when reconnecting). Wins over `lastEventId`. An empty or blank value counts as not sent (no cursor), on every stream. */
                 "Last-Event-ID"?: components["parameters"]["LastEventIdHeader"];
             };
             path?: never;
@@ -5314,13 +5314,13 @@ export interface operations {
     streamAppEvents: {
         parameters: {
             query?: {
-                /** @description Resume after this event id, for a first connection (EventSource cannot send the header itself). */
+                /** @description Resume after this event id, for a first connection (EventSource cannot send the header itself). An empty or blank value is refused (400), as any empty query parameter. */
                 lastEventId?: components["parameters"]["LastEventIdQuery"];
                 /** @description An API key, for clients that cannot send `Authorization` (EventSource). Used only when there is no Authorization header. */
                 access_token?: components["parameters"]["AccessTokenQuery"];
             };
             header?: {
-                /** @description Resume after this event id (EventSource sends it when reconnecting). Wins over `lastEventId`. */
+                /** @description Resume after this event id (EventSource sends it when reconnecting). Wins over `lastEventId`. An empty or blank value counts as not sent (no cursor), on every stream. */
                 "Last-Event-ID"?: components["parameters"]["LastEventIdHeader"];
             };
             path?: never;

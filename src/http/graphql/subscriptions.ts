@@ -7,7 +7,8 @@
 // being read are covered by that read (the update carries the view's version),
 // so a burst of actions may yield fewer updates than versions, never a stale
 // view. With `since`, a subscriber that reconnects is caught up from the
-// database before live updates. The stream completes once the game is over.
+// database before live updates (a `since` ahead of the game is refused, as REST
+// refuses such a Last-Event-ID). The stream completes once the game is over.
 // Bus messages can be lost (Redis down, a publish that failed after commit), so
 // each subscription also checks the game's version every `pollMs` and catches
 // up from the database when it is behind (as the SSE feeds do).
@@ -195,6 +196,10 @@ export function subscriptionResolvers(service: GameServiceApi, bus: Bus, fanout:
     try {
       // Access check (and the role argument's) before anything is sent; fixes the baseline.
       const first = await service.getView(caller, args.gameId, { role });
+      // As REST refuses a Last-Event-ID ahead of the game (not a version this server gave).
+      if (args.since != null && args.since > first.version) {
+        throw new ServiceError('invalid_request', `since ${args.since} is ahead of the game (version ${first.version}).`, { currentVersion: first.version });
+      }
       if (args.since != null && args.since < first.version) {
         stream.serial(() => deliver(null));
       } else {

@@ -40,11 +40,20 @@ async function streamCaller(app: FastifyInstance, request: FastifyRequest): Prom
   return app.gameService.authenticate(token, typeof actAs === 'string' && actAs.trim() !== '' ? actAs.trim() : undefined);
 }
 
-/** The Last-Event-ID header (sent by EventSource on reconnection) wins over ?lastEventId=. */
+/**
+ * The Last-Event-ID header (sent by EventSource on reconnection) wins over ?lastEventId=.
+ * One rule on every stream: an empty (or blank) header is no cursor, as if it were not sent
+ * (EventSource never sends an empty one, but a proxy may pass one on). An empty or blank
+ * ?lastEventId= is refused, as an empty query parameter is on every route (query.ts str).
+ */
 function lastEventId(request: FastifyRequest): string | null {
   const header = request.headers['last-event-id'];
-  if (typeof header === 'string') return header;
-  return str(query(request), 'lastEventId') ?? null;
+  if (typeof header === 'string' && header.trim() !== '') return header;
+  const given = str(query(request), 'lastEventId');
+  if (given !== undefined && given.trim() === '') {
+    throw new ServiceError('invalid_request', 'lastEventId is blank: give a value, or leave the parameter out.');
+  }
+  return given ?? null;
 }
 
 function sseHeaders(reply: FastifyReply): FastifyReply {
