@@ -59,6 +59,12 @@ export interface Config {
   /** Interval of SSE heartbeat comments; each one also re-checks the database for missed events. */
   sseHeartbeatMs: number;
   /**
+   * STREAMS_PER_KEY (default 100; 0 = no limit): live streams (SSE streams and GraphQL
+   * subscriptions together) one API key, or one client IP without a key, may hold at once on
+   * this instance. Absent: 100.
+   */
+  streamsPerKey?: number;
+  /**
    * A database query not answered in this time fails, and its request gets 503
    * (a Postgres that hangs, or a network that drops packets, must not hang requests).
    */
@@ -111,6 +117,9 @@ export interface Config {
  * then playable or listed with the reasons), not here: a bad file does not stop the server.
  */
 export const GAME_DATA_SETTINGS = ['HERALD_BLACK_AND_WHITE_DATA'] as const;
+
+/** Live streams per key (or per IP without a key) when STREAMS_PER_KEY is not set. */
+export const DEFAULT_STREAMS_PER_KEY = 100;
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -256,6 +265,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     windowMs: intVar(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, problems) * 1000,
   };
   const sseHeartbeatMs = intVar(env, 'SSE_HEARTBEAT_SECONDS', 15, 1, problems) * 1000;
+  const streamsPerKey = intVar(env, 'STREAMS_PER_KEY', DEFAULT_STREAMS_PER_KEY, 0, problems);
   const databaseQueryTimeoutMs = intVar(env, 'DATABASE_QUERY_TIMEOUT_SECONDS', 10, 1, problems) * 1000;
 
   const trustProxy = trustProxyVar(env, problems);
@@ -290,7 +300,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   if (ai.workers > 64) problems.push(`HERALD_AI_WORKERS must be from 1 to 64 (got "${env.HERALD_AI_WORKERS}")`);
 
   if (problems.length > 0) throw new ConfigError(problems);
-  return { ai, gameDataFiles, databaseUrl, databasePooler, databaseDirectUrl, redisUrl, port, host, logLevel, dataDir, busPrefix, development, adminToken, openSignup, vacationDays, reminderSharePercent, rateLimit, sseHeartbeatMs, databaseQueryTimeoutMs, trustProxy, webhookAllowPrivate, webhookRetentionDays, jobs, publicUrl };
+  return { ai, gameDataFiles, databaseUrl, databasePooler, databaseDirectUrl, redisUrl, port, host, logLevel, dataDir, busPrefix, development, adminToken, openSignup, vacationDays, reminderSharePercent, rateLimit, sseHeartbeatMs, streamsPerKey, databaseQueryTimeoutMs, trustProxy, webhookAllowPrivate, webhookRetentionDays, jobs, publicUrl };
 }
 
 /** The URL with its password hidden, for logs and error messages. */

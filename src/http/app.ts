@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { Config } from '../config.ts';
+import { DEFAULT_STREAMS_PER_KEY, type Config } from '../config.ts';
 import { createMemoryBus, createRedisBus, type Bus } from '../bus/index.ts';
 import { openStore, type Store } from '../store/store.ts';
 import { projectRoot } from '../paths.ts';
@@ -30,6 +30,14 @@ import type { GameModule } from '../engine/types.ts';
 import eventRoutes from './routes/events.ts';
 import { collectRoutes } from './routes.ts';
 import { subscriptionRefusals } from './graphql/errors.ts';
+import { StreamSlots } from './stream-slots.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Live streams (SSE and GraphQL subscriptions) per key or IP on this instance (stream-slots.ts). */
+    streamSlots: StreamSlots;
+  }
+}
 
 export interface AppServices {
   /** Write the log here instead of standard output (tests read it). */
@@ -148,6 +156,7 @@ export async function buildApp(config: Config, given: AppServices = {}): Promise
     await app.register(webhookRoutes);
     await app.register(pageRoutes);
     await app.register(notify);
+    app.decorate('streamSlots', new StreamSlots(config.streamsPerKey ?? DEFAULT_STREAMS_PER_KEY));
     await app.register(eventRoutes, { heartbeatMs: config.sseHeartbeatMs });
     await app.register(openapi);
     await app.register(graphql, { graphiql: config.development, version, pollMs: config.sseHeartbeatMs });
