@@ -73,6 +73,13 @@ t.test('preflight: 204 with the methods, the headers clients send, Max-Age, no c
   });
   t.equal(sse.status, 204);
   t.equal(sse.headers['access-control-allow-origin'], '*');
+  // An OPTIONS that is no preflight stays a 404 problem document, as without CORS.
+  for (const headers of [{}, { origin: WEB }, { 'access-control-request-method': 'GET' }] as Array<Record<string, string>>) {
+    const plain = await call(anyOrigin, 'OPTIONS', '/games', headers);
+    t.equal(plain.status, 404, JSON.stringify(headers));
+    t.match(plain.headers['content-type'], /^application\/problem\+json/);
+    t.match(JSON.parse(plain.text), { status: 404, code: 'not_found' });
+  }
 });
 
 t.test('a simple request carries Allow-Origin and exposes the headers clients read', async (t) => {

@@ -5,7 +5,7 @@
 //
 // Registered before the rate limits and authentication: its onRequest hook sets the headers
 // on every answer that follows, errors (problem+json, 429, 401) and SSE streams included, and
-// answers a preflight (OPTIONS with Access-Control-Request-Method) itself with 204.
+// answers a preflight (OPTIONS with Origin and Access-Control-Request-Method) itself with 204.
 import fp from 'fastify-plugin';
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
@@ -48,6 +48,16 @@ export interface CorsOptions {
 
 async function corsPlugin(app: FastifyInstance, opts: CorsOptions): Promise<void> {
   if (opts.origins === null) return;
+  // Only a preflight (Origin and Access-Control-Request-Method) is answered by the plugin; any
+  // other OPTIONS stays what it was without CORS, a 404 problem document (the plugin would
+  // answer it 204, or with a plain-text 400 in its strict mode).
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.method === 'OPTIONS' && (request.headers.origin === undefined || request.headers['access-control-request-method'] === undefined)) {
+      reply.callNotFound();
+      return;
+    }
+    done();
+  });
   await app.register(cors, {
     origin: opts.origins,
     credentials: false,
@@ -55,9 +65,6 @@ async function corsPlugin(app: FastifyInstance, opts: CorsOptions): Promise<void
     allowedHeaders: CORS_ALLOWED_HEADERS,
     exposedHeaders: CORS_EXPOSED_HEADERS,
     maxAge: CORS_MAX_AGE,
-    // An OPTIONS without Origin or Access-Control-Request-Method is answered 204 as well, not
-    // with the plugin's plain-text 400 (Herald's errors are problem+json).
-    strictPreflight: false,
   });
   if (opts.origins !== '*') {
     // The answer depends on Origin: caches must keep one per origin. Routes that set their own
