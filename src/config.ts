@@ -108,6 +108,13 @@ export interface Config {
    * (HERALD_AI_TIME_CAP_MS, default 10,000). Absent: those defaults.
    */
   ai?: { workers: number; queue: number; timeCapMs: number };
+  /**
+   * CORS_ORIGINS: which web origins may call the API from a browser. '*' (the default): any,
+   * without credentials (the API authenticates by `Authorization: Bearer`, never by cookie); a
+   * list of origins (`https://app.example`): only those; null (`off` or empty): no CORS headers,
+   * OPTIONS is 404. Absent: '*'.
+   */
+  corsOrigins?: '*' | string[] | null;
 }
 
 /**
@@ -191,6 +198,36 @@ function trustProxyVar(env: Env, problems: string[]): TrustProxy {
     `TRUST_PROXY must be true, false or a comma-separated list of addresses, CIDRs and loopback/linklocal/uniquelocal (got ${bad.map((b) => `"${b}"`).join(', ')})`,
   );
   return false;
+}
+
+/**
+ * One CORS_ORIGINS item as the browser's Origin header spells it (scheme://host[:port], lower
+ * case, no default port, no path), or null when it is not an http(s) origin.
+ */
+function corsOrigin(item: string): string | null {
+  // Scheme and host[:port] only (one trailing slash tolerated): no path, query, fragment or user.
+  if (!/^https?:\/\/[^/?#@\s]+\/?$/i.test(item)) return null;
+  try {
+    return new URL(item).origin;
+  } catch {
+    return null;
+  }
+}
+
+function corsOriginsVar(env: Env, problems: string[]): '*' | string[] | null {
+  const raw = env.CORS_ORIGINS;
+  if (raw === undefined) return '*';
+  const value = raw.trim();
+  if (value === '' || /^(off|false|none)$/i.test(value)) return null;
+  if (value === '*') return '*';
+  const items = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const origins = items.map(corsOrigin);
+  const bad = items.filter((_, i) => origins[i] === null);
+  if (bad.length === 0 && items.length > 0) return [...new Set(origins as string[])];
+  problems.push(
+    `CORS_ORIGINS must be *, off, or a comma-separated list of origins such as https://app.example (scheme://host[:port], no path; * cannot be in a list) (got ${bad.length > 0 ? bad.map((b) => `"${b}"`).join(', ') : `"${value}"`})`,
+  );
+  return null;
 }
 
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
@@ -299,8 +336,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   };
   if (ai.workers > 64) problems.push(`HERALD_AI_WORKERS must be from 1 to 64 (got "${env.HERALD_AI_WORKERS}")`);
 
+  const corsOrigins = corsOriginsVar(env, problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
-  return { ai, gameDataFiles, databaseUrl, databasePooler, databaseDirectUrl, redisUrl, port, host, logLevel, dataDir, busPrefix, development, adminToken, openSignup, vacationDays, reminderSharePercent, rateLimit, sseHeartbeatMs, streamsPerKey, databaseQueryTimeoutMs, trustProxy, webhookAllowPrivate, webhookRetentionDays, jobs, publicUrl };
+  return { corsOrigins, ai, gameDataFiles, databaseUrl, databasePooler, databaseDirectUrl, redisUrl, port, host, logLevel, dataDir, busPrefix, development, adminToken, openSignup, vacationDays, reminderSharePercent, rateLimit, sseHeartbeatMs, streamsPerKey, databaseQueryTimeoutMs, trustProxy, webhookAllowPrivate, webhookRetentionDays, jobs, publicUrl };
 }
 
 /** The URL with its password hidden, for logs and error messages. */

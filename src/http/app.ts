@@ -16,6 +16,7 @@ import home from './plugins/home.ts';
 import gameService from './plugins/service.ts';
 import auth from './plugins/auth.ts';
 import inputGuard from './plugins/input-guard.ts';
+import cors from './plugins/cors.ts';
 import accountRoutes from './routes/accounts.ts';
 import gameRoutes from './routes/games.ts';
 import gameDataRoutes from './routes/game-data.ts';
@@ -123,6 +124,8 @@ export async function buildApp(config: Config, given: AppServices = {}): Promise
     await app.register(graceful, { flag: closing });
     await app.register(errors);
     await app.register(services, { store, bus, owned: { store: !given.store, bus: !given.bus } });
+    // First of the onRequest hooks: every answer after it carries the CORS headers (errors, 429s, streams).
+    await app.register(cors, { origins: config.corsOrigins === undefined ? '*' : config.corsOrigins });
     // Before everything they measure or limit (rate limits run before authentication).
     await app.register(metrics);
     await app.register(rateLimit, { limits: config.rateLimit, redisUrl: config.redisUrl, prefix: config.busPrefix });
