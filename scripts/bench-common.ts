@@ -128,6 +128,8 @@ export function serverEnv(dbName: string, port: number, extra: Record<string, st
     RATE_LIMIT_MAX: '0',
     RATE_LIMIT_ANONYMOUS_MAX: '0',
     RATE_LIMIT_APP_MAX: '0',
+    // The watchers are many streams from one address (and key).
+    STREAMS_PER_KEY: '0',
     ...extra,
   };
 }

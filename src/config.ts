@@ -59,6 +59,12 @@ export interface Config {
   /** Interval of SSE heartbeat comments; each one also re-checks the database for missed events. */
   sseHeartbeatMs: number;
   /**
+   * STREAMS_PER_KEY (default 100; 0 = no limit): live streams (SSE streams and GraphQL
+   * subscriptions together) one API key, or one client IP without a key, may hold at once on
+   * this instance. Absent: 100.
+   */
+  streamsPerKey?: number;
+  /**
    * A database query not answered in this time fails, and its request gets 503
    * (a Postgres that hangs, or a network that drops packets, must not hang requests).
    */
@@ -104,6 +110,13 @@ export interface Config {
    * does not wait about a second for a thread to load the games (on the AI's clock).
    */
   ai?: { workers: number; queue: number; timeCapMs: number; warm?: boolean };
+  /**
+   * CORS_ORIGINS: which web origins may call the API from a browser. '*' (the default): any,
+   * without credentials (the API authenticates by `Authorization: Bearer`, never by cookie); a
+   * list of origins (`https://app.example`): only those; null (`off` or empty): no CORS headers,
+   * OPTIONS is 404. Absent: '*'.
+   */
+  corsOrigins?: '*' | string[] | null;
 }
 
 /**
@@ -113,6 +126,9 @@ export interface Config {
  * then playable or listed with the reasons), not here: a bad file does not stop the server.
  */
 export const GAME_DATA_SETTINGS = ['HERALD_BLACK_AND_WHITE_DATA'] as const;
+
+/** Live streams per key (or per IP without a key) when STREAMS_PER_KEY is not set. */
+export const DEFAULT_STREAMS_PER_KEY = 100;
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -184,6 +200,36 @@ function trustProxyVar(env: Env, problems: string[]): TrustProxy {
     `TRUST_PROXY must be true, false or a comma-separated list of addresses, CIDRs and loopback/linklocal/uniquelocal (got ${bad.map((b) => `"${b}"`).join(', ')})`,
   );
   return false;
+}
+
+/**
+ * One CORS_ORIGINS item as the browser's Origin header spells it (scheme://host[:port], lower
+ * case, no default port, no path), or null when it is not an http(s) origin.
+ */
+function corsOrigin(item: string): string | null {
+  // Scheme and host[:port] only (one trailing slash tolerated): no path, query, fragment or user.
+  if (!/^https?:\/\/[^/?#@\s]+\/?$/i.test(item)) return null;
+  try {
+    return new URL(item).origin;
+  } catch {
+    return null;
+  }
+}
+
+function corsOriginsVar(env: Env, problems: string[]): '*' | string[] | null {
+  const raw = env.CORS_ORIGINS;
+  if (raw === undefined) return '*';
+  const value = raw.trim();
+  if (value === '' || /^(off|false|none)$/i.test(value)) return null;
+  if (value === '*') return '*';
+  const items = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const origins = items.map(corsOrigin);
+  const bad = items.filter((_, i) => origins[i] === null);
+  if (bad.length === 0 && items.length > 0) return [...new Set(origins as string[])];
+  problems.push(
+    `CORS_ORIGINS must be *, off, or a comma-separated list of origins such as https://app.example (scheme://host[:port], no path; * cannot be in a list) (got ${bad.length > 0 ? bad.map((b) => `"${b}"`).join(', ') : `"${value}"`})`,
+  );
+  return null;
 }
 
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
@@ -258,6 +304,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     windowMs: intVar(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, problems) * 1000,
   };
   const sseHeartbeatMs = intVar(env, 'SSE_HEARTBEAT_SECONDS', 15, 1, problems) * 1000;
+  const streamsPerKey = intVar(env, 'STREAMS_PER_KEY', DEFAULT_STREAMS_PER_KEY, 0, problems);
   const databaseQueryTimeoutMs = intVar(env, 'DATABASE_QUERY_TIMEOUT_SECONDS', 10, 1, problems) * 1000;
 
   const trustProxy = trustProxyVar(env, problems);
@@ -292,8 +339,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   };
   if (ai.workers > 64) problems.push(`HERALD_AI_WORKERS must be from 1 to 64 (got "${env.HERALD_AI_WORKERS}")`);
 
+  const corsOrigins = corsOriginsVar(env, problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
-  return { ai, gameDataFiles, databaseUrl, databasePooler, databaseDirectUrl, redisUrl, port, host, logLevel, dataDir, busPrefix, development, adminToken, openSignup, vacationDays, reminderSharePercent, rateLimit, sseHeartbeatMs, databaseQueryTimeoutMs, trustProxy, webhookAllowPrivate, webhookRetentionDays, jobs, publicUrl };
+  return { corsOrigins, ai, gameDataFiles, databaseUrl, databasePooler, databaseDirectUrl, redisUrl, port, host, logLevel, dataDir, busPrefix, development, adminToken, openSignup, vacationDays, reminderSharePercent, rateLimit, sseHeartbeatMs, streamsPerKey, databaseQueryTimeoutMs, trustProxy, webhookAllowPrivate, webhookRetentionDays, jobs, publicUrl };
 }
 
 /** The URL with its password hidden, for logs and error messages. */

@@ -2573,6 +2573,34 @@ export interface components {
                 bytes: number;
             }[];
         };
+        /** @description A rate-limited request's problem (`rate_limited`). */
+        RateLimitedProblem: components["schemas"]["Problem"] & {
+            /** @constant */
+            code?: "rate_limited";
+            limit: number;
+            /**
+             * @description The limit that refused: the API key's (`key`), the player's an
+             *     application acts for (`player`), the application's ceiling over
+             *     all its players (`app`), or the address's without a key (`address`).
+             * @enum {string}
+             */
+            scope: "key" | "player" | "app" | "address";
+            retryAfter: number;
+        };
+        /**
+         * @description A stream refused because its client holds the most live streams allowed
+         *     (`too_many_streams`): STREAMS_PER_KEY SSE streams and GraphQL
+         *     subscriptions together, per API key (or per address without one), on
+         *     this server instance. Close one and retry.
+         */
+        TooManyStreamsProblem: components["schemas"]["Problem"] & {
+            /** @constant */
+            code?: "too_many_streams";
+            /** @description The most live streams one key (or address) may hold at once. */
+            limit: number;
+            /** @description Seconds to wait (also in Retry-After) if no stream of the client's is closed meanwhile. */
+            retryAfter: number;
+        };
         /** @description RFC 9457 problem details. */
         Problem: {
             /**
@@ -3516,19 +3544,36 @@ export interface components {
                  *       "retryAfter": 17
                  *     }
                  */
-                "application/problem+json": components["schemas"]["Problem"] & {
-                    /** @constant */
-                    code?: "rate_limited";
-                    limit: number;
-                    /**
-                     * @description The limit that refused: the API key's (`key`), the player's an
-                     *     application acts for (`player`), the application's ceiling over
-                     *     all its players (`app`), or the address's without a key (`address`).
-                     * @enum {string}
-                     */
-                    scope: "key" | "player" | "app" | "address";
-                    retryAfter: number;
-                };
+                "application/problem+json": components["schemas"]["RateLimitedProblem"];
+            };
+        };
+        /**
+         * @description Either rate limited (`rate_limited`, see the TooManyRequests response, with
+         *     its RateLimit-* headers), or too many live streams (`too_many_streams`):
+         *     the API key (or, without a key, the client address) already holds
+         *     STREAMS_PER_KEY live streams on this server instance (default 100), SSE
+         *     streams and GraphQL subscriptions counted together. Close one (an
+         *     EventSource, a subscription) before opening another; Retry-After is the
+         *     time to wait otherwise.
+         */
+        TooManyRequestsOrStreams: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "urn:herald:problem:too-many-streams",
+                 *       "title": "Too Many Requests",
+                 *       "status": 429,
+                 *       "detail": "This client already holds 100 live streams (SSE streams and GraphQL subscriptions together), the most allowed: close one before opening another.",
+                 *       "code": "too_many_streams",
+                 *       "limit": 100,
+                 *       "retryAfter": 15
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["RateLimitedProblem"] | components["schemas"]["TooManyStreamsProblem"];
             };
         };
         /** @description The league. */
@@ -3652,9 +3697,9 @@ export interface components {
         RatingsLimit: number;
         /** @description With an application key, act as this player (one the application created). */
         ActAs: string;
-        /** @description Resume after this event id (EventSource sends it when reconnecting). Wins over `lastEventId`. */
+        /** @description Resume after this event id (EventSource sends it when reconnecting). Wins over `lastEventId`. An empty or blank value counts as not sent (no cursor), on every stream. */
         LastEventIdHeader: string;
-        /** @description Resume after this event id, for a first connection (EventSource cannot send the header itself). */
+        /** @description Resume after this event id, for a first connection (EventSource cannot send the header itself). An empty or blank value is refused (400), as any empty query parameter. */
         LastEventIdQuery: string;
         /** @description An API key, for clients that cannot send `Authorization` (EventSource). Used only when there is no Authorization header. */
         AccessTokenQuery: string;
@@ -5179,7 +5224,7 @@ export interface operations {
             query?: {
                 /** @description The seat whose view to receive, for a player holding several seats (default its only seat; spectator view without one). */
                 role?: string;
-                /** @description Resume after this event id, for a first connection (EventSource cannot send the header itself). */
+                /** @description Resume after this event id, for a first connection (EventSource cannot send the header itself). An empty or blank value is refused (400), as any empty query parameter. */
                 lastEventId?: components["parameters"]["LastEventIdQuery"];
                 /** @description An API key, for clients that cannot send `Authorization` (EventSource). Used only when there is no Authorization header. */
                 access_token?: components["parameters"]["AccessTokenQuery"];
@@ -5187,7 +5232,7 @@ export interface operations {
             header?: {
                 /** @description With an application key, act as this player (one the application created). */
                 "X-Act-As"?: components["parameters"]["ActAs"];
-                /** @description Resume after this event id (EventSource sends it when reconnecting). Wins over `lastEventId`. */
+                /** @description Resume after this event id (EventSource sends it when reconnecting). Wins over `lastEventId`. An empty or blank value counts as not sent (no cursor), on every stream. */
                 "Last-Event-ID"?: components["parameters"]["LastEventIdHeader"];
             };
             path: {
@@ -5229,13 +5274,13 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFoundProblem"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["TooManyRequestsOrStreams"];
         };
     };
     streamMyTurns: {
         parameters: {
             query?: {
-                /** @description Resume after this event id, for a first connection (EventSource cannot send the header itself). */
+                /** @description Resume after this event id, for a first connection (EventSource cannot send the header itself). An empty or blank value is refused (400), as any empty query parameter. */
                 lastEventId?: components["parameters"]["LastEventIdQuery"];
                 /** @description An API key, for clients that cannot send `Authorization` (EventSource). Used only when there is no Authorization header. */
                 access_token?: components["parameters"]["AccessTokenQuery"];
@@ -5243,7 +5288,7 @@ export interface operations {
             header?: {
                 /** @description With an application key, act as this player (one the application created). */
                 "X-Act-As"?: components["parameters"]["ActAs"];
-                /** @description Resume after this event id (EventSource sends it when reconnecting). Wins over `lastEventId`. */
+                /** @description Resume after this event id (EventSource sends it when reconnecting). Wins over `lastEventId`. An empty or blank value counts as not sent (no cursor), on every stream. */
                 "Last-Event-ID"?: components["parameters"]["LastEventIdHeader"];
             };
             path?: never;
@@ -5270,19 +5315,19 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["TooManyRequestsOrStreams"];
         };
     };
     streamAppEvents: {
         parameters: {
             query?: {
-                /** @description Resume after this event id, for a first connection (EventSource cannot send the header itself). */
+                /** @description Resume after this event id, for a first connection (EventSource cannot send the header itself). An empty or blank value is refused (400), as any empty query parameter. */
                 lastEventId?: components["parameters"]["LastEventIdQuery"];
                 /** @description An API key, for clients that cannot send `Authorization` (EventSource). Used only when there is no Authorization header. */
                 access_token?: components["parameters"]["AccessTokenQuery"];
             };
             header?: {
-                /** @description Resume after this event id (EventSource sends it when reconnecting). Wins over `lastEventId`. */
+                /** @description Resume after this event id (EventSource sends it when reconnecting). Wins over `lastEventId`. An empty or blank value counts as not sent (no cursor), on every stream. */
                 "Last-Event-ID"?: components["parameters"]["LastEventIdHeader"];
             };
             path?: never;
@@ -5313,7 +5358,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["TooManyRequestsOrStreams"];
         };
     };
     listLeagues: {

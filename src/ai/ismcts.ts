@@ -51,6 +51,16 @@ export interface SearchOptions {
    * node below the root. 0 or absent: none.
    */
   completeMoves?: number;
+  /** With completeMoves: complete only the searching role's half-made moves (the other side's stay nodes of the tree). Default false: both sides'. */
+  completeOwnOnly?: boolean;
+  /**
+   * With completeMoves: a tree node keeps the decisions that completed the
+   * move into it, and a later visit replays them (when they are still legal
+   * in that visit's determinization) instead of trying every completion again;
+   * the greedy completion is redone on the node's visits 1, 2, 4, 8, … (and
+   * whenever a replay fails). Default false: redone on every visit.
+   */
+  completeReuse?: boolean;
   /** A clock in ms (tests inject one); default performance.now. */
   now?: () => number;
 }
@@ -93,6 +103,8 @@ interface TreeNode {
   /** Sum of the actor's rewards over the visits. */
   reward: number;
   children: Map<string, TreeNode>;
+  /** completeReuse: the decisions that last completed the move into this node. */
+  done?: CompletionStep[];
 }
 
 const newNode = (actor: string): TreeNode => ({ actor, visits: 0, avail: 0, reward: 0, children: new Map() });
@@ -162,10 +174,12 @@ export function nextMover(module: AnyGameModule, state: unknown, me: string): { 
 }
 
 /** Reward per role in [0, 1] for a finished or cut-off game. */
-function rewards(module: AnyGameModule, state: unknown, over: boolean, winner: string | null): Map<string, number> {
+function rewards(module: AnyGameModule, state: unknown, over: boolean, winner: string | null, known: Completed | null): Map<string, number> {
   const r = new Map<string, number>();
   for (const role of module.roles) {
     if (over) r.set(role, winner === null ? 0.5 : winner === role ? 1 : 0);
+    // completeMove scored this very state for its last mover (scoreFor: the same clamp01(evaluate)).
+    else if (known !== null && known.state === state && known.scored !== null && known.scored.role === role) r.set(role, known.scored.score);
     else r.set(role, module.evaluate ? clamp01(module.evaluate(state, role)) : 0.5);
   }
   return r;
@@ -178,28 +192,71 @@ function scoreFor(module: AnyGameModule, state: unknown, role: string): number {
   return clamp01(module.evaluate!(state, role));
 }
 
+/** A state completeMove ended on, with the last mover's score for it (so that the leaf's rewards need not evaluate it again). */
+export interface Completed {
+  state: unknown;
+  /** The role that made the last completing decision and scoreFor(state, it); null when no decision was made. */
+  scored: { role: string; score: number } | null;
+  /** The decisions made, in order. */
+  steps: CompletionStep[];
+}
+
+export interface CompletionStep { actor: string; action: unknown }
+
 /**
  * Completes a move the next mover has half made (module.partialMove), one
  * decision at a time, each the action whose result `evaluate` scores best for
  * that mover (ties: the module's order), up to `limit` decisions. No RNG: the
- * search stays deterministic.
+ * search stays deterministic. `ownOnly`: only the searching role's (`me`)
+ * half-made moves; the other side's are left for the tree.
+ *
+ * Cheap when there is nothing to complete (most calls): partialMove is asked
+ * of every role before any legal action is listed.
  */
-export function completeMove(module: AnyGameModule, state: unknown, me: string, limit: number): unknown {
-  if (!module.partialMove || !module.evaluate) return state;
+export function completeMove(module: AnyGameModule, state: unknown, me: string, limit: number, ownOnly = false): Completed {
+  const done: Completed = { state, scored: null, steps: [] };
+  const partial = module.partialMove?.bind(module);
+  if (!partial || !module.evaluate) return done;
   for (let i = 0; i < limit; i++) {
+    // nextMover's actor is one of the roles: when none has a half-made move, there is nothing to do.
+    if (ownOnly ? !partial(state, me) : !module.roles.some((r) => partial(state, r))) break;
     if (module.status(state).over) break;
     const m = nextMover(module, state, me);
-    if (m === null || !module.partialMove(state, m.actor)) break;
+    if (m === null || (ownOnly && m.actor !== me) || !partial(state, m.actor)) break;
     let best: unknown = null;
+    let bestAction: unknown = null;
     let bestScore = -Infinity;
     for (const a of m.actions) {
       const next = module.apply(state, m.actor, a);
       const x = scoreFor(module, next, m.actor);
-      if (x > bestScore) { bestScore = x; best = next; }
+      if (x > bestScore) { bestScore = x; best = next; bestAction = a; }
     }
     state = best;
+    done.state = state;
+    done.scored = { role: m.actor, score: bestScore };
+    done.steps.push({ actor: m.actor, action: bestAction });
   }
-  return state;
+  return done;
+}
+
+/**
+ * completeReuse: the node's remembered completion replayed on `state`, or
+ * null when one of its decisions is not a half-made move's next decision
+ * there, or not legal there (apply throws), or the move is still half made
+ * after them: the caller then completes greedily.
+ */
+function replayCompletion(module: AnyGameModule, state: unknown, steps: readonly CompletionStep[]): Completed | null {
+  const partial = module.partialMove!.bind(module);
+  for (const step of steps) {
+    if (!partial(state, step.actor)) return null;
+    try {
+      state = module.apply(state, step.actor, step.action);
+    } catch {
+      return null;
+    }
+  }
+  if (module.roles.some((r) => partial(state, r))) return null;
+  return { state, scored: null, steps: steps as CompletionStep[] };
 }
 
 const clamp01 = (x: number): number => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0.5);
@@ -216,6 +273,8 @@ export function ismcts(module: AnyGameModule, input: SearchInput, opts: SearchOp
   const now = opts.now ?? (() => performance.now());
   const cap = opts.timeCapMs && opts.timeCapMs > 0 ? opts.timeCapMs : 0;
   const completeLimit = opts.completeMoves ?? 0;
+  const completeOwnOnly = opts.completeOwnOnly ?? false;
+  const completeReuse = opts.completeReuse ?? false;
   const start = cap ? now() : 0;
 
   const me = input.role;
@@ -263,6 +322,7 @@ export function ismcts(module: AnyGameModule, input: SearchInput, opts: SearchOp
     let expanded = false;
     let over = false;
     let winner: string | null = null;
+    let completed: Completed | null = null;
 
     // Selection and expansion.
     for (;;) {
@@ -296,7 +356,13 @@ export function ismcts(module: AnyGameModule, input: SearchInput, opts: SearchOp
         action = bestAction;
       }
       state = module.apply(state, actor, action);
-      if (completeLimit > 0) state = completeMove(module, state, me, completeLimit);
+      if (completeLimit > 0) {
+        // Redo the greedy completion on visits 0, 1, 3, 7, … (counted before this one) or when the replay fails.
+        const redo = !completeReuse || next.done === undefined || (next.visits & (next.visits + 1)) === 0;
+        completed = (redo ? null : replayCompletion(module, state, next.done!)) ?? completeMove(module, state, me, completeLimit, completeOwnOnly);
+        if (completeReuse) next.done = completed.steps;
+        state = completed.state;
+      }
       path.push(next);
       node = next;
       const st = module.status(state);
@@ -318,7 +384,7 @@ export function ismcts(module: AnyGameModule, input: SearchInput, opts: SearchOp
     }
 
     // Backpropagation: each node scores the move into it for the role that made it.
-    const r = rewards(module, state, over, winner);
+    const r = rewards(module, state, over, winner, completed);
     for (const [role, x] of r) {
       if (!(x >= (lo.get(role) ?? Infinity))) lo.set(role, x);
       if (!(x <= (hi.get(role) ?? -Infinity))) hi.set(role, x);

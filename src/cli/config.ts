@@ -38,10 +38,28 @@ export function readConfig(file: string): CliConfig {
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw usageError(`${file} is not a JSON object`);
   const out: CliConfig = {};
-  const { server, key } = parsed as Record<string, unknown>;
-  if (typeof server === 'string') out.server = server;
-  if (typeof key === 'string') out.key = key;
+  const fields = parsed as Record<string, unknown>;
+  // A field of another type is a mistake to show, not to skip (it was ignored, and `config show` said "(default)").
+  for (const name of ['server', 'key'] as const) {
+    const value = fields[name];
+    if (value === undefined) continue;
+    if (typeof value !== 'string') throw usageError(`${file}: "${name}" must be a string (got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}): fix or remove it`);
+    out[name] = value;
+  }
   return out;
+}
+
+/**
+ * An API key can only travel in an Authorization header: printable ASCII, no spaces.
+ * Anything else (a newline pasted with it) is the user's to fix, exit 1, not a
+ * request that fails before it leaves (which read as "cannot reach the server").
+ */
+export function checkKey(key: string, from: string): string {
+  const bad = /[^\x21-\x7e]/.exec(key);
+  if (!bad) return key;
+  const ch = bad[0];
+  const what = ch === '\n' || ch === '\r' ? 'a line break' : ch === ' ' || ch === '\t' ? 'a space' : /[\x00-\x1f\x7f]/.test(ch) ? 'a control character' : 'a character outside printable ASCII';
+  throw usageError(`the API key ${from} contains ${what}: an API key is printable ASCII without spaces`);
 }
 
 /** Writes the whole file (through a temporary file, so a crash leaves the old one), mode 0600. */
@@ -84,7 +102,7 @@ export interface Connection {
 }
 
 /** Command-line options win over HERALD_URL / HERALD_KEY, which win over the file. */
-export function resolveConnection(opts: { server?: string; key?: string }, env: NodeJS.ProcessEnv, config: CliConfig): Connection {
+export function resolveConnection(opts: { server?: string; key?: string }, env: NodeJS.ProcessEnv, config: CliConfig, file?: string): Connection {
   const [server, serverFrom] = opts.server
     ? [opts.server, 'option' as const]
     : env.HERALD_URL
@@ -99,5 +117,6 @@ export function resolveConnection(opts: { server?: string; key?: string }, env: 
       : config.key
         ? [config.key, 'config' as const]
         : [null, null];
-  return { server: normaliseServer(server), key, serverFrom, keyFrom };
+  const where = { option: 'given with --key', env: 'in HERALD_KEY', config: `in ${file ?? 'the config file'}` };
+  return { server: normaliseServer(server), key: key === null || keyFrom === null ? null : checkKey(key, where[keyFrom]), serverFrom, keyFrom };
 }

@@ -10,7 +10,7 @@ import { DEFAULT_TIMEOUT_S, gamePath, HeraldClient, type ActionResult, type Crea
 import { boardText, namesFrom, type R3ViewLike } from './board-text.ts';
 import { checkScenario, defaultScenario, gameType, gameTypes } from './game-types.ts';
 import { runBots, summaryText } from './bots.ts';
-import { configPath, maskKey, normaliseServer, readConfig, resolveConnection, writeConfig, type Connection } from './config.ts';
+import { checkKey, configPath, maskKey, normaliseServer, readConfig, resolveConnection, writeConfig, type Connection } from './config.ts';
 import { CliError, EXIT, fileError, usageError } from './errors.ts';
 import { gamesTable, gameText } from './format.ts';
 import { pickFromTree } from './play.ts';
@@ -118,7 +118,7 @@ export function buildProgram(io: Io): Command {
 
   const connection = (cmd: Command): Connection => {
     const opts = cmd.optsWithGlobals<{ server?: string; key?: string }>();
-    return resolveConnection(opts, io.env, readConfig(file()));
+    return resolveConnection(opts, io.env, readConfig(file()), file());
   };
   const clientOf = (cmd: Command, needKey = true): HeraldClient => {
     const c = connection(cmd);
@@ -149,7 +149,7 @@ export function buildProgram(io: Io): Command {
     .argument('<value>', 'its value')
     .action((name: 'server' | 'key', value: string) => {
       const current = readConfig(file());
-      const next = { ...current, [name]: name === 'server' ? normaliseServer(value) : value };
+      const next = { ...current, [name]: name === 'server' ? normaliseServer(value) : checkKey(value, 'given') };
       writeConfig(file(), next);
       print(`${name} saved to ${file()}`);
     });

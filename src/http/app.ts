@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { Config } from '../config.ts';
+import { DEFAULT_STREAMS_PER_KEY, type Config } from '../config.ts';
 import { createMemoryBus, createRedisBus, type Bus } from '../bus/index.ts';
 import { openStore, type Store } from '../store/store.ts';
 import { projectRoot } from '../paths.ts';
@@ -16,6 +16,7 @@ import home from './plugins/home.ts';
 import gameService from './plugins/service.ts';
 import auth from './plugins/auth.ts';
 import inputGuard from './plugins/input-guard.ts';
+import cors from './plugins/cors.ts';
 import accountRoutes from './routes/accounts.ts';
 import gameRoutes from './routes/games.ts';
 import gameDataRoutes from './routes/game-data.ts';
@@ -30,6 +31,14 @@ import type { GameModule } from '../engine/types.ts';
 import eventRoutes from './routes/events.ts';
 import { collectRoutes } from './routes.ts';
 import { subscriptionRefusals } from './graphql/errors.ts';
+import { StreamSlots } from './stream-slots.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Live streams (SSE and GraphQL subscriptions) per key or IP on this instance (stream-slots.ts). */
+    streamSlots: StreamSlots;
+  }
+}
 
 export interface AppServices {
   /** Write the log here instead of standard output (tests read it). */
@@ -115,6 +124,8 @@ export async function buildApp(config: Config, given: AppServices = {}): Promise
     await app.register(graceful, { flag: closing });
     await app.register(errors);
     await app.register(services, { store, bus, owned: { store: !given.store, bus: !given.bus } });
+    // First of the onRequest hooks: every answer after it carries the CORS headers (errors, 429s, streams).
+    await app.register(cors, { origins: config.corsOrigins === undefined ? '*' : config.corsOrigins });
     // Before everything they measure or limit (rate limits run before authentication).
     await app.register(metrics);
     await app.register(rateLimit, { limits: config.rateLimit, redisUrl: config.redisUrl, prefix: config.busPrefix });
@@ -148,6 +159,7 @@ export async function buildApp(config: Config, given: AppServices = {}): Promise
     await app.register(webhookRoutes);
     await app.register(pageRoutes);
     await app.register(notify);
+    app.decorate('streamSlots', new StreamSlots(config.streamsPerKey ?? DEFAULT_STREAMS_PER_KEY));
     await app.register(eventRoutes, { heartbeatMs: config.sseHeartbeatMs });
     await app.register(openapi);
     await app.register(graphql, { graphiql: config.development, version, pollMs: config.sseHeartbeatMs });

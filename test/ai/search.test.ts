@@ -4,7 +4,7 @@
 import t from 'tap';
 import { chooseAction, levelAvailable, type AiRequest, type AnyGameModule } from '../../src/ai/index.ts';
 import { completeMove, ismcts, nextMover, onlyWaiting, searchActions } from '../../src/ai/ismcts.ts';
-import { randomInt, seedRng } from '../../src/engine/rng.ts';
+import { randomInt, seedRng, type RngState } from '../../src/engine/rng.ts';
 import { IllegalActionError } from '../../src/engine/types.ts';
 import { richardIII } from '../../src/games/richard-iii/index.ts';
 
@@ -197,6 +197,35 @@ t.test('a half-made move is completed greedily: its first decision is worth its 
     const done = ismcts(two, { ...req, seed }, { simulations: 40, playoutDepth: 0, completeMoves: 2 });
     t.same(done.action, { type: 'select', block: 'A' }, `seed ${seed}: completed, A (the better best)`);
     t.ok(Math.abs(done.root[0]!.mean - 0.9) < 1e-9, 'A is worth its best destination');
+    // The same with the completion replayed on later visits, or only the searching side's moves completed (A is the searching side).
+    for (const extra of [{ completeReuse: true }, { completeOwnOnly: true }, { completeReuse: true, completeOwnOnly: true }]) {
+      const v = ismcts(two, { ...req, seed }, { simulations: 40, playoutDepth: 0, completeMoves: 2, ...extra });
+      t.same(v.action, { type: 'select', block: 'A' }, `seed ${seed} ${JSON.stringify(extra)}: A`);
+      t.ok(Math.abs(v.root[0]!.mean - 0.9) < 1e-9, `${JSON.stringify(extra)}: A is worth its best destination`);
+    }
+  }
+  // A replayed completion that is not legal in a visit's determinization is redone greedily:
+  // here the sample hides which destination is open (one of two, by the RNG); the open one is worth 0.9.
+  const hidden = {
+    ...two,
+    legalActions: (s: Two & { open?: number }, role: string) =>
+      s.dest >= 0 || role !== 'A' ? []
+        : s.block === '' ? [{ type: 'select', block: 'A' }, { type: 'select', block: 'B' }]
+          : [{ type: 'to', k: s.open ?? 5 }, { type: 'to', k: 11 }],
+    apply: (s: Two & { open?: number }, _role: string, a: { type: string; block?: 'A' | 'B'; k?: number }) => {
+      if (a.type === 'to' && a.k !== 11 && a.k !== (s.open ?? 5)) throw new Error('illegal');
+      return a.type === 'select' ? { ...s, block: a.block!, dest: -1 } : { ...s, block: s.block, dest: a.k! };
+    },
+    evaluate: (s: Two & { open?: number }, role: string) => {
+      const v = s.dest < 0 ? 0.3 : s.block === 'B' ? 0.5 : s.dest === s.open ? 0.9 : 0.1;
+      return role === 'A' ? v : 1 - v;
+    },
+    sampleState: (v: unknown, _role: string, rng: RngState) => ({ ...(v as Two), open: randomInt(rng, 2) === 0 ? 5 : 6 }),
+  } as unknown as AnyGameModule;
+  for (const seed of ['a', 'b']) {
+    const v = ismcts(hidden, { ...req, seed }, { simulations: 40, playoutDepth: 0, completeMoves: 2, completeReuse: true });
+    t.same(v.action, { type: 'select', block: 'A' }, `hidden destination, seed ${seed}: A`);
+    t.ok(Math.abs(v.root[0]!.mean - 0.9) < 1e-9, 'every visit of A found its open destination');
   }
   // A move the request itself leaves half made is still searched: the root branches.
   const half = ismcts(two, { ...req, view: { block: 'A', dest: -1 }, legalActions: two.legalActions({ block: 'A', dest: -1 }, 'A') },
@@ -219,8 +248,10 @@ t.test('Richard III: a chosen block or recruit is a half-made move until it is p
       const half = m.apply(s, mover.actor, a);
       t.ok(m.partialMove!(half, mover.actor), `after ${type}: half made for ${mover.actor}`);
       t.notOk(m.partialMove!(half, enemy), `not for ${enemy}`);
-      const done = completeMove(m, half, mover.actor, 3);
+      const done = completeMove(m, half, mover.actor, 3).state;
       t.notOk(m.partialMove!(done, mover.actor), `${type} completed greedily`);
+      t.equal(completeMove(m, half, enemy, 3, true).state, half, `${type}: completeOwnOnly leaves the other side's half-made move`);
+      t.notOk(m.partialMove!(completeMove(m, half, mover.actor, 3, true).state, mover.actor), `${type}: and completes its own`);
       seen.add(type);
     }
     s = m.apply(s, mover.actor, mover.actions[randomInt(rng, mover.actions.length)]);

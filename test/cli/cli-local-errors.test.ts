@@ -5,7 +5,7 @@
 // something and gets no answer in time may have been applied: the message says so.
 // A refusal in place of the event stream is read within the timeout too.
 import http from 'node:http';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { PassThrough, Writable } from 'node:stream';
 import path from 'node:path';
@@ -83,4 +83,54 @@ t.test('watch: a refusal whose body stalls ends at the timeout', async (t) => {
   const r = await runIn(path.join(dir, 'config.json'), ['watch', GAME, '--server', stalled, '--timeout', '1']);
   t.equal(r.code, 3, `exit 3 (${r.stderr.trim()})`);
   t.match(r.stderr, /^herald: GET \/games\/[^ ]+\/events: no answer from .* within 1 s/);
+});
+
+t.test('a config file whose server or key is not a string: exit 1 naming the file and the field', async (t) => {
+  const dir = await tempDir(t, 'herald-cli-local-');
+  const config = path.join(dir, 'config.json');
+  const cases: Array<[Record<string, unknown>, string, string]> = [
+    [{ server: 42 }, 'server', 'number'],
+    [{ server: 'http://x.test', key: ['hk_x'] }, 'key', 'an array'],
+    [{ key: null }, 'key', 'null'],
+    [{ server: { url: 'http://x.test' } }, 'server', 'object'],
+  ];
+  for (const [content, field, got] of cases) {
+    writeFileSync(config, JSON.stringify(content));
+    for (const argv of [['config', 'show'], ['games', 'list', '--server', 'http://127.0.0.1:9']]) {
+      const r = await runIn(config, argv);
+      t.equal(r.code, 1, `${JSON.stringify(content)}, ${argv.join(' ')}: exit 1 (${r.stderr.trim()})`);
+      t.equal(r.stderr, `herald: ${config}: "${field}" must be a string (got ${got}): fix or remove it\n`);
+      t.notMatch(r.stdout, /\(default\)/);
+    }
+  }
+});
+
+t.test('an API key with a line break or a space: exit 1 (a usage error), not 3 (cannot reach)', async (t) => {
+  const dir = await tempDir(t, 'herald-cli-local-');
+  const config = path.join(dir, 'config.json');
+  const unreachable = 'http://127.0.0.1:9';
+  const viaOption = await runIn(config, ['games', 'list', '--server', unreachable, '--key', 'hk_abc\n']);
+  t.equal(viaOption.code, 1, `--key: exit 1 (${viaOption.stderr.trim()})`);
+  t.equal(viaOption.stderr, 'herald: the API key given with --key contains a line break: an API key is printable ASCII without spaces\n');
+  const spaced = await runIn(config, ['games', 'list', '--server', unreachable, '--key', 'hk_a bc']);
+  t.equal(spaced.code, 1);
+  t.match(spaced.stderr, /contains a space/);
+
+  let stderr = '';
+  const sink = new Writable({ write(chunk, _enc, done) { stderr += String(chunk); done(); } });
+  const viaEnv = await run(['games', 'list', '--server', unreachable], { stdin: new PassThrough(), stdout: new PassThrough(), stderr: sink, env: { HERALD_CONFIG: config, HERALD_KEY: 'hk_abc\r\nX-Other: 1' } });
+  t.equal(viaEnv, 1, `HERALD_KEY: exit 1 (${stderr.trim()})`);
+  t.match(stderr, /the API key in HERALD_KEY contains a line break/);
+
+  writeFileSync(config, JSON.stringify({ key: 'hk_abc\n' }));
+  const viaFile = await runIn(config, ['config', 'show']);
+  t.equal(viaFile.code, 1, `config file: exit 1 (${viaFile.stderr.trim()})`);
+  t.equal(viaFile.stderr, `herald: the API key in ${config} contains a line break: an API key is printable ASCII without spaces\n`);
+
+  const fresh = path.join(dir, 'fresh.json');
+  const set = await runIn(fresh, ['config', 'set', 'key', 'hk_abc\n']);
+  t.equal(set.code, 1, 'config set key: exit 1');
+  t.notOk(existsSync(fresh), 'nothing written');
+  // A good key still goes to the server (here: none listening, exit 3).
+  t.equal((await runIn(fresh, ['games', 'list', '--server', unreachable, '--key', 'hk_abc'])).code, 3);
 });

@@ -22,6 +22,7 @@ t.test('defaults: embedded database, in-process bus, 127.0.0.1:3000, info logs, 
     reminderSharePercent: 80,
     rateLimit: { max: 600, anonymousMax: 120, appMax: 12_000, windowMs: 60_000 },
     sseHeartbeatMs: 15_000,
+    streamsPerKey: 100,
     databaseQueryTimeoutMs: 10_000,
     trustProxy: false,
     webhookAllowPrivate: false,
@@ -29,7 +30,35 @@ t.test('defaults: embedded database, in-process bus, 127.0.0.1:3000, info logs, 
     publicUrl: null,
     gameDataFiles: { HERALD_BLACK_AND_WHITE_DATA: null },
     ai: { workers: 1, queue: 64, timeCapMs: 10_000, warm: true },
+    corsOrigins: '*',
   });
+});
+
+t.test('CORS_ORIGINS: any origin by default; a list of origins; off or empty turns CORS off', async (t) => {
+  t.equal(loadConfig({}).corsOrigins, '*');
+  t.equal(loadConfig({ CORS_ORIGINS: ' * ' }).corsOrigins, '*');
+  t.equal(loadConfig({ CORS_ORIGINS: 'off' }).corsOrigins, null);
+  t.equal(loadConfig({ CORS_ORIGINS: 'OFF' }).corsOrigins, null);
+  t.equal(loadConfig({ CORS_ORIGINS: '' }).corsOrigins, null);
+  t.equal(loadConfig({ CORS_ORIGINS: '  ' }).corsOrigins, null);
+  t.same(loadConfig({ CORS_ORIGINS: 'https://app.example' }).corsOrigins, ['https://app.example']);
+  // Spelt as browsers send Origin: lower-case host, no default port, no trailing slash; duplicates once.
+  t.same(loadConfig({ CORS_ORIGINS: 'https://App.Example/, http://localhost:5173 ,https://app.example:443,http://[::1]:8080,' }).corsOrigins, [
+    'https://app.example',
+    'http://localhost:5173',
+    'http://[::1]:8080',
+  ]);
+});
+
+t.test('CORS_ORIGINS: anything but origins is refused at start-up, naming each', async (t) => {
+  t.throws(() => loadConfig({ CORS_ORIGINS: 'app.example' }), {
+    message: /CORS_ORIGINS must be \*, off, or a comma-separated list of origins such as https:\/\/app\.example .*\(got "app\.example"\)/,
+  });
+  t.throws(() => loadConfig({ CORS_ORIGINS: 'https://ok.example,https://a.example/path,*,ftp://f.example,https://u:p@x.example,https://q.example?x=1,null' }), {
+    message: /\(got "https:\/\/a\.example\/path", "\*", "ftp:\/\/f\.example", "https:\/\/u:p@x\.example", "https:\/\/q\.example\?x=1", "null"\)/,
+  });
+  t.throws(() => loadConfig({ CORS_ORIGINS: ',' }), { message: /CORS_ORIGINS must be .*\(got ","\)/ });
+  t.throws(() => loadConfig({ CORS_ORIGINS: 'https://bad:port' }), { message: /CORS_ORIGINS/ });
 });
 
 t.test('HERALD_AI_WORKERS, HERALD_AI_QUEUE, HERALD_AI_TIME_CAP_MS: the AI pool', async (t) => {

@@ -28,6 +28,14 @@
  *   the battles that change the count; it fades out over the last two turns
  *   (0.075 in the sixth, 0 in the last), when only the count and the battles
  *   pending still matter (levies and mercenaries disband before the count).
+ * - threats (0.3 per point, fading like strength): a side's power next to
+ *   an enemy stack holding counted blocks, valued as the battle it could start
+ *   next turn (the gamble's chance times the share of the counted blocks its
+ *   hits would take); the enemy's threats on our counted blocks count against
+ *   us. Before it, a stack beside its target was worth no more than one far
+ *   away, and a Pretender that must kill nobles (Kingmaker 1470: 1 to 11)
+ *   landed its exiles, then left them idle or sent lone blocks at the King
+ *   (ai-trace, Kingmaker game 103).
  *
  * Two things make it a win probability rather than a score:
  *
@@ -53,7 +61,7 @@
  * Weights are rough, chosen by the benchmark's win rates (scripts/bench-ai.ts),
  * not fitted.
  */
-import { AREA, BLOCK_INDEX, BLOCKS, NUM_BLOCKS, other, type Side } from './data.ts';
+import { AREA, BLOCK_INDEX, BLOCKS, NEIGHBOURS, NUM_BLOCKS, other, type Side } from './data.ts';
 import { isHeirOf, livingHeirCount } from './heirs.ts';
 import { usurpationCount } from './political-turn.ts';
 import { ownerOf, type R3State } from './state.ts';
@@ -78,6 +86,11 @@ const HEIR_WEIGHT = 0.5;
 const KILL_ROUNDS = 2;
 const MIDDLESEX = 'middlesex';
 const LAST_HEIR_WEIGHT = 6;
+/**
+ * Weight of the threat term (threat below): bench:ai, Lancaster in Kingmaker,
+ * normal against random on the same seeds, see src/ai/README.md.
+ */
+const THREAT_WEIGHT = 0.3;
 
 interface AreaTally { power: [number, number]; steps: [number, number]; count: [number, number] }
 
@@ -94,6 +107,34 @@ function pendingArrival(s: R3State, me: Side): number {
   const b = BLOCK_INDEX[(f as { block?: string }).block ?? ''];
   if (b === undefined || !COUNTED.has(BLOCKS[b]!.type) || AREA[s.loc[b]!]?.kind === 'land') return 0;
   return ownerOf(s, b) === me ? 1 : -1;
+}
+
+/**
+ * Side i's threat on the other side's counted blocks: for each area where only
+ * the other side stands with nobles, church blocks or heirs, the power side i
+ * has next to it (in the adjacent land areas free of the other side) taken as
+ * an attack next turn, worth what a pending battle there would be worth to it
+ * if won (the gamble's chance of winning times the share of the counted blocks,
+ * heirs at their stake, that the attackers' expected hits would take). A side
+ * that strikes through several borders is counted in full against each
+ * target it borders: a rough upper bound, as is summing powers from several
+ * areas (border limits are ignored).
+ */
+function threat(areas: Map<string, AreaTally>, i: 0 | 1): number {
+  const j = 1 - i;
+  let out = 0;
+  for (const [loc, t] of areas) {
+    if (t.count[j] === 0 || t.power[i] > 0) continue;
+    let a = 0;
+    for (const n of NEIGHBOURS[loc] ?? []) {
+      const u = areas.get(n);
+      if (u && u.power[j] === 0) a += u.power[i];
+    }
+    if (a === 0) continue;
+    const p = (a * a) / (a * a + t.power[j] * t.power[j]);
+    out += p * Math.min(1, (KILL_ROUNDS * a) / t.steps[j]) * t.count[j];
+  }
+  return out;
 }
 
 export function evaluate(s: R3State, role: string): number {
@@ -133,6 +174,12 @@ export function evaluate(s: R3State, role: string): number {
     const holder = ldn.power[0] > 0 ? 0 : 1;
     if (ldn.count[holder] === 0) margin += holder === 0 ? -1 : 1;
   }
+  // Game turns after this one (the Political Turn's usurpation ends the last).
+  const left = Math.max(0, TURNS_PER_CAMPAIGN - s.turn) + TURNS_PER_CAMPAIGN * Math.max(0, s.endCampaign - s.campaign);
+  // Threats: battles that may come next turn, so that gathering a stack beside
+  // a target is worth something before the attack; faded like strength, and
+  // nothing in the last turn (no turn is left to attack in).
+  if (left > 0) margin += THREAT_WEIGHT * Math.min(1, left / FADE_TURNS) * (threat(areas, 0) - threat(areas, 1));
   const gambles: { p: number; win: number; lose: number }[] = [];
   for (const [loc, t] of areas) {
     if (t.power[0] === 0 || t.power[1] === 0) continue;
@@ -147,8 +194,6 @@ export function evaluate(s: R3State, role: string): number {
     if (gambles.length < MAX_GAMBLES) gambles.push({ p, win, lose });
     else margin += p * win + (1 - p) * lose;
   }
-  // Game turns after this one (the Political Turn's usurpation ends the last).
-  const left = Math.max(0, TURNS_PER_CAMPAIGN - s.turn) + TURNS_PER_CAMPAIGN * Math.max(0, s.endCampaign - s.campaign);
   const scale = left === 0 ? LAST_TURN_SCALE : END_SCALE / Math.sqrt(1 + left);
   // Strength wins the battles that change the count, but levies, mercenaries
   // and the Rebel disband before it (8.1): in the last turns only the count and

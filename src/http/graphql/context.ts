@@ -29,6 +29,8 @@ export interface HeraldContext {
   auth: Auth;
   /** The request's Accept-Language header (a `lang` argument overrides it). */
   acceptLanguage?: string;
+  /** Over WebSocket: the client's address (the upgrade request's), whom an anonymous subscription counts against. */
+  ip?: string;
 }
 
 function header(value: unknown): string | undefined {

@@ -7,7 +7,8 @@
 // being read are covered by that read (the update carries the view's version),
 // so a burst of actions may yield fewer updates than versions, never a stale
 // view. With `since`, a subscriber that reconnects is caught up from the
-// database before live updates. The stream completes once the game is over.
+// database before live updates (a `since` ahead of the game is refused, as REST
+// refuses such a Last-Event-ID). The stream completes once the game is over.
 // Bus messages can be lost (Redis down, a publish that failed after commit), so
 // each subscription also checks the game's version every `pollMs` and catches
 // up from the database when it is behind (as the SSE feeds do).
@@ -63,6 +64,7 @@ import type { Fanout } from '../../notify/fanout.ts';
 import { AppFeed, type AppNotice } from '../../notify/app-feed.ts';
 import { appFeedSource } from '../../notify/sources.ts';
 import { decodeAppCursor } from '../../notify/turn-cursor.ts';
+import { streamOwner, type StreamSlots } from '../stream-slots.ts';
 
 export interface GameUpdate {
   gameId: string;
@@ -104,6 +106,8 @@ async function attach<T>(bus: Bus, channel: string, stream: EventStream<T>, hand
 export interface SubscriptionOptions {
   /** Interval of the periodic database check of gameEvents subscriptions, ms (default 15 s). */
   pollMs?: number;
+  /** The live streams per key or IP, shared with the SSE routes; absent: no limit. */
+  slots?: StreamSlots;
 }
 
 /** An appEvents notice: its kind's fields under the kind's name (the GraphQL AppNotice). */
@@ -130,6 +134,21 @@ export function subscriptionResolvers(service: GameServiceApi, bus: Bus, fanout:
   const pollMs = options.pollMs ?? 15_000;
   // Errors leave through Mercurius without its errorFormatter: map them here.
   const guard = <T>(p: Promise<T>): Promise<T> => p.catch((err: unknown) => Promise.reject(publicError(err, log)));
+  // Every subscription holds a slot among its caller's live streams (stream-slots.ts) from
+  // before its first read until it ends, however it ends (complete, socket closed, game over).
+  const slots = options.slots;
+  async function limited<S extends { onClose(fn: () => unknown): void }>(ctx: HeraldContext, start: () => Promise<S>): Promise<S> {
+    if (!slots) return start();
+    const release = slots.acquire(streamOwner(await ctx.auth.optional(), ctx.ip ?? '-'));
+    try {
+      const stream = await start();
+      stream.onClose(release);
+      return stream;
+    } catch (err) {
+      release();
+      throw err;
+    }
+  }
   async function gameEvents(args: { gameId: string; role?: string | null; since?: number | null }, ctx: HeraldContext) {
     checkArguments(args);
     const caller: Caller | null = await ctx.auth.optional();
@@ -177,6 +196,10 @@ export function subscriptionResolvers(service: GameServiceApi, bus: Bus, fanout:
     try {
       // Access check (and the role argument's) before anything is sent; fixes the baseline.
       const first = await service.getView(caller, args.gameId, { role });
+      // As REST refuses a Last-Event-ID ahead of the game (not a version this server gave).
+      if (args.since != null && args.since > first.version) {
+        throw new ServiceError('invalid_request', `since ${args.since} is ahead of the game (version ${first.version}).`, { currentVersion: first.version });
+      }
       if (args.since != null && args.since < first.version) {
         stream.serial(() => deliver(null));
       } else {
@@ -344,31 +367,31 @@ export function subscriptionResolvers(service: GameServiceApi, bus: Bus, fanout:
   };
   return {
     gameEvents: {
-      subscribe: (_root: unknown, args: { gameId: string; role?: string | null; since?: number | null }, ctx: HeraldContext) => guard(gameEvents(args, ctx)),
+      subscribe: (_root: unknown, args: { gameId: string; role?: string | null; since?: number | null }, ctx: HeraldContext) => guard(limited(ctx, () => gameEvents(args, ctx))),
       resolve: resolveEvent('gameEvents'),
     },
     myTurn: {
-      subscribe: (_root: unknown, _args: unknown, ctx: HeraldContext) => guard(myTurn(ctx)),
+      subscribe: (_root: unknown, _args: unknown, ctx: HeraldContext) => guard(limited(ctx, () => myTurn(ctx))),
       resolve: resolveEvent('myTurn'),
     },
     mySeats: {
-      subscribe: (_root: unknown, _args: unknown, ctx: HeraldContext) => guard(mySeats(ctx)),
+      subscribe: (_root: unknown, _args: unknown, ctx: HeraldContext) => guard(limited(ctx, () => mySeats(ctx))),
       resolve: resolveEvent('mySeats'),
     },
     myReminders: {
-      subscribe: (_root: unknown, _args: unknown, ctx: HeraldContext) => guard(myReminders(ctx)),
+      subscribe: (_root: unknown, _args: unknown, ctx: HeraldContext) => guard(limited(ctx, () => myReminders(ctx))),
       resolve: resolveEvent('myReminders'),
     },
     myClaimableTimeouts: {
-      subscribe: (_root: unknown, _args: unknown, ctx: HeraldContext) => guard(myClaimableTimeouts(ctx)),
+      subscribe: (_root: unknown, _args: unknown, ctx: HeraldContext) => guard(limited(ctx, () => myClaimableTimeouts(ctx))),
       resolve: resolveEvent('myClaimableTimeouts'),
     },
     gameClock: {
-      subscribe: (_root: unknown, args: { gameId: string }, ctx: HeraldContext) => guard(gameClock(args, ctx)),
+      subscribe: (_root: unknown, args: { gameId: string }, ctx: HeraldContext) => guard(limited(ctx, () => gameClock(args, ctx))),
       resolve: resolveEvent('gameClock'),
     },
     appEvents: {
-      subscribe: (_root: unknown, args: { after?: string | null }, ctx: HeraldContext) => guard(appEvents(args, ctx)),
+      subscribe: (_root: unknown, args: { after?: string | null }, ctx: HeraldContext) => guard(limited(ctx, () => appEvents(args, ctx))),
       resolve: resolveEvent('appEvents'),
     },
   };

@@ -54,7 +54,7 @@ export default async function graphql(app: FastifyInstance, opts: GraphqlOptions
     ...leagues,
     Query: { ...games.Query, ...leagues.Query },
     Mutation: { ...games.Mutation, ...leagues.Mutation },
-    Subscription: subscriptionResolvers(service, app.bus, app.notify, app.log, { pollMs: opts.pollMs }),
+    Subscription: subscriptionResolvers(service, app.bus, app.notify, app.log, { pollMs: opts.pollMs, slots: app.streamSlots }),
   } as IResolvers;
 
   // Over WebSocket, Mercurius parses a document before any of its hooks: the
@@ -102,7 +102,7 @@ export default async function graphql(app: FastifyInstance, opts: GraphqlOptions
     subscription: {
       // The upgrade request's headers (authenticated by herald-auth) first;
       // connection_init credentials override them.
-      context: (_socket, request) => ({ auth: fixedAuth(request.caller) }),
+      context: (_socket, request) => ({ auth: fixedAuth(request.caller), ip: request.ip }),
       onConnect: ({ payload }) => {
         const creds = credentialsFromPayload(payload);
         return creds ? { auth: createAuth(service, creds) } : true;

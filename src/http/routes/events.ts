@@ -24,6 +24,7 @@ import { SseStream, sseEvent } from '../../notify/sse.ts';
 import { errorMessage } from '../../errors.ts';
 import { knownProblem } from '../service-errors.ts';
 import { query, str, type IdParams } from './query.ts';
+import { streamOwner } from '../stream-slots.ts';
 
 export interface EventRoutesOptions {
   /** Heartbeat comment interval; also the interval of the database check for missed events. */
@@ -39,11 +40,20 @@ async function streamCaller(app: FastifyInstance, request: FastifyRequest): Prom
   return app.gameService.authenticate(token, typeof actAs === 'string' && actAs.trim() !== '' ? actAs.trim() : undefined);
 }
 
-/** The Last-Event-ID header (sent by EventSource on reconnection) wins over ?lastEventId=. */
+/**
+ * The Last-Event-ID header (sent by EventSource on reconnection) wins over ?lastEventId=.
+ * One rule on every stream: an empty (or blank) header is no cursor, as if it were not sent
+ * (EventSource never sends an empty one, but a proxy may pass one on). An empty or blank
+ * ?lastEventId= is refused, as an empty query parameter is on every route (query.ts str).
+ */
 function lastEventId(request: FastifyRequest): string | null {
   const header = request.headers['last-event-id'];
-  if (typeof header === 'string') return header;
-  return str(query(request), 'lastEventId') ?? null;
+  if (typeof header === 'string' && header.trim() !== '') return header;
+  const given = str(query(request), 'lastEventId');
+  if (given !== undefined && given.trim() === '') {
+    throw new ServiceError('invalid_request', 'lastEventId is blank: give a value, or leave the parameter out.');
+  }
+  return given ?? null;
 }
 
 function sseHeaders(reply: FastifyReply): FastifyReply {
@@ -100,14 +110,31 @@ export default async function eventRoutes(app: FastifyInstance, opts: EventRoute
   // Clock notices likewise (no id: a reconnect resumes from the last version, whose events carry the clock too).
   const clockFrameOf = (e: ClockEvent): Buffer => heldFrame(e) ?? holdFrame(e, Buffer.from(sseEvent('clock', null, e)));
 
-  function track(stream: SseStream, kind: 'game' | 'me' | 'app', close: () => void): void {
+  function track(stream: SseStream, kind: 'game' | 'me' | 'app', release: () => void, close: () => void): void {
     open.add(stream);
     metrics?.sseOpened(kind);
     stream.onClose(() => {
       open.delete(stream);
       metrics?.sseClosed(kind);
+      release();
       close();
     });
+  }
+
+  /**
+   * A slot among the caller's live streams (stream-slots.ts), or a 429 problem
+   * (with Retry-After) when it holds the most allowed. Taken before the
+   * stream's first database read; released with the stream (track), or by the
+   * caller when the route answers without one.
+   */
+  function slot(request: FastifyRequest, reply: FastifyReply, caller: Caller | null): () => void {
+    const retryAfter = Math.max(1, Math.round(opts.heartbeatMs / 1000));
+    try {
+      return app.streamSlots.acquire(streamOwner(caller, request.ip), retryAfter);
+    } catch (err) {
+      void reply.header('retry-after', String(retryAfter));
+      throw err;
+    }
   }
 
   // Open streams never finish by themselves: end them so close() does not wait
@@ -128,28 +155,37 @@ export default async function eventRoutes(app: FastifyInstance, opts: EventRoute
       throw new ServiceError('invalid_request', 'Last-Event-ID must be a game version (a non-negative integer).');
     }
     const after = raw === null ? null : Number(raw.trim());
+    const release = slot(request, reply, caller);
     let source = gameFeedSource(svc, caller, gameId, role);
-    // Checks access (404 / 403 problem) before the stream starts.
-    const now = await source.currentView();
     let reader = caller;
-    if (caller !== null && now.role === null && role === undefined) {
-      // A signed-in spectator of a game anyone may read reads what anyone reads: it shares
-      // the anonymous spectators' feed (the spectator view hides what every seat hides).
-      const anonymous = gameFeedSource(svc, null, gameId);
-      if (await anonymous.currentView(now.version).then(() => true, () => false)) {
-        source = anonymous;
-        reader = null;
+    try {
+      // Checks access (404 / 403 problem) before the stream starts.
+      const now = await source.currentView();
+      if (caller !== null && now.role === null && role === undefined) {
+        // A signed-in spectator of a game anyone may read reads what anyone reads: it shares
+        // the anonymous spectators' feed (the spectator view hides what every seat hides).
+        const anonymous = gameFeedSource(svc, null, gameId);
+        if (await anonymous.currentView(now.version).then(() => true, () => false)) {
+          source = anonymous;
+          reader = null;
+        }
       }
+      if (after !== null && after > now.version) {
+        throw new ServiceError('invalid_request', `Last-Event-ID ${after} is ahead of the game (version ${now.version}).`, { currentVersion: now.version });
+      }
+      // Nothing more will ever come: 204 tells EventSource to stop reconnecting.
+      if (after !== null && after === now.version && isOverStatus(now.status)) {
+        release();
+        return reply.code(204).send();
+      }
+    } catch (err) {
+      release();
+      throw err;
     }
-    if (after !== null && after > now.version) {
-      throw new ServiceError('invalid_request', `Last-Event-ID ${after} is ahead of the game (version ${now.version}).`, { currentVersion: now.version });
-    }
-    // Nothing more will ever come: 204 tells EventSource to stop reconnecting.
-    if (after !== null && after === now.version && isOverStatus(now.status)) return reply.code(204).send();
 
     const stream = new SseStream(opts.heartbeatMs);
     let remove: (() => void) | null = null;
-    track(stream, 'game', () => remove?.());
+    track(stream, 'game', release, () => remove?.());
     void sseHeaders(reply).send(stream.body);
     gameFeeds
       .add(
@@ -200,6 +236,7 @@ export default async function eventRoutes(app: FastifyInstance, opts: EventRoute
     if (raw !== null && cursor === null) {
       throw new ServiceError('invalid_request', 'Last-Event-ID must be an id of this stream (gameId@version, comma-separated).');
     }
+    const release = slot(request, reply, caller);
 
     const stream = new SseStream(opts.heartbeatMs);
     const feed = new TurnFeed({
@@ -221,7 +258,7 @@ export default async function eventRoutes(app: FastifyInstance, opts: EventRoute
         stream.end();
       },
     });
-    track(stream, 'me', () => feed.close());
+    track(stream, 'me', release, () => feed.close());
     void sseHeaders(reply).send(stream.body);
     feed.start().catch((err: unknown) => {
       request.log.warn({ playerId: caller.playerId, error: errorMessage(err) }, 'SSE stream failed to start');
@@ -243,6 +280,7 @@ export default async function eventRoutes(app: FastifyInstance, opts: EventRoute
     if (raw !== null && cursor === null) {
       throw new ServiceError('invalid_request', 'Last-Event-ID must be an id of this stream (gameId@version or gameId@version~n, comma-separated).');
     }
+    const release = slot(request, reply, caller);
 
     const stream = new SseStream(opts.heartbeatMs);
     const feed = new AppFeed({
@@ -260,7 +298,7 @@ export default async function eventRoutes(app: FastifyInstance, opts: EventRoute
         stream.end();
       },
     });
-    track(stream, 'app', () => feed.close());
+    track(stream, 'app', release, () => feed.close());
     void sseHeaders(reply).send(stream.body);
     feed.start().catch((err: unknown) => {
       request.log.warn({ appId, error: errorMessage(err) }, 'SSE stream failed to start');

@@ -84,7 +84,8 @@ t.test('far behind in the last turn, an even battle against the last heir is sti
 t.test('London counts only when held by a block that stays for the usurpation', async (t) => {
   // Levies leave the map before the count (8.1, then 8.2): London held by a
   // levy alone is worth no more than the same levy elsewhere; held by a noble,
-  // it is a point.
+  // it is a point. (Elsewhere is Oxford: like Middlesex, next to Rivers in
+  // Leicester and to no York noble, so the threat term sees the same levy.)
   const s = richardIII.setup({ scenario: 'richard-iii', seed: 'eval' });
   const idx = (id: string): number => BLOCKS.findIndex((b) => b.id === id);
   const at = (who: string, area: string): R3State => {
@@ -95,7 +96,7 @@ t.test('London counts only when held by a block that stays for the usurpation', 
     x.down[idx(who)] = false;
     return x;
   };
-  t.equal(evaluate(at('london-levy', 'middlesex'), 'York'), evaluate(at('london-levy', 'essex'), 'York'), 'a levy in London: no point');
+  t.equal(evaluate(at('london-levy', 'middlesex'), 'York'), evaluate(at('london-levy', 'oxford'), 'York'), 'a levy in London: no point');
   t.ok(evaluate(at('norfolk', 'middlesex'), 'York') > evaluate(at('norfolk', 'essex'), 'York'), 'a noble in London: a point');
 });
 
@@ -115,4 +116,27 @@ t.test('in the last turn a tie is the King\'s, however many levies the Pretender
   const late = evaluate(x, 'Lancaster');
   t.ok(late < 0.5, `Lancaster tied with more steps in turn 7: ${late.toFixed(3)}`);
   t.ok(evaluate({ ...x, turn: 3 }, 'Lancaster') > late, 'the steps still count with turns to play');
+});
+
+t.test('with turns to play, a strong stack next to an enemy heir is worth more than the same stack far away', async (t) => {
+  // Kingmaker 1470, Lancaster 1 against 11: it must kill York nobles or both
+  // York heirs. Warwick, Oxford and Clarence (10 steps) beside Gloucester (3
+  // steps, alone in South Yorks) threaten him next turn; in Cornwall they
+  // threaten nobody. The count, the heirs and the strength on land are the
+  // same in both (without the threat term the two estimates are equal). In the
+  // last turn a threat is no longer worth anything: only battles already
+  // started are fought before the count.
+  const s = richardIII.setup({ scenario: 'kingmaker', seed: 'eval' });
+  const idx = (id: string): number => BLOCKS.findIndex((b) => b.id === id);
+  const at = (area: string, turn: number): R3State => {
+    const x: R3State = { ...structuredClone(s), turn };
+    for (const id of ['warwick-l', 'oxford', 'clarence-l']) x.loc[idx(id)] = area;
+    return x;
+  };
+  for (const turn of [1, 4, 6]) {
+    const near = evaluate(at('east-yorks', turn), 'Lancaster'), far = evaluate(at('cornwall', turn), 'Lancaster');
+    t.ok(near > far + 0.002, `turn ${turn}: beside Gloucester ${near.toFixed(4)}, in Cornwall ${far.toFixed(4)}`);
+    t.ok(Math.abs(evaluate(at('east-yorks', turn), 'York') + near - 1) < 1e-9, `turn ${turn}: still complementary`);
+  }
+  t.equal(evaluate(at('east-yorks', 7), 'Lancaster'), evaluate(at('cornwall', 7), 'Lancaster'), 'turn 7: no threat term');
 });

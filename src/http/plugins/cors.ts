@@ -1,0 +1,80 @@
+// CORS (@fastify/cors), so a web client on another origin can call the API from a browser.
+// Any origin by default, never with credentials: the API authenticates by `Authorization:
+// Bearer` (and ?access_token= on SSE), not by cookie, so an origin gains nothing it could not
+// do from a script of its own; CORS_ORIGINS narrows it to a list, or turns it off (config.ts).
+//
+// Registered before the rate limits and authentication: its onRequest hook sets the headers
+// on every answer that follows, errors (problem+json, 429, 401) and SSE streams included, and
+// answers a preflight (OPTIONS with Origin and Access-Control-Request-Method) itself with 204.
+import fp from 'fastify-plugin';
+import cors from '@fastify/cors';
+import type { FastifyInstance } from 'fastify';
+
+/** The request headers clients send (a browser asks before sending any that is not safelisted). */
+export const CORS_ALLOWED_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'Idempotency-Key',
+  'If-None-Match',
+  'Last-Event-ID',
+  'X-Act-As',
+  'Accept-Language',
+  'Cache-Control',
+];
+
+/** The response headers a page's script may read beyond the safelisted ones (Content-Type, Cache-Control...). */
+export const CORS_EXPOSED_HEADERS = [
+  'ETag',
+  'Location',
+  'Retry-After',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'RateLimit-Policy',
+  'Idempotent-Replayed',
+  'X-Game-Version',
+  'Content-Disposition',
+];
+
+export const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** How long a browser may reuse a preflight's answer, in seconds (browsers cap it: Chromium at 2 h). */
+export const CORS_MAX_AGE = 86_400;
+
+export interface CorsOptions {
+  /** '*', a list of origins (as browsers send Origin), or null: no CORS. */
+  origins: '*' | string[] | null;
+}
+
+async function corsPlugin(app: FastifyInstance, opts: CorsOptions): Promise<void> {
+  if (opts.origins === null) return;
+  // Only a preflight (Origin and Access-Control-Request-Method) is answered by the plugin; any
+  // other OPTIONS stays what it was without CORS, a 404 problem document (the plugin would
+  // answer it 204, or with a plain-text 400 in its strict mode).
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.method === 'OPTIONS' && (request.headers.origin === undefined || request.headers['access-control-request-method'] === undefined)) {
+      reply.callNotFound();
+      return;
+    }
+    done();
+  });
+  await app.register(cors, {
+    origin: opts.origins,
+    credentials: false,
+    methods: CORS_METHODS,
+    allowedHeaders: CORS_ALLOWED_HEADERS,
+    exposedHeaders: CORS_EXPOSED_HEADERS,
+    maxAge: CORS_MAX_AGE,
+  });
+  if (opts.origins !== '*') {
+    // The answer depends on Origin: caches must keep one per origin. Routes that set their own
+    // Vary (Accept, Accept-Language) replace the plugin's, so Origin is added back last.
+    app.addHook('onSend', async (_request, reply) => {
+      const vary = reply.getHeader('vary');
+      const list = typeof vary === 'string' ? vary : Array.isArray(vary) ? vary.join(', ') : '';
+      if (!/(^|,)\s*(origin|\*)\s*(,|$)/i.test(list)) reply.header('vary', list === '' ? 'Origin' : `${list}, Origin`);
+    });
+  }
+}
+
+export default fp(corsPlugin, { name: 'herald-cors' });
