@@ -495,7 +495,8 @@ export interface paths {
          *     against the scenario's declaration, each action legal for an active
          *     role, the result the rules reached (winner and reason) or else a
          *     resignation exactly as the server records one (`<role> resigned`, the
-         *     other role wins), no actions and a null result when abandoned, and a
+         *     other role wins), a null result and a game the actions leave running
+         *     when abandoned (or a timeout before both seats moved), and a
          *     `version` at least the number of changes the record shows (seat
          *     changes are not in a record). Otherwise 422 `invalid_record` with
          *     `field` naming what is wrong, and nothing is created. The imported

@@ -63,7 +63,7 @@ function claimedResult(r: Record<string, unknown>): GameResult {
  * Imports a game that is over. Every field is checked, and every claim is
  * verified against the replay: each action legal for an active role, the
  * result the rules reached (winner and reason) or else a resignation exactly
- * as the service records one, no actions in an abandoned game. Only `version`
+ * as the service records one, an abandoned game still running when it ends. Only `version`
  * is partly free: the record leaves out seat changes (joins, leaves), which
  * also counted, so it must only be at least the changes the record shows.
  */
@@ -92,14 +92,15 @@ export async function importGame(ctx: Ctx, callerIn: Caller, input: ImportInput)
   if (r.status !== 'finished' && r.status !== 'abandoned') invalid('status', 'Only records of games that are over (finished or abandoned) can be imported.');
   if (!Array.isArray(r.actions) || r.actions.length > MAX_RECORD_ACTIONS) invalid('actions', `actions must be an array of at most ${MAX_RECORD_ACTIONS} entries.`);
   if (!Number.isSafeInteger(r.version) || (r.version as number) < 0) invalid('version', 'version must be a non-negative integer.');
-  // An abandoned game was aborted before the first action (result null), or timed out before
-  // every seat had moved (result {winner: null, reason: "timeout"}: clocks.ts fireTimeout).
+  // An abandoned game was aborted (result null): before the first action, or later by its
+  // creator when every seat was Herald's AI (lifecycle.ts abort), or by its league; or it timed
+  // out before every seat had moved (result {winner: null, reason: "timeout"}: clocks.ts
+  // fireTimeout). Its actions, if any, must replay and leave the game running (checked below).
   const abandonedByTimeout = r.status === 'abandoned' && isPlainObject(r.result) && r.result.reason === 'timeout';
   if (r.status === 'abandoned' && abandonedByTimeout) {
     const c = claimedResult(r);
     if (c.winner !== null) invalid('result.winner', 'A game abandoned by timeout has no winner (null).');
   } else if (r.status === 'abandoned') {
-    if (r.actions.length > 0) invalid('actions', 'An abandoned game has no actions (abort is possible only before the first), unless it timed out (result {"winner": null, "reason": "timeout"}).');
     if (r.result !== null) invalid('result', 'An abandoned game has no result (null), unless it timed out (reason "timeout").');
   }
   const claimed = r.status === 'finished' || abandonedByTimeout ? claimedResult(r) : null;

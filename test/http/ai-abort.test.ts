@@ -93,3 +93,16 @@ t.test('a game with a human seat keeps the rule: no abort after the first action
   t.match(byCreator.json(), { code: 'invalid_state' });
   t.equal((await get(ada, bobs)).status, 'active');
 });
+
+t.test('an AI game aborted after the AI moved exports, and its record imports', async (t) => {
+  const id = await afterFirstAction({ ai: { York: 'random', Lancaster: 'random' } });
+  t.equal((await ada.req('POST', `/games/${id}/abort`, {})).statusCode, 200);
+  const exported = await ada.req('GET', `/games/${id}/export`);
+  t.equal(exported.statusCode, 200, exported.body);
+  const record = exported.json() as { status: string; result: unknown; actions: unknown[] };
+  t.match(record, { status: 'abandoned', result: null });
+  t.ok(record.actions.length > 0, 'the record holds the AI moves made before the abort');
+  const imported = await ada.req('POST', '/games/import', { record });
+  t.equal(imported.statusCode, 201, imported.body);
+  t.match(imported.json(), { status: 'abandoned', result: null });
+});

@@ -109,7 +109,8 @@ t.test('options and seed', async (t) => {
 
 t.test('status, result, version', async (t) => {
   await refused(t, ended, 'status active', (r) => (r.status = 'active'), 'status');
-  await refused(t, ended, 'status abandoned with actions', (r) => (r.status = 'abandoned'), 'actions');
+  await refused(t, ended, 'status abandoned with a result', (r) => (r.status = 'abandoned'), 'result');
+  await refused(t, ended, 'status abandoned, no result, but the replay ends the game', (r) => ((r.status = 'abandoned'), (r.result = null)), 'status');
   await refused(t, ended, 'no status', (r) => delete r.status, 'status');
   await refused(t, ended, 'another winner', (r) => (r.result.winner = loser), 'result.winner', { replayed: played.result });
   await refused(t, ended, 'no winner', (r) => (r.result.winner = null), 'result.winner');
@@ -151,7 +152,7 @@ t.test('resignations: the claim must be one the service records', async (t) => {
   await refused(t, resigned, 'a malformed claim', (r) => (r.result.reason = 'York resigned.'), 'result.reason');
   await refused(t, resigned, 'nobody resigns', (r) => (r.result.reason = 'resigned'), 'result.reason');
   await refused(t, resigned, 'no reason', (r) => delete r.result.reason, 'result.reason');
-  await refused(t, resigned, 'status abandoned', (r) => (r.status = 'abandoned'), 'actions');
+  await refused(t, resigned, 'status abandoned', (r) => (r.status = 'abandoned'), 'result');
   await refused(t, resigned, 'an illegal action before the resignation', (r) => (r.actions[1].action = { type: 'pass' }), 'actions[1].action');
   // Either seat may resign at any time in an active game: the other resignation is as valid.
   await accepted(t, resigned, 'Lancaster resigned instead', (r) => (r.result = { winner: 'York', reason: 'Lancaster resigned' }));
@@ -161,7 +162,9 @@ t.test('resignations: the claim must be one the service records', async (t) => {
 t.test('abandoned records', async (t) => {
   await refused(t, abandoned, 'a result', (r) => (r.result = { winner: 'York', reason: 'Lancaster resigned' }), 'result');
   await refused(t, abandoned, 'no result field', (r) => delete r.result, 'result');
-  await refused(t, abandoned, 'an action', (r) => r.actions.push(resigned.actions[0]), 'actions');
+  // Aborted after the first action: by its creator when every seat was Herald's AI (lifecycle.ts), or by its league.
+  await accepted(t, ended, 'actions that replay and leave the game running', (r) => ((r.status = 'abandoned'), (r.result = null), (r.actions = r.actions.slice(0, 5))));
+  await refused(t, ended, 'an action that does not replay', (r) => ((r.status = 'abandoned'), (r.result = null), (r.actions = r.actions.slice(0, 5)), (r.actions[3].action = { type: 'no-such-action' })), 'actions[3].action');
   await refused(t, abandoned, 'status finished without a result', (r) => (r.status = 'finished'), 'result');
   await refused(t, abandoned, 'options out of range for the scenario', (r) => (r.options = { endCampaign: 1 }), 'options', { option: 'endCampaign' });
   await accepted(t, abandoned, 'another seed', (r) => (r.seed = 'any'));
