@@ -122,6 +122,9 @@ export function createAiPool(o: AiPoolOptions): AiPool {
       idleTimeout: 60_000,
       workerData: { gameDataFiles: o.gameDataFiles ?? {}, ...o.workerData },
     });
+    // A thread that fails with no task in hand (the warm one can) is an 'error' on the pool: with
+    // no listener it would take the server down. Piscina replaces the thread; say so on stderr.
+    pool.on('error', (err: unknown) => process.emitWarning(`an AI worker thread failed outside a decision: ${err instanceof Error ? err.message : String(err)}`));
     pool.on('message', (message: unknown) => {
       const id = startedTask(message);
       if (id !== null) arm.get(id)?.();

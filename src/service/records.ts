@@ -164,7 +164,8 @@ export async function importGame(ctx: Ctx, callerIn: Caller, input: ImportInput)
     entries.push({ kind: 'abort', role: null, playerId: null, status: 'abandoned', activeRoles: [] });
   }
   // Seat changes are not in the record; every other change is.
-  const least = r.status === 'abandoned' && !abandonedByTimeout ? 1 : entries.length;
+  // An abandoned record with no actions was aborted at once: its version counts only seat changes and the abort.
+  const least = r.status === 'abandoned' && !abandonedByTimeout && r.actions.length === 0 ? 1 : entries.length;
   if ((r.version as number) < least) invalid('version', `The record shows ${least} changes, so its version is at least ${least}, not ${String(r.version)}.`);
   const result = claimed;
 

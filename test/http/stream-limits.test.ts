@@ -196,3 +196,19 @@ t.test('a limit of 0 counts without refusing', async (t) => {
   }
   t.equal(slots.total(), 0);
 });
+
+t.test('HEAD on a stream route answers the headers and gives its slot back (it kept it until restart: found in review)', async (t) => {
+  const id = await newGame();
+  for (const url of [`/games/${id}/events`, '/me/events']) {
+    for (let i = 0; i < LIMIT + 2; i++) {
+      const res = await fetch(`${base}${url}`, { method: 'HEAD', headers: auth(york), signal: AbortSignal.timeout(10_000) });
+      t.equal(res.status, 200, `HEAD ${url} #${i + 1}`);
+      t.match(res.headers.get('content-type'), /^text\/event-stream/);
+    }
+    t.equal(await drained(), 0, `HEAD ${url}: no slot held`);
+  }
+  const stream = await openSse('/me/events', york);
+  t.equal(app.streamSlots.total(), 1, 'a GET stream still opens after the HEADs');
+  stream.close();
+  t.equal(await drained(), 0);
+});

@@ -164,6 +164,7 @@ t.test('abandoned records', async (t) => {
   await refused(t, abandoned, 'no result field', (r) => delete r.result, 'result');
   // Aborted after the first action: by its creator when every seat was Herald's AI (lifecycle.ts), or by its league.
   await accepted(t, ended, 'actions that replay and leave the game running', (r) => ((r.status = 'abandoned'), (r.result = null), (r.actions = r.actions.slice(0, 5))));
+  await refused(t, ended, 'actions, but a version below the changes they show', (r) => ((r.status = 'abandoned'), (r.result = null), (r.actions = r.actions.slice(0, 5)), (r.version = 1)), 'version');
   await refused(t, ended, 'an action that does not replay', (r) => ((r.status = 'abandoned'), (r.result = null), (r.actions = r.actions.slice(0, 5)), (r.actions[3].action = { type: 'no-such-action' })), 'actions[3].action');
   await refused(t, abandoned, 'status finished without a result', (r) => (r.status = 'finished'), 'result');
   await refused(t, abandoned, 'options out of range for the scenario', (r) => (r.options = { endCampaign: 1 }), 'options', { option: 'endCampaign' });

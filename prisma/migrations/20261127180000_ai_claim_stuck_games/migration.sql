@@ -9,7 +9,7 @@
 UPDATE "games" AS g
 SET "deadline_at" = to_timestamp(d."earliest" / 1000.0)
 FROM (
-  SELECT g2."id", min((s.value ->> 'deadline')::bigint) AS "earliest"
+  SELECT g2."id", min(floor((s.value ->> 'deadline')::numeric)::bigint) AS "earliest"
   FROM "games" AS g2, jsonb_each(g2."clocks" -> 'seats') AS s
   WHERE g2."status" = 'active'
     AND jsonb_typeof(g2."clocks" -> 'seats') = 'object'

@@ -110,8 +110,13 @@ export default async function eventRoutes(app: FastifyInstance, opts: EventRoute
   // Clock notices likewise (no id: a reconnect resumes from the last version, whose events carry the clock too).
   const clockFrameOf = (e: ClockEvent): Buffer => heldFrame(e) ?? holdFrame(e, Buffer.from(sseEvent('clock', null, e)));
 
-  function track(stream: SseStream, kind: 'game' | 'me' | 'app', release: () => void, close: () => void): void {
+  function track(stream: SseStream, kind: 'game' | 'me' | 'app', reply: FastifyReply, release: () => void, close: () => void): void {
     open.add(stream);
+    // The stream ends with its response, whatever ends that: Fastify destroys the body when the
+    // client hangs up, but not on every path. A HEAD request runs this GET route and sends the
+    // headers without the body, so without this its stream (slot, feed, heartbeat) lived on
+    // until restart, and 100 HEADs locked a key out of every stream (found in review).
+    reply.raw.once('close', () => stream.end());
     metrics?.sseOpened(kind);
     stream.onClose(() => {
       open.delete(stream);
@@ -185,7 +190,7 @@ export default async function eventRoutes(app: FastifyInstance, opts: EventRoute
 
     const stream = new SseStream(opts.heartbeatMs);
     let remove: (() => void) | null = null;
-    track(stream, 'game', release, () => remove?.());
+    track(stream, 'game', reply, release, () => remove?.());
     void sseHeaders(reply).send(stream.body);
     gameFeeds
       .add(
@@ -258,7 +263,7 @@ export default async function eventRoutes(app: FastifyInstance, opts: EventRoute
         stream.end();
       },
     });
-    track(stream, 'me', release, () => feed.close());
+    track(stream, 'me', reply, release, () => feed.close());
     void sseHeaders(reply).send(stream.body);
     feed.start().catch((err: unknown) => {
       request.log.warn({ playerId: caller.playerId, error: errorMessage(err) }, 'SSE stream failed to start');
@@ -298,7 +303,7 @@ export default async function eventRoutes(app: FastifyInstance, opts: EventRoute
         stream.end();
       },
     });
-    track(stream, 'app', release, () => feed.close());
+    track(stream, 'app', reply, release, () => feed.close());
     void sseHeaders(reply).send(stream.body);
     feed.start().catch((err: unknown) => {
       request.log.warn({ appId, error: errorMessage(err) }, 'SSE stream failed to start');
