@@ -132,7 +132,16 @@
 
       var box = $('choices');
       var buttons = [];
-      if (a && a.active) {
+      // The same moves at the same version (a refresh asked for by the event
+      // of a version this page already shows): the buttons stay as they are.
+      // Replacing them under a click that is half done (pressed on one
+      // button, released on its copy) lost the click without a word.
+      var shown = a && a.active ? a.version + ':' + a.choices.map(function (c) { return c.id; }).join(',') : '';
+      var keep = shown !== '' && shown === box.dataset.shown && !box.querySelector('button:disabled');
+      box.dataset.shown = shown;
+      if (keep) {
+        buttons = null;
+      } else if (a && a.active) {
         var version = a.version;
         buttons = a.choices.map(function (c) {
           var b = document.createElement('button');
@@ -146,7 +155,7 @@
       } else {
         $('movesTitle').textContent = g.status === 'active' ? 'Waiting for the other side' : 'No moves';
       }
-      box.replaceChildren.apply(box, buttons);
+      if (buttons) box.replaceChildren.apply(box, buttons);
       $('version').textContent = String(g.version);
       // Last: a reader (the browser test) that sees this version sees its moves too.
       root.dataset.version = String(g.version);
