@@ -44,6 +44,30 @@ function connect(url: string, name: 'publisher' | 'subscriber', options: RedisBu
   return redis;
 }
 
+/**
+ * Resolves once the connection is past its handshake. Between 'connect' and
+ * 'ready' ioredis writes a SUBSCRIBE at once (Redis allows it while loading),
+ * which puts the connection in subscriber mode before ioredis's ready check
+ * sends INFO: the check failed ("Connection in subscriber mode, only
+ * subscriber commands may be used", logged as a lost connection), the
+ * connection was dropped and the SUBSCRIBE refused. At a server's start the AI
+ * job subscribes to its players' turns in that window (most starts on a busy
+ * machine): its moves then waited for the sweep. Before and after the
+ * handshake a command queues or goes out as usual.
+ */
+function pastHandshake(redis: Redis): Promise<void> {
+  if (redis.status !== 'connect') return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      redis.off('ready', done);
+      redis.off('close', done);
+      resolve();
+    };
+    redis.on('ready', done);
+    redis.on('close', done);
+  });
+}
+
 /** QUIT when connected (lets pending replies arrive), else just drop the socket. */
 async function disconnect(redis: Redis): Promise<void> {
   if (redis.status === 'ready') {
@@ -134,6 +158,7 @@ export function createRedisBus(options: RedisBusOptions): Bus {
       if (closed) throw new BusClosedError();
       if (handlers.add(channel, handler)) {
         try {
+          await pastHandshake(subscriber);
           await subscriber.subscribe(prefix + channel);
         } catch (err) {
           handlers.remove(channel, handler);
@@ -142,6 +167,7 @@ export function createRedisBus(options: RedisBusOptions): Bus {
       }
       return async () => {
         if (handlers.remove(channel, handler) && !closed) {
+          await pastHandshake(subscriber);
           await subscriber.unsubscribe(prefix + channel).catch(() => {});
         }
       };

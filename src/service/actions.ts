@@ -15,7 +15,7 @@ import { MAX_ATTEMPTS } from './commit.ts';
 import { ServiceError } from './errors.ts';
 import { publishCommitted } from './events.ts';
 import { settleEnded } from './settle.ts';
-import { hashJson, isPlainObject, sameJson } from './json.ts';
+import { hashJson, isPlainObject, jsonWithin, sameJson } from './json.ts';
 import { clockChange, endLate, flaggedAt } from './clocks.ts';
 import { actionById } from './choices.ts';
 import { rememberView } from './game-cache.ts';
@@ -33,7 +33,7 @@ function validate(input: SubmitActionInput): void {
   if (byId && (typeof input.actionId !== 'string' || input.actionId === '' || input.actionId.length > MAX_ACTION_ID)) {
     throw new ServiceError('invalid_request', `actionId must be a non-empty string of at most ${MAX_ACTION_ID} characters.`);
   }
-  if (!byId && (!isPlainObject(input.action) || JSON.stringify(input.action).length > MAX_ACTION_BYTES)) {
+  if (!byId && (!isPlainObject(input.action) || !jsonWithin(input.action, MAX_ACTION_BYTES))) {
     throw new ServiceError('invalid_request', 'action must be a JSON object (one of the legal actions), or give actionId.');
   }
   const v = input.expectedVersion;

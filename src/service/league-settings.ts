@@ -9,7 +9,7 @@ import type { Ctx } from './context.ts';
 import { findModule, unplayableGameType } from './context.ts';
 import { ServiceError } from './errors.ts';
 import { resolveOptions } from './game-types.ts';
-import { isPlainObject } from './json.ts';
+import { isPlainObject, jsonWithin, MAX_JSON_DEPTH } from './json.ts';
 import { timeoutPolicy, validateTimeControl } from '../clocks/index.ts';
 import { parseClientTime } from './times.ts';
 import { MAX_EVERY_DAYS, UNFINISHED_POLICIES, type RoundSchedule } from '../leagues/calendar.ts';
@@ -199,7 +199,7 @@ function applySettings(m: GameModule, format: LeagueFormat, base: LeagueSettings
     s.scenarios = [...v];
   }
   if (input.options !== undefined) {
-    if (!isPlainObject(input.options) || JSON.stringify(input.options).length > 10_000) throw bad('options', 'options must be a JSON object (at most 10,000 bytes).');
+    if (!isPlainObject(input.options) || !jsonWithin(input.options, 10_000)) throw bad('options', `options must be a JSON object (at most 10,000 bytes, nested at most ${MAX_JSON_DEPTH} deep).`);
     s.options = input.options as Record<string, Json>;
   }
   // Every scenario must accept the options (each league game is created with them).

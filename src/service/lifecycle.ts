@@ -9,7 +9,7 @@ import { actingRole, checkRoleName, findModule, unplayableGameType, heldRoles, i
 import { mutate, type Decision } from './commit.ts';
 import { ServiceError } from './errors.ts';
 import { resolveOptions } from './game-types.ts';
-import { isPlainObject } from './json.ts';
+import { isPlainObject, jsonWithin, MAX_JSON_DEPTH } from './json.ts';
 import { newInviteCode, newSeed, sha256 } from './secrets.ts';
 import { parseTimeControl } from './clocks.ts';
 import { aiPlayers, parseAiSeats } from './ai-seats.ts';
@@ -47,8 +47,8 @@ export async function createGame(ctx: Ctx, callerIn: Caller, input: CreateGameIn
     throw new ServiceError('invalid_request', `scenario must be one of ${m.scenarios.map((s) => s.id).join(', ')}.`);
   }
   const given = input.options ?? {};
-  if (!isPlainObject(given) || JSON.stringify(given).length > MAX_OPTIONS_BYTES) {
-    throw new ServiceError('invalid_request', `options must be a JSON object (at most ${MAX_OPTIONS_BYTES} bytes).`);
+  if (!isPlainObject(given) || !jsonWithin(given, MAX_OPTIONS_BYTES)) {
+    throw new ServiceError('invalid_request', `options must be a JSON object (at most ${MAX_OPTIONS_BYTES} bytes, nested at most ${MAX_JSON_DEPTH} deep).`);
   }
   const options = resolveOptions(m, input.scenario, given, 'invalid_options');
   if (input.seed !== undefined && (typeof input.seed !== 'string' || input.seed === '' || input.seed.length > MAX_SEED)) {

@@ -10,7 +10,7 @@ import { ServiceError } from './errors.ts';
 import { resolveOptions } from './game-types.ts';
 import { resignationResult } from './lifecycle.ts';
 import { settleEnded } from './settle.ts';
-import { isPlainObject, sameJson } from './json.ts';
+import { isPlainObject, jsonWithin, MAX_JSON_DEPTH, sameJson } from './json.ts';
 
 const MAX_RECORD_ACTIONS = 100_000;
 
@@ -84,7 +84,7 @@ export async function importGame(ctx: Ctx, callerIn: Caller, input: ImportInput)
   }
   if (typeof r.scenario !== 'string' || !m.scenarios.some((s) => s.id === r.scenario)) invalid('scenario', `Unknown scenario ${JSON.stringify(r.scenario)}.`);
   const given = r.options ?? {};
-  if (!isPlainObject(given) || JSON.stringify(given).length > MAX_OPTIONS_BYTES) invalid('options', `options must be a JSON object (at most ${MAX_OPTIONS_BYTES} bytes).`);
+  if (!isPlainObject(given) || !jsonWithin(given, MAX_OPTIONS_BYTES)) invalid('options', `options must be a JSON object (at most ${MAX_OPTIONS_BYTES} bytes, nested at most ${MAX_JSON_DEPTH} deep).`);
   const options = resolveOptions(m, r.scenario, given, 'invalid_record');
   if (typeof r.seed !== 'string' || r.seed === '' || r.seed.length > MAX_SEED) {
     invalid('seed', `The record has no seed (a non-empty string of at most ${MAX_SEED} characters): only records of games that are over can be imported.`);

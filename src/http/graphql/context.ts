@@ -31,6 +31,8 @@ export interface HeraldContext {
   acceptLanguage?: string;
   /** Over WebSocket: the client's address (the upgrade request's), whom an anonymous subscription counts against. */
   ip?: string;
+  /** Over WebSocket: registers what to run when the socket closes (ws-guard.ts); returns its removal. */
+  socketClosed?: (fn: () => void) => () => void;
 }
 
 function header(value: unknown): string | undefined {

@@ -136,13 +136,15 @@ export function subscriptionResolvers(service: GameServiceApi, bus: Bus, fanout:
   const guard = <T>(p: Promise<T>): Promise<T> => p.catch((err: unknown) => Promise.reject(publicError(err, log)));
   // Every subscription holds a slot among its caller's live streams (stream-slots.ts) from
   // before its first read until it ends, however it ends (complete, socket closed, game over).
+  // A stream also ends when its socket closes, whatever Mercurius still knows of it (it used to
+  // forget a stream whose id a client reused: that stream held its slot and polled for ever).
   const slots = options.slots;
-  async function limited<S extends { onClose(fn: () => unknown): void }>(ctx: HeraldContext, start: () => Promise<S>): Promise<S> {
-    if (!slots) return start();
-    const release = slots.acquire(streamOwner(await ctx.auth.optional(), ctx.ip ?? '-'));
+  async function limited<S extends { onClose(fn: () => unknown): void; return(): Promise<unknown> }>(ctx: HeraldContext, start: () => Promise<S>): Promise<S> {
+    const release = slots ? slots.acquire(streamOwner(await ctx.auth.optional(), ctx.ip ?? '-')) : () => {};
     try {
       const stream = await start();
       stream.onClose(release);
+      if (ctx.socketClosed) stream.onClose(ctx.socketClosed(() => void stream.return()));
       return stream;
     } catch (err) {
       release();

@@ -16,6 +16,20 @@
 // carries the refusals of a start message Mercurius would answer untyped (a
 // syntax error, variables that do not fit, a query sent as a subscription:
 // input.ts subscriptionStartError).
+//
+// It also holds the protocol where Mercurius does not. Mercurius keeps a
+// socket's operations in a map by id: a start reusing the id of one still
+// running replaced it there, and the first ran on, never stopped by a
+// complete nor by the socket's close, holding its slot among the caller's live
+// streams (STREAMS_PER_KEY) and its database polling until the server stopped.
+// So a start whose id is in use on the socket closes it with 4409 "Subscriber
+// for <id> already exists", and a start without a text id closes it with 4400
+// (graphql-transport-ws); an id is free again after the client's complete
+// (stop) or the server's complete or error for it. The JSON message null
+// (Mercurius destructured it: a TypeError logged as an error, the socket
+// closed) goes on as {}, answered like any message of no known type. Each
+// socket's streams also end when it closes (closed(): the subscription
+// resolvers' backstop, whatever the protocol state).
 import { randomUUID } from 'node:crypto';
 import { GraphQLError } from 'graphql';
 
@@ -23,9 +37,25 @@ import { GraphQLError } from 'graphql';
 export interface GuardedSocket {
   emit(event: string | symbol, ...args: unknown[]): boolean;
   once(event: 'close', listener: () => void): unknown;
+  send?(data: unknown, ...rest: unknown[]): unknown;
+  close?(code?: number, reason?: string): unknown;
+}
+
+/** Registers a function run when the socket closes (at once if it has); returns its removal. */
+export type SocketClosed = (fn: () => void) => () => void;
+
+interface SocketState {
+  /** Ids of operations started on the socket and not yet ended. */
+  live: Set<string>;
+  closed: boolean;
+  onClose: Set<() => void>;
 }
 
 const START_TYPES = new Set(['subscribe', 'start']);
+// A client's end of an operation: graphql-transport-ws "complete", the older subprotocol's "stop".
+const STOP_TYPES = new Set(['complete', 'stop']);
+// The server's end of one (both subprotocols); Mercurius writes {"type", "id", "payload"} in that order.
+const ENDED = /^\{"type":"(?:complete|error)","id":("(?:[^"\\]|\\.)*")/;
 // A subscription operation (Mercurius runs the hooks for subscriptions only),
 // unnamed (the client's operationName is dropped with its text). The id is
 // random and the guard's own: a client writing this comment names no refusal.
@@ -41,21 +71,61 @@ export class WebSocketSourceGuard {
     this.check = check;
   }
 
+  private readonly sockets = new WeakMap<GuardedSocket, SocketState>();
+
   /** Screen this socket's messages; call before anything else listens to it. */
   watch(socket: GuardedSocket): void {
     const kept = new Set<string>();
+    const state: SocketState = { live: new Set(), closed: false, onClose: new Set() };
+    this.sockets.set(socket, state);
     const emit = socket.emit;
-    const screen = (data: unknown) => this.screen(data, kept);
+    const screen = (data: unknown) => this.screen(data, kept, state.live);
     // Overriding this socket's emit is the one place that sees a message before
     // every listener (Mercurius iterates the 'message' events itself).
     socket.emit = function (this: GuardedSocket, event: string | symbol, ...args: unknown[]): boolean {
-      if (event === 'message') args[0] = screen(args[0]);
+      if (event === 'message') {
+        const screened = screen(args[0]);
+        if ('close' in screened) {
+          // Not passed on: the socket closes, and Mercurius ends every operation it holds.
+          socket.close?.(screened.close, screened.reason);
+          return true;
+        }
+        args[0] = screened.data;
+      }
       return emit.call(this, event, ...args);
     };
+    const send = socket.send;
+    if (send) {
+      socket.send = function (this: GuardedSocket, data: unknown, ...rest: unknown[]): unknown {
+        if (typeof data === 'string') {
+          const ended = ENDED.exec(data)?.[1];
+          if (ended !== undefined) state.live.delete(JSON.parse(ended) as string);
+        }
+        return send.call(this, data, ...rest);
+      };
+    }
     // Refusals of messages Mercurius never started (the connection closed, or was not acknowledged).
     socket.once('close', () => {
       for (const id of kept) this.refusals.delete(id);
+      state.closed = true;
+      state.live.clear();
+      for (const fn of [...state.onClose]) fn();
+      state.onClose.clear();
     });
+  }
+
+  /** For a watched socket: registers what to run when it closes; undefined for another. */
+  closed(socket: GuardedSocket): SocketClosed | undefined {
+    const state = this.sockets.get(socket);
+    if (!state) return undefined;
+    return (fn) => {
+      if (state.closed) {
+        fn();
+        return () => {};
+      }
+      state.onClose.add(fn);
+      return () => state.onClose.delete(fn);
+    };
   }
 
   /** The refusal a stand-in text names (once), or null for any other text. */
@@ -68,17 +138,27 @@ export class WebSocketSourceGuard {
     return refusal.error;
   }
 
-  /** The message as received, or with a refused text replaced by a stand-in. */
-  private screen(data: unknown, kept: Set<string>): unknown {
+  /**
+   * The message as received, or with a refused text replaced by a stand-in; or
+   * the close code and reason of a start the protocol does not allow.
+   */
+  private screen(data: unknown, kept: Set<string>, live: Set<string>): { data: unknown } | { close: number; reason: string } {
     const text = typeof data === 'string' ? data : Buffer.isBuffer(data) ? data.toString('utf8') : null;
-    if (text === null) return data;
+    if (text === null) return { data };
     let message: unknown;
     try {
       message = JSON.parse(text);
     } catch {
-      return data; // Mercurius answers "Message must be a JSON string".
+      return { data }; // Mercurius answers "Message must be a JSON string".
     }
-    if (typeof message !== 'object' || message === null || !START_TYPES.has((message as { type?: unknown }).type as string)) return data;
+    if (message === null) return { data: Buffer.from('{}') }; // answered "Invalid payload type", as any message of no known type
+    if (typeof message !== 'object') return { data };
+    const { type, id } = message as { type?: unknown; id?: unknown };
+    if (STOP_TYPES.has(type as string) && typeof id === 'string') live.delete(id);
+    if (!START_TYPES.has(type as string)) return { data };
+    if (typeof id !== 'string' || id === '') return { close: 4400, reason: 'Invalid message received: a subscribe message needs an id' };
+    if (live.has(id)) return { close: 4409, reason: `Subscriber for ${id.slice(0, 64)} already exists` };
+    live.add(id);
     const rawPayload = (message as { payload?: unknown }).payload;
     // A start without an object payload, or whose query is not a text: Mercurius read them as they
     // came (a missing payload, a query that is a number or an object taken for a parsed document)
@@ -90,11 +170,11 @@ export class WebSocketSourceGuard {
       : typeof query !== 'string'
         ? new GraphQLError('query must be a string holding a GraphQL document.', { extensions: { code: 'invalid_request' } })
         : this.check(query, payload);
-    if (!refusal) return data;
-    const id = randomUUID();
-    this.refusals.set(id, { error: refusal, kept });
-    kept.add(id);
+    if (!refusal) return { data };
+    const refusalId = randomUUID();
+    this.refusals.set(refusalId, { error: refusal, kept });
+    kept.add(refusalId);
     const { operationName: _dropped, ...rest } = payload;
-    return Buffer.from(JSON.stringify({ ...message, payload: { ...rest, query: standIn(id) } }));
+    return { data: Buffer.from(JSON.stringify({ ...message, payload: { ...rest, query: standIn(refusalId) } })) };
   }
 }

@@ -102,7 +102,11 @@ export default async function graphql(app: FastifyInstance, opts: GraphqlOptions
     subscription: {
       // The upgrade request's headers (authenticated by herald-auth) first;
       // connection_init credentials override them.
-      context: (_socket, request) => ({ auth: fixedAuth(request.caller), ip: request.ip }),
+      // socketClosed: each stream also ends with its socket (ws-guard.ts).
+      context: (socket, request) => {
+        const socketClosed = wsGuard.closed(socket as GuardedSocket);
+        return { auth: fixedAuth(request.caller), ip: request.ip, ...(socketClosed ? { socketClosed } : {}) };
+      },
       onConnect: ({ payload }) => {
         const creds = credentialsFromPayload(payload);
         return creds ? { auth: createAuth(service, creds) } : true;
