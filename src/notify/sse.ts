@@ -1,9 +1,10 @@
-// One Server-Sent Events stream (text/event-stream): the body is a
-// PassThrough that Fastify pipes to the response, so the usual hooks (headers,
-// logging, metrics) still run. Heartbeat comments keep proxies from timing
+// One Server-Sent Events stream (text/event-stream): the body is a Readable
+// that Fastify pipes to the response, so the usual hooks (headers, logging,
+// metrics) still run. Events are pushed into it (a plain Readable, not a
+// PassThrough: no writable side to pass each event through on its way). Heartbeat comments keep proxies from timing
 // the connection out and reveal dead clients; a client that stops reading is
 // dropped once too much is buffered for it (it reconnects and catches up).
-import { PassThrough } from 'node:stream';
+import { Readable } from 'node:stream';
 
 /** Past this much unread output the client is considered gone. */
 const MAX_BUFFERED_BYTES = 1 << 20;
@@ -15,7 +16,8 @@ export function sseEvent(type: string, id: string | null, data: unknown): string
 }
 
 export class SseStream {
-  readonly body = new PassThrough();
+  // Data comes by push(); read() has nothing to fetch.
+  readonly body = new Readable({ read() {} });
   private readonly heartbeat: NodeJS.Timeout;
   private readonly closeHandlers: Array<() => void> = [];
   private closed = false;
@@ -56,14 +58,14 @@ export class SseStream {
   /** Ends the response (the client may reconnect). */
   end(): void {
     if (this.closed) return;
-    this.body.end();
+    this.body.push(null);
     this.closeNow();
   }
 
   private write(chunk: string | Buffer): void {
     if (this.closed) return;
-    this.body.write(chunk);
-    if (this.body.writableLength > MAX_BUFFERED_BYTES) this.body.destroy();
+    this.body.push(chunk);
+    if (this.body.readableLength > MAX_BUFFERED_BYTES) this.body.destroy();
   }
 
   private closeNow(): void {
