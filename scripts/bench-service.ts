@@ -257,7 +257,7 @@ const OWNERS: [RegExp, string][] = [
   [/\/src\/service\/json\.ts|\/src\/service\/secrets\.ts/, 'JSON'],
   [/\/src\/|\/scripts\/bench-floor-server\.ts/, 'app code'],
   [/\/node_modules\/undici\//, 'HTTP/fastify'],
-  [/\/scripts\/bench-service\.ts/, 'app code'],
+  [/\/scripts\/bench-(service|client)\.ts/, 'app code'],
   [/^node:(_http|http)|node:internal\/http|_http_/, 'HTTP/fastify'],
 ];
 
