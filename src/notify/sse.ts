@@ -1,10 +1,9 @@
-// One Server-Sent Events stream (text/event-stream): the body is a Readable
-// that Fastify pipes to the response, so the usual hooks (headers, logging,
-// metrics) still run. Events are pushed into it (a plain Readable, not a
-// PassThrough: no writable side to pass each event through on its way). Heartbeat comments keep proxies from timing
+// One Server-Sent Events stream (text/event-stream): the body is a
+// PassThrough that Fastify pipes to the response, so the usual hooks (headers,
+// logging, metrics) still run. Heartbeat comments keep proxies from timing
 // the connection out and reveal dead clients; a client that stops reading is
 // dropped once too much is buffered for it (it reconnects and catches up).
-import { Readable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 
 /** Past this much unread output the client is considered gone. */
 const MAX_BUFFERED_BYTES = 1 << 20;
@@ -16,8 +15,7 @@ export function sseEvent(type: string, id: string | null, data: unknown): string
 }
 
 export class SseStream {
-  // Data comes by push(); read() has nothing to fetch.
-  readonly body = new Readable({ read() {} });
+  readonly body = new PassThrough();
   private readonly heartbeat: NodeJS.Timeout;
   private readonly closeHandlers: Array<() => void> = [];
   private closed = false;
@@ -58,14 +56,14 @@ export class SseStream {
   /** Ends the response (the client may reconnect). */
   end(): void {
     if (this.closed) return;
-    this.body.push(null);
+    this.body.end();
     this.closeNow();
   }
 
   private write(chunk: string | Buffer): void {
     if (this.closed) return;
-    this.body.push(chunk);
-    if (this.body.readableLength > MAX_BUFFERED_BYTES) this.body.destroy();
+    this.body.write(chunk);
+    if (this.body.writableLength > MAX_BUFFERED_BYTES) this.body.destroy();
   }
 
   private closeNow(): void {
