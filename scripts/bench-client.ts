@@ -178,7 +178,8 @@ class Conn {
     this.chunkLeft = -1;
     this.chunkLine = null;
     this.closeAfter = false;
-    this.socket.write(text, 'latin1');
+    // UTF-8: a body may hold any text (its Content-Length counts UTF-8 bytes); the head is ASCII.
+    this.socket.write(text, 'utf8');
   }
 
   private onData(d: Buffer): void {
