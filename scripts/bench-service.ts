@@ -3,7 +3,15 @@
  *
  *   npm run bench:service [-- --server herald|floor|both|pooled|pooler --rounds 3 --games 8 --seconds 20
  *                            --warmup 5 --watch 1 --webhooks 0 --profile --pgbench-seconds 10 --base DIR
- *                            --type richard-iii --scenario <id> --node-args-b "--max-semi-space-size=32" --gc]
+ *                            --type richard-iii --scenario <id> --node-args-b "--max-semi-space-size=32" --gc
+ *                            --client new|old|ab]
+ *
+ * --client: the bench client (scripts/bench-client.ts). `new` (default): keep-alive sockets with a
+ * small HTTP/1.1 reader, the seat's view of an action's answer and the labelled choices of a
+ * legal-action read scanned but not built (the bots never read them), SSE read from plain sockets.
+ * `old`: the client up to 27 Nov 2026 (undici's Pool.dispatch, every answer parsed whole, SSE
+ * through node:http). `ab`: every server run twice per round, with the old client then the new,
+ * and the client's CPU per action new / old printed round by round.
  *
  * --type: the game type played (default richard-iii; any two-seat type of
  * src/games/index.ts), --scenario: its scenario (default: the one named as the
@@ -88,11 +96,11 @@ import os from 'node:os';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { Pool } from 'undici';
 import WebSocket from 'ws';
 import { Session } from 'node:inspector/promises';
 import { admin, ADMIN_URL, cpuSeconds, dbUrl, freePort, percentile, serverEnv, threadCpu } from './bench-common.ts';
 import { games as installedGames } from '../src/games/index.ts';
+import { type Call, LegacyClient, legacyWatch, RawClient, watch as rawWatch } from './bench-client.ts';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -146,9 +154,29 @@ const BASE_DIR = argText('base', '');
 // and to their ratio, under the same load (BENCH_SERVER_NODE_ARGS still goes to all four).
 const NODE_ARGS_B = argText('node-args-b', '').split(' ').filter(Boolean);
 if (NODE_ARGS_B.length > 0 && (SERVER !== 'both' || BASE_DIR)) throw new Error('--node-args-b goes with --server both (and not --base)');
-const SCHEDULE: ServerKind[] = PAIRED
+// --client old|new|ab: the bench client (scripts/bench-client.ts): `new` (default) plain keep-alive
+// sockets, action answers parsed without the seat's view; `old` the client up to 27 Nov 2026
+// (undici's Pool.dispatch, every answer parsed whole, SSE through node:http); `ab` runs every server
+// with both, alternated (old, new), for the client's own CPU per action A/B.
+const CLIENT = argText('client', 'new');
+if (!['old', 'new', 'ab'].includes(CLIENT)) throw new Error('--client must be old, new or ab');
+if (CLIENT === 'ab' && (BASE_DIR || NODE_ARGS_B.length)) throw new Error('--client ab goes without --base and --node-args-b');
+const SERVER_SCHEDULE: ServerKind[] = PAIRED
   ? Array.from({ length: ROUNDS }, () => (SERVER === 'both' ? (BASE_DIR ? ['herald', 'base', 'floor'] : NODE_ARGS_B.length ? ['herald', 'floor', 'herald-b', 'floor-b'] : ['herald', 'floor']) : ['herald', 'pooled']) as ServerKind[]).flat()
   : Array.from({ length: ROUNDS }, () => SERVER as ServerKind);
+/** A run: the server, and the client that loads it. */
+interface Slot {
+  kind: ServerKind;
+  client: 'old' | 'new';
+  /** The name of its column: the server's kind, with the client's under --client ab. */
+  label: string;
+}
+const SCHEDULE: Slot[] = SERVER_SCHEDULE.flatMap((kind): Slot[] =>
+  CLIENT === 'ab' ? [{ kind, client: 'old', label: `${kind}+old-client` }, { kind, client: 'new', label: `${kind}+new-client` }] : [{ kind, client: CLIENT as 'old' | 'new', label: kind }],
+);
+/** The members of an answer the bots never read, scanned but not built (new client): the seat's view, the labelled choices. */
+const SKIP_ACTION_ANSWER: ReadonlySet<string> = new Set(['view']);
+const SKIP_LEGAL_ANSWER: ReadonlySet<string> = new Set(['choices']);
 
 function spread(name: string, values: number[]): string {
   const s = [...values].sort((a, b) => a - b);
@@ -171,121 +199,6 @@ function cpuSince(before: Map<number, number>, now: Map<number, number>): number
   let total = 0;
   for (const [pid, s] of now) total += s - (before.get(pid) ?? 0);
   return total;
-}
-
-// ─── The bench client: one keep-alive pool, one handler object per request ──
-
-interface Reply {
-  status: number;
-  json: any;
-}
-
-class Client {
-  readonly pool: Pool;
-  private readonly headers = new Map<string | null, Record<string, string>>();
-
-  readonly port: number;
-  constructor(port: number) {
-    this.port = port;
-    this.pool = new Pool(`http://127.0.0.1:${port}`, { connections: 2 * K + 8, pipelining: 1, keepAliveTimeout: 60_000 });
-  }
-
-  /** The headers of a key's requests, built once per key. */
-  private headersOf(key: string | null): Record<string, string> {
-    let h = this.headers.get(key);
-    if (!h) {
-      h = key ? { authorization: `Bearer ${key}`, 'content-type': 'application/json' } : { 'content-type': 'application/json' };
-      this.headers.set(key, h);
-    }
-    return h;
-  }
-
-  call(method: 'GET' | 'POST', path: string, key: string | null, body?: unknown): Promise<Reply> {
-    return new Promise((resolve, reject) => {
-      let status = 0;
-      let json = false;
-      let first: Buffer | null = null;
-      let more: Buffer[] | null = null;
-      this.pool.dispatch(
-        { method, path, headers: this.headersOf(key), body: body === undefined ? null : JSON.stringify(body) },
-        {
-          // undici's own handler interface (Dispatcher.DispatchHandler, the one Pool.dispatch takes).
-          onConnect() {},
-          onHeaders(statusCode: number, rawHeaders: Buffer[]) {
-            status = statusCode;
-            for (let i = 0; i < rawHeaders.length; i += 2) {
-              if (rawHeaders[i]!.length === 12 && rawHeaders[i]!.toString('latin1').toLowerCase() === 'content-type') {
-                json = rawHeaders[i + 1]!.includes('json');
-              }
-            }
-            return true;
-          },
-          onData(chunk: Buffer) {
-            if (first === null) first = chunk;
-            else (more ??= [first]).push(chunk);
-            return true;
-          },
-          onComplete() {
-            const buf = more ? Buffer.concat(more) : first;
-            if (buf === null || buf.length === 0) return resolve({ status, json: null });
-            const text = buf.toString('utf8');
-            try {
-              resolve({ status, json: json ? JSON.parse(text) : text });
-            } catch (err) {
-              reject(err);
-            }
-          },
-          onError(err: Error) {
-            reject(err);
-          },
-        } as unknown as Parameters<Pool['dispatch']>[1],
-      );
-    });
-  }
-}
-
-/** Follows a game's SSE stream until it ends; records commit → arrival for each version event. */
-function watch(port: number, gameId: string, key: string | null, eventLatencies: number[], stopped: () => boolean, onEvent?: () => void): Promise<void> {
-  return new Promise((resolve) => {
-    const req = http.get(
-      { host: '127.0.0.1', port, path: `/games/${gameId}/events`, agent: false, headers: { accept: 'text/event-stream', ...(key ? { authorization: `Bearer ${key}` } : {}) } },
-      (res) => {
-        // Bytes, not text: only each version event's `at` is read, so nothing is decoded but that.
-        let pending: Buffer | null = null;
-        res.on('data', (chunk: Buffer) => {
-          const now = Date.now();
-          const buf: Buffer = pending ? Buffer.concat([pending, chunk]) : chunk;
-          let from = 0;
-          let end;
-          while ((end = buf.indexOf('\n\n', from)) >= 0) {
-            const v = buf.indexOf('event: version', from);
-            if (v >= 0 && v < end && !stopped()) {
-              // The commit time: `"at":"<ISO>"` is the event's last field.
-              const a = buf.lastIndexOf('"at":"', end);
-              if (a > from) {
-                const at = Date.parse(buf.toString('latin1', a + 6, buf.indexOf('"', a + 6)));
-                if (!Number.isNaN(at)) eventLatencies.push(now - at);
-              }
-              onEvent?.();
-            }
-            from = end + 2;
-          }
-          pending = from < buf.length ? buf.subarray(from) : null;
-        });
-        res.on('end', resolve);
-        res.on('close', resolve);
-        res.on('error', () => resolve());
-      },
-    );
-    req.on('error', () => resolve());
-    const timer = setInterval(() => {
-      if (stopped()) {
-        clearInterval(timer);
-        req.destroy();
-        resolve();
-      }
-    }, 200);
-  });
 }
 
 // ─── The profiler over the inspector ─────────────────────────────────────────
@@ -344,7 +257,7 @@ const OWNERS: [RegExp, string][] = [
   [/\/src\/service\/json\.ts|\/src\/service\/secrets\.ts/, 'JSON'],
   [/\/src\/|\/scripts\/bench-floor-server\.ts/, 'app code'],
   [/\/node_modules\/undici\//, 'HTTP/fastify'],
-  [/\/scripts\/bench-service\.ts/, 'app code'],
+  [/\/scripts\/bench-(service|client)\.ts/, 'app code'],
   [/^node:(_http|http)|node:internal\/http|_http_/, 'HTTP/fastify'],
 ];
 
@@ -414,7 +327,8 @@ function printBreakdown(label: string, b: ReturnType<typeof breakdown>, usPerAct
 // ─── One run ─────────────────────────────────────────────────────────────────
 
 interface RunResult {
-  server: ServerKind;
+  /** The slot's label: the server's kind (with the client's under --client ab). */
+  server: string;
   persisted: number;
   elapsed: number;
   serverUs: number;
@@ -445,8 +359,9 @@ interface Started {
   poolerPid: number | null;
   /** --gc: the server's collections so far (from its --trace-gc-nvp lines). */
   gc: GcCounts;
-  client: Client;
-  call: Client['call'];
+  /** The bench client's requests, and its SSE follower. */
+  call: Call;
+  watch: typeof rawWatch;
   stop(): Promise<void>;
 }
 
@@ -528,7 +443,7 @@ function countSyscalls(file: string, kinds: Map<string, string>): Map<string, nu
 }
 
 /** A server on a fresh database, ready; stop() ends it and drops the database. */
-async function startServer(kind: ServerKind): Promise<Started> {
+async function startServer(kind: ServerKind, clientKind: 'old' | 'new' = 'new'): Promise<Started> {
   const dbName = `herald_bench_${randomBytes(4).toString('hex')}`;
   await admin(`CREATE DATABASE ${dbName}`);
   const port = await freePort();
@@ -559,10 +474,11 @@ async function startServer(kind: ServerKind): Promise<Started> {
     if (text) process.stderr.write(`${text}\n`);
   });
   const serverExited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
-  const client = new Client(port);
-  const call = client.call.bind(client);
+  const client = clientKind === 'old' ? new LegacyClient(port, 2 * K + 8) : new RawClient(port, 2 * K + 8);
+  const call = client.call;
+  const watch = clientKind === 'old' ? legacyWatch : rawWatch;
   const stop = async () => {
-    await client.pool.destroy().catch(() => {});
+    await client.destroy().catch(() => {});
     server.kill('SIGTERM');
     await Promise.race([serverExited, new Promise((r) => setTimeout(r, 10_000))]);
     await pooler?.stop();
@@ -580,7 +496,7 @@ async function startServer(kind: ServerKind): Promise<Started> {
     await stop();
     throw err;
   }
-  return { dbName, port, inspectPort, pid: server.pid!, poolerPid: pooler?.pid ?? null, gc, client, call, stop };
+  return { dbName, port, inspectPort, pid: server.pid!, poolerPid: pooler?.pid ?? null, gc, call, watch, stop };
 }
 
 /**
@@ -627,8 +543,8 @@ async function admin_(url: string): Promise<void> {
   await admin('SELECT 1', url);
 }
 
-async function run(kind: ServerKind, round: number): Promise<RunResult> {
-  const { dbName, port, inspectPort, pid: serverPid, poolerPid, gc, call, stop: stopServer } = await startServer(kind);
+async function run({ kind, client: clientKind, label }: Slot, round: number): Promise<RunResult> {
+  const { dbName, port, inspectPort, pid: serverPid, poolerPid, gc, call, watch, stop: stopServer } = await startServer(kind, clientKind);
   let receiver: http.Server | null = null;
   try {
     // The webhook receiver: counts deliveries, measures commit → receiver from the payload's
@@ -679,13 +595,13 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
           const role = active[Math.floor(Math.random() * active.length)]!;
           let known = legal.get(role);
           if (!known || known.version !== version) {
-            const r = (await call('GET', `/games/${id}/actions`, keys[role]!)).json;
+            const r = (await call('GET', `/games/${id}/actions`, keys[role]!, undefined, SKIP_LEGAL_ANSWER)).json;
             legalReads++;
             known = { version: r.version, actions: r.actions };
           }
           const action = known.actions[Math.floor(Math.random() * known.actions.length)];
           const t0 = performance.now();
-          const r = await call('POST', `/games/${id}/actions`, keys[role]!, { action, expectedVersion: version });
+          const r = await call('POST', `/games/${id}/actions`, keys[role]!, { action, expectedVersion: version }, SKIP_ACTION_ANSWER);
           latencies.push(performance.now() - t0);
           if (r.status === 409) {
             conflicts++;
@@ -793,7 +709,7 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
     await Promise.all(watchers);
     const persisted = (await countActions()) - before;
     const commits1 = await commitCounts();
-    console.log(`run ${round} — ${kind}: ${K} concurrent bot games of ${GAME_TYPE} (${SCENARIO}) over REST, ${elapsed.toFixed(1)} s after ${WARMUP} s of warm-up, Postgres + Redis, ${os.cpus().length} CPUs, server in its own process`);
+    console.log(`run ${round} — ${label}: ${K} concurrent bot games of ${GAME_TYPE} (${SCENARIO}) over REST, ${elapsed.toFixed(1)} s after ${WARMUP} s of warm-up, Postgres + Redis, ${os.cpus().length} CPUs, server in its own process`);
     console.log(`  persisted actions: ${persisted} (${(persisted / elapsed).toFixed(1)} actions/s), games finished: ${gamesFinished}, 409 conflicts: ${conflicts}, legal-action reads: ${legalReads}`);
     console.log(`  ${spread('POST /games/{id}/actions latency', latencies)}`);
     if (WATCH) console.log(`  ${spread('commit → SSE subscriber', eventLatencies)}`);
@@ -815,21 +731,21 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
     if (GC) console.log(`  GC: ${gcs.scavenges} scavenges promoting ${(gcs.promoted / 1e6).toFixed(1)} MB (${(gcs.promoted / persisted / 1e3).toFixed(1)} kB/action), pauses ${gcs.scavengeMs.toFixed(0)} ms (${((gcs.scavengeMs / persisted) * 1e3).toFixed(0)} µs/action); ${gcs.markCompacts} mark-compacts`);
     if (profile) {
       mkdirSync('bench-profiles', { recursive: true });
-      const file = `bench-profiles/${kind}-${round}.cpuprofile`;
+      const file = `bench-profiles/${label}-${round}.cpuprofile`;
       writeFileSync(file, JSON.stringify(profile));
       const b = breakdown(profile);
-      printBreakdown(`${kind}, ${file}`, b, (cpu.server / persisted) * 1e6);
-      profiles.push({ kind, b, us: (cpu.server / persisted) * 1e6 });
+      printBreakdown(`${label}, ${file}`, b, (cpu.server / persisted) * 1e6);
+      profiles.push({ kind: label, b, us: (cpu.server / persisted) * 1e6 });
     }
     if (clientProfile) {
-      const file = `bench-profiles/client-${kind}-${round}.cpuprofile`;
+      const file = `bench-profiles/client-${label}-${round}.cpuprofile`;
       writeFileSync(file, JSON.stringify(clientProfile));
       printBreakdown(`the client, ${file}`, breakdown(clientProfile), (cpu.bench / persisted) * 1e6);
     }
     const sorted = [...latencies].sort((a, b) => a - b);
     const sse = [...eventLatencies].sort((a, b) => a - b);
     return {
-      server: kind,
+      server: label,
       persisted,
       elapsed,
       serverUs: (cpu.server / persisted) * 1e6,
@@ -857,18 +773,18 @@ async function run(kind: ServerKind, round: number): Promise<RunResult> {
 // ─── Spectators: the cost of one more watcher ───────────────────────────────
 
 /** Plays game `id` with random legal actions to its end (or `deadline`); the number of actions. */
-async function playGame(call: Client['call'], id: string, keys: Record<string, string>, version: number, active: string[], deadline: number): Promise<number> {
+async function playGame(call: Call, id: string, keys: Record<string, string>, version: number, active: string[], deadline: number): Promise<number> {
   let played = 0;
   const legal = new Map<string, { version: number; actions: unknown[] }>();
   while (performance.now() < deadline) {
     const role = active[Math.floor(Math.random() * active.length)]!;
     let known = legal.get(role);
     if (!known || known.version !== version) {
-      const r = (await call('GET', `/games/${id}/actions`, keys[role]!)).json;
+      const r = (await call('GET', `/games/${id}/actions`, keys[role]!, undefined, SKIP_LEGAL_ANSWER)).json;
       known = { version: r.version, actions: r.actions };
     }
     const action = known.actions[Math.floor(Math.random() * known.actions.length)];
-    const r = await call('POST', `/games/${id}/actions`, keys[role]!, { action, expectedVersion: version });
+    const r = await call('POST', `/games/${id}/actions`, keys[role]!, { action, expectedVersion: version }, SKIP_ACTION_ANSWER);
     if (r.status !== 200) throw new Error(`action failed: ${r.status} ${JSON.stringify(r.json)}`);
     played++;
     version = r.json.version;
@@ -880,7 +796,7 @@ async function playGame(call: Client['call'], id: string, keys: Record<string, s
 }
 
 interface SpectatorResult {
-  server: ServerKind;
+  server: string;
   n: number;
   events: number;
   usPerEvent: number;
@@ -894,8 +810,8 @@ interface SpectatorResult {
  * action (one event to each of the 2N watchers) while the game is played, and each delivery's
  * commit → arrival time.
  */
-async function spectatorRun(kind: ServerKind): Promise<SpectatorResult[]> {
-  const { port, pid, call, stop } = await startServer(kind);
+async function spectatorRun({ kind, client, label }: Slot): Promise<SpectatorResult[]> {
+  const { port, pid, call, watch, stop } = await startServer(kind, client);
   const out: SpectatorResult[] = [];
   try {
     const signup = async (name: string) => (await call('POST', '/players', null, { name, isBot: true })).json.key.key as string;
@@ -937,7 +853,7 @@ async function spectatorRun(kind: ServerKind): Promise<SpectatorResult[]> {
         for (const x of mine) latencies.push(x);
       }
       const sorted = latencies.sort((a, b) => a - b);
-      const r = { server: kind, n, events, usPerEvent: (cpu / events) * 1e6, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+      const r = { server: label, n, events, usPerEvent: (cpu / events) * 1e6, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
       console.log(`  ${kind}: ${n} seat + ${n} spectator watchers: ${events} actions, server ${r.usPerEvent.toFixed(0)} µs per action, delivery p50 ${r.p50} ms, p99 ${r.p99} ms (n=${sorted.length})`);
       out.push(r);
     }
@@ -967,10 +883,10 @@ if (SPECTATORS.length > 0) {
   process.exit(0);
 }
 
-const profiles: { kind: ServerKind; b: ReturnType<typeof breakdown>; us: number }[] = [];
+const profiles: { kind: string; b: ReturnType<typeof breakdown>; us: number }[] = [];
 const results: RunResult[] = [];
 const perRound = SCHEDULE.length / ROUNDS;
-for (const [i, kind] of SCHEDULE.entries()) results.push(await run(kind, Math.floor(i / perRound) + 1));
+for (const [i, slot] of SCHEDULE.entries()) results.push(await run(slot, Math.floor(i / perRound) + 1));
 
 // ─── Medians, ranges, ratios ─────────────────────────────────────────────────
 
@@ -981,7 +897,7 @@ const median = (xs: number[]) => {
 const FIGURES: [keyof RunResult, string, number][] = [
   ['serverUs', 'server CPU µs/action', 0],
   ['pgUs', 'Postgres CPU µs/action', 0],
-  ...(SCHEDULE.includes('pooled') ? ([['poolerUs', 'PgBouncer CPU µs/action', 0], ['pgAndPoolerUs', 'Postgres + PgBouncer CPU µs/action', 0]] as [keyof RunResult, string, number][]) : []),
+  ...(SERVER_SCHEDULE.includes('pooled') ? ([['poolerUs', 'PgBouncer CPU µs/action', 0], ['pgAndPoolerUs', 'Postgres + PgBouncer CPU µs/action', 0]] as [keyof RunResult, string, number][]) : []),
   ['clientUs', 'client CPU µs/action', 0],
   ['rate', 'persisted actions/s', 0],
   ['p50', 'POST latency p50 ms', 2],
@@ -993,12 +909,16 @@ const FIGURES: [keyof RunResult, string, number][] = [
     : []),
 ];
 const kinds = [...new Set(results.map((r) => r.server))];
-console.log(`\nsummary: median [min – max] of ${results.length} runs (${SCHEDULE.join(', ')}), ${K} games, ${SECONDS} s each${PROFILE ? ', profiled (CPU includes the profiler)' : ''}`);
+console.log(`\nsummary: median [min – max] of ${results.length} runs (${SCHEDULE.map((x) => x.label).join(', ')}), ${K} games, ${SECONDS} s each${PROFILE ? ', profiled (CPU includes the profiler)' : ''}`);
 // Each server against the last one (the floor, or the pooled Herald); with --node-args-b each
 // Herald against the floor with the same flags, and each with the flags against itself without.
 const against = kinds.length > 1 ? kinds[kinds.length - 1]! : null;
 const pairs: [string, string][] = NODE_ARGS_B.length
   ? [['herald', 'floor'], ['herald-b', 'floor-b'], ['herald-b', 'herald'], ['floor-b', 'floor']]
+  : CLIENT === 'ab'
+    // Each server's new client against its old one, then the servers against the last, each with the new client.
+    ? [...new Set(SERVER_SCHEDULE)].map((k): [string, string] => [`${k}+new-client`, `${k}+old-client`])
+      .concat([...new Set(SERVER_SCHEDULE)].slice(0, -1).map((k): [string, string] => [`${k}+new-client`, `${SERVER_SCHEDULE[SERVER_SCHEDULE.length - 1]}+new-client`]))
   : against === null ? [] : kinds.slice(0, -1).map((k) => [k, against]);
 if (NODE_ARGS_B.length) console.log(`-b: node ${NODE_ARGS_B.join(' ')}`);
 console.log(`| figure | ${kinds.join(' | ')} |${pairs.map(([a, b]) => ` ${a} / ${b} |`).join('')}`);
@@ -1026,6 +946,19 @@ for (const [a, b] of pairs) {
     if (x && y) within.push(x.serverUs / y.serverUs);
   }
   if (within.length > 0) console.log(`server CPU ${a} / ${b} within each round: median ${median(within).toFixed(2)}× [${Math.min(...within).toFixed(2)} – ${Math.max(...within).toFixed(2)}] (${within.map((x) => x.toFixed(2)).join(', ')})`);
+}
+// --client ab: the client's own CPU, new against old, round by round.
+if (CLIENT === 'ab') {
+  for (const k of new Set(SERVER_SCHEDULE)) {
+    const within: number[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      const round = results.slice(r * perRound, (r + 1) * perRound);
+      const x = round.find((q) => q.server === `${k}+new-client`);
+      const y = round.find((q) => q.server === `${k}+old-client`);
+      if (x && y) within.push(x.clientUs / y.clientUs);
+    }
+    if (within.length > 0) console.log(`client CPU new / old against ${k} within each round: median ${median(within).toFixed(2)}× [${Math.min(...within).toFixed(2)} – ${Math.max(...within).toFixed(2)}] (${within.map((x) => x.toFixed(2)).join(', ')})`);
+  }
 }
 if (profiles.length > 0) {
   // All profiled runs of a server together.

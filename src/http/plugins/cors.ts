@@ -8,7 +8,7 @@
 // answers a preflight (OPTIONS with Origin and Access-Control-Request-Method) itself with 204.
 import fp from 'fastify-plugin';
 import cors from '@fastify/cors';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** The request headers clients send (a browser asks before sending any that is not safelisted). */
 export const CORS_ALLOWED_HEADERS = [
@@ -46,26 +46,53 @@ export interface CorsOptions {
   origins: '*' | string[] | null;
 }
 
+/** Access-Control-Expose-Headers as every answer carries it. */
+const EXPOSED = CORS_EXPOSED_HEADERS.join(', ');
+
 async function corsPlugin(app: FastifyInstance, opts: CorsOptions): Promise<void> {
   if (opts.origins === null) return;
-  // Only a preflight (Origin and Access-Control-Request-Method) is answered by the plugin; any
-  // other OPTIONS stays what it was without CORS, a 404 problem document (the plugin would
-  // answer it 204, or with a plain-text 400 in its strict mode).
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.method === 'OPTIONS' && (request.headers.origin === undefined || request.headers['access-control-request-method'] === undefined)) {
-      reply.callNotFound();
-      return;
-    }
-    done();
-  });
-  await app.register(cors, {
+  const settings = {
     origin: opts.origins,
     credentials: false,
     methods: CORS_METHODS,
     allowedHeaders: CORS_ALLOWED_HEADERS,
     exposedHeaders: CORS_EXPOSED_HEADERS,
     maxAge: CORS_MAX_AGE,
-  });
+  };
+  // Only a preflight (Origin and Access-Control-Request-Method) is answered by the plugin; any
+  // other OPTIONS stays what it was without CORS, a 404 problem document (the plugin would
+  // answer it 204, or with a plain-text 400 in its strict mode).
+  const preflightOnly = (request: FastifyRequest, reply: FastifyReply): boolean => {
+    if (request.headers.origin === undefined || request.headers['access-control-request-method'] === undefined) {
+      reply.callNotFound();
+      return false;
+    }
+    return true;
+  };
+  if (opts.origins !== '*') {
+    app.addHook('onRequest', (request, reply, done) => {
+      if (request.method === 'OPTIONS' && !preflightOnly(request, reply)) return;
+      done();
+    });
+    await app.register(cors, settings);
+  } else {
+    // Any origin (the default): every answer but a preflight gets the same two headers, set here
+    // from constants. The plugin's own hook, which rebuilds its options and joins the exposed
+    // headers on every request, runs only where it is needed: it is registered in a scope of its
+    // own, with the route that receives preflights (OPTIONS *), so it answers those and nothing else.
+    app.addHook('onRequest', (request, reply, done) => {
+      if (request.method === 'OPTIONS') {
+        if (preflightOnly(request, reply)) done();
+        return;
+      }
+      reply.header('access-control-allow-origin', '*');
+      reply.header('access-control-expose-headers', EXPOSED);
+      done();
+    });
+    await app.register(async (preflights) => {
+      await preflights.register(cors, settings);
+    });
+  }
   if (opts.origins !== '*') {
     // The answer depends on Origin: caches must keep one per origin. Routes that set their own
     // Vary (Accept, Accept-Language) replace the plugin's, so Origin is added back last.

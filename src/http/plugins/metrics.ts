@@ -92,8 +92,13 @@ class SeriesTable {
     if (seconds === null || !Number.isFinite(seconds)) return;
     s.timed++;
     s.sum += seconds;
-    const i = this.bounds.findIndex((b) => seconds <= b);
-    if (i >= 0) s.buckets[i]!++;
+    const bounds = this.bounds;
+    for (let i = 0; i < bounds.length; i++) {
+      if (seconds <= bounds[i]!) {
+        s.buckets[i]!++;
+        break;
+      }
+    }
   }
 
   /** The counter of the series, as a prom-client metric. */
