@@ -6,9 +6,10 @@
 //
 // Over HTTP the auth plugin (herald-auth) has already authenticated the
 // request (request.caller; a bad key is refused before GraphQL runs). Over
-// WebSocket authentication is lazy and memoised: a subscription that needs no
-// caller costs no key lookup; a wrong key fails every subscription with
-// unauthorized instead of silently becoming anonymous.
+// WebSocket authentication is memoised, one key lookup per connection (made at
+// connection_init, to count the connection against its key: ws-connections.ts);
+// a wrong key fails every subscription with unauthorized instead of silently
+// becoming anonymous.
 import type { Caller, GameServiceApi } from '../../service/api.ts';
 import { ServiceError } from '../../service/api.ts';
 import { ADMIN_CALLER } from '../plugins/auth.ts';

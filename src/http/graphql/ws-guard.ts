@@ -25,6 +25,13 @@ export interface GuardedSocket {
   once(event: 'close', listener: () => void): unknown;
 }
 
+/** A client message as parsed (fields unchecked). */
+export interface ClientMessage {
+  type?: unknown;
+  id?: unknown;
+  payload?: unknown;
+}
+
 const START_TYPES = new Set(['subscribe', 'start']);
 // A subscription operation (Mercurius runs the hooks for subscriptions only),
 // unnamed (the client's operationName is dropped with its text). The id is
@@ -41,11 +48,14 @@ export class WebSocketSourceGuard {
     this.check = check;
   }
 
-  /** Screen this socket's messages; call before anything else listens to it. */
-  watch(socket: GuardedSocket): void {
+  /**
+   * Screen this socket's messages; call before anything else listens to it. `observe` sees each
+   * message that is a JSON object, as received, before Mercurius reads it (ws-connections.ts).
+   */
+  watch(socket: GuardedSocket, observe?: (message: ClientMessage) => void): void {
     const kept = new Set<string>();
     const emit = socket.emit;
-    const screen = (data: unknown) => this.screen(data, kept);
+    const screen = (data: unknown) => this.screen(data, kept, observe);
     // Overriding this socket's emit is the one place that sees a message before
     // every listener (Mercurius iterates the 'message' events itself).
     socket.emit = function (this: GuardedSocket, event: string | symbol, ...args: unknown[]): boolean {
@@ -69,7 +79,7 @@ export class WebSocketSourceGuard {
   }
 
   /** The message as received, or with a refused text replaced by a stand-in. */
-  private screen(data: unknown, kept: Set<string>): unknown {
+  private screen(data: unknown, kept: Set<string>, observe?: (message: ClientMessage) => void): unknown {
     const text = typeof data === 'string' ? data : Buffer.isBuffer(data) ? data.toString('utf8') : null;
     if (text === null) return data;
     let message: unknown;
@@ -78,7 +88,9 @@ export class WebSocketSourceGuard {
     } catch {
       return data; // Mercurius answers "Message must be a JSON string".
     }
-    if (typeof message !== 'object' || message === null || !START_TYPES.has((message as { type?: unknown }).type as string)) return data;
+    if (typeof message !== 'object' || message === null || Array.isArray(message)) return data;
+    observe?.(message as ClientMessage);
+    if (!START_TYPES.has((message as { type?: unknown }).type as string)) return data;
     const rawPayload = (message as { payload?: unknown }).payload;
     // A start without an object payload, or whose query is not a text: Mercurius read them as they
     // came (a missing payload, a query that is a number or an object taken for a parsed document)
