@@ -83,13 +83,13 @@ function subscribe(c: WsClient, query: string, variables: Record<string, unknown
 }
 
 /**
- * A raw GraphQL WebSocket (graphql-transport-ws): `acked` resolves true on connection_ack, false
+ * A raw GraphQL WebSocket (graphql-transport-ws, or the older graphql-ws): `acked` resolves true on connection_ack, false
  * if the socket closes first; `closed` with the close code and reason. `init` sends connection_init.
  */
-function rawSocket(who: Client | null) {
+function rawSocket(who: Client | null, protocol: 'graphql-transport-ws' | 'graphql-ws' = 'graphql-transport-ws') {
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('not listening');
-  const ws = new WebSocket(`ws://127.0.0.1:${address.port}/graphql`, 'graphql-transport-ws');
+  const ws = new WebSocket(`ws://127.0.0.1:${address.port}/graphql`, protocol);
   t.teardown(() => ws.terminate());
   const opened = new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());
@@ -283,6 +283,43 @@ t.test('a WebSocket that never sends connection_init is closed after the wait (4
   t.equal(prompt.ws.readyState, WebSocket.OPEN, 'an initialised connection is not timed out');
   prompt.ws.close();
   t.equal(await settled(app.webSocketSlots, 0), 0);
+});
+
+t.test('a subscription the client completes while its start is pending gives its slot back at once (it was held until the socket closed: found in review)', async (t) => {
+  for (const [protocol, start, stop] of [['graphql-transport-ws', 'subscribe', 'complete'], ['graphql-ws', 'start', 'stop']] as const) {
+    const s = rawSocket(york, protocol);
+    t.equal(await s.init(), true);
+    const nexts: string[] = [];
+    const ended = new Set<string>();
+    let allEnded!: () => void;
+    const gone = Array.from({ length: LIMIT + 2 }, (_, i) => `gone-${i}`);
+    const over = new Promise<void>((resolve) => (allEnded = resolve));
+    s.ws.on('message', (d) => {
+      const m = JSON.parse(String(d)) as { type: string; id?: string };
+      if (m.type === 'next' || m.type === 'data') nexts.push(m.id ?? '');
+      // The server is done with a start once it answers complete (or error: refused, over the limit).
+      if ((m.type === 'complete' || m.type === 'error') && m.id !== undefined) ended.add(m.id);
+      if (gone.every((id) => ended.has(id))) allEnded();
+    });
+    // Each subscription is completed right behind its start: its start (the bus, the database)
+    // is still under way when the complete arrives. More than the limit.
+    for (const [i, id] of gone.entries()) {
+      const query = i % 2 === 0 ? 'subscription { myTurn { gameId version } }' : 'subscription { mySeats { gameId } }';
+      s.ws.send(JSON.stringify({ id, type: start, payload: { query } }));
+      s.ws.send(JSON.stringify({ id, type: stop }));
+    }
+    await within(over, () => `${protocol}: the server to be done with every completed start; done with ${JSON.stringify([...ended])}, ${app.streamSlots.total()} slots held`);
+    t.equal(await settled(app.streamSlots, 0), 0, `${protocol}: no slot held, the socket still open`);
+    t.equal(s.ws.readyState, WebSocket.OPEN);
+    // The limit is whole: as many subscriptions as it allows start on the same socket.
+    for (let i = 0; i < LIMIT; i++) s.ws.send(JSON.stringify({ id: `live-${i}`, type: start, payload: { query: 'subscription { mySeats { gameId } }' } }));
+    const deadline = Date.now() + 5000;
+    while (app.streamSlots.total() < LIMIT && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    t.equal(app.streamSlots.total(), LIMIT, `${protocol}: the limit's worth start afterwards`);
+    t.same(nexts.filter((id) => id.startsWith('gone-')), [], `${protocol}: nothing sent for a completed subscription`);
+    s.ws.close();
+    t.equal(await settled(app.streamSlots, 0), 0);
+  }
 });
 
 t.test('a limit of 0 counts without refusing', async (t) => {

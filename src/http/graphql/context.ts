@@ -13,6 +13,7 @@
 import type { Caller, GameServiceApi } from '../../service/api.ts';
 import { ServiceError } from '../../service/api.ts';
 import { ADMIN_CALLER } from '../plugins/auth.ts';
+import type { SubscriptionStarts } from './ws-connections.ts';
 
 export interface Credentials {
   authorization?: string;
@@ -32,6 +33,10 @@ export interface HeraldContext {
   acceptLanguage?: string;
   /** Over WebSocket: the client's address (the upgrade request's), whom an anonymous subscription counts against. */
   ip?: string;
+  /** Over WebSocket: the connection's subscription starts under way (ws-connections.ts). */
+  starts?: SubscriptionStarts;
+  /** Over WebSocket, set by Mercurius: the id of the subscription being started. */
+  id?: unknown;
 }
 
 function header(value: unknown): string | undefined {

@@ -136,17 +136,23 @@ export function subscriptionResolvers(service: GameServiceApi, bus: Bus, fanout:
   const guard = <T>(p: Promise<T>): Promise<T> => p.catch((err: unknown) => Promise.reject(publicError(err, log)));
   // Every subscription holds a slot among its caller's live streams (stream-slots.ts) from
   // before its first read until it ends, however it ends (complete, socket closed, game over).
+  // A complete the client sent while the start was under way (ws-connections.ts) ends the
+  // stream as soon as it is started: Mercurius could not stop what it did not have yet.
   const slots = options.slots;
-  async function limited<S extends { onClose(fn: () => unknown): void }>(ctx: HeraldContext, start: () => Promise<S>): Promise<S> {
-    if (!slots) return start();
-    const release = slots.acquire(streamOwner(await ctx.auth.optional(), ctx.ip ?? '-'));
+  async function limited<S extends { onClose(fn: () => unknown): void; return(): Promise<unknown> }>(ctx: HeraldContext, start: () => Promise<S>): Promise<S> {
+    const pending = ctx.starts?.get(ctx.id);
+    let release = () => {};
     try {
+      if (slots) release = slots.acquire(streamOwner(await ctx.auth.optional(), ctx.ip ?? '-'));
       const stream = await start();
       stream.onClose(release);
+      if (pending?.completed) await stream.return();
       return stream;
     } catch (err) {
       release();
       throw err;
+    } finally {
+      ctx.starts?.settle(ctx.id, pending);
     }
   }
   async function gameEvents(args: { gameId: string; role?: string | null; since?: number | null }, ctx: HeraldContext) {

@@ -116,7 +116,7 @@ export default async function graphql(app: FastifyInstance, opts: GraphqlOptions
         const creds = credentialsFromPayload(connections.initPayload(socket));
         const auth = creds ? createAuth(service, creds) : fixedAuth(request.caller);
         await connections.admit(socket, auth, request.ip);
-        return { auth, ip: request.ip };
+        return { auth, ip: request.ip, starts: connections.starts(socket) };
       },
       keepAlive: opts.keepAliveMs ?? 30_000,
     },
@@ -164,19 +164,24 @@ export default async function graphql(app: FastifyInstance, opts: GraphqlOptions
   // may start. A text the guard refused arrives here as its stand-in, and its
   // refusal is thrown here; any other text is checked again (cheap), so this
   // hook does not depend on the guard to hold the limits.
+  // A start refused here is over: its id is no longer tracked (ws-connections.ts).
+  const refuse = (context: HeraldContext, id: unknown, error: GraphQLError): never => {
+    context.starts?.settle(id);
+    throw error;
+  };
   const checkedSources = new WeakSet<object>();
-  app.graphql.addHook('preSubscriptionParsing', async (_schema, source, context) => {
+  app.graphql.addHook('preSubscriptionParsing', async (_schema, source, context, id) => {
     const tooBig = wsGuard.take(source) ?? checkSource(source, limits);
-    if (tooBig) throw tooBig;
+    if (tooBig) refuse(context, id, tooBig);
     checkedSources.add(context);
   });
   // Mercurius does not validate subscription documents (graphql-js subscribe()
   // does not either): apply the same rules and limits before one starts.
-  app.graphql.addHook('preSubscriptionExecution', async (schema: GraphQLSchema, document: DocumentNode, context) => {
-    if (!checkedSources.has(context)) throw new GraphQLError('query must be a string holding a GraphQL document.', { extensions: { code: 'invalid_request' } });
+  app.graphql.addHook('preSubscriptionExecution', async (schema: GraphQLSchema, document: DocumentNode, context, id) => {
+    if (!checkedSources.has(context)) refuse(context, id, new GraphQLError('query must be a string holding a GraphQL document.', { extensions: { code: 'invalid_request' } }));
     const tooBig = checkDocument(document, limits);
-    if (tooBig) throw tooBig;
+    if (tooBig) refuse(context, id, tooBig);
     const errors = validate(schema, document, [...specifiedRules, ...rules]);
-    if (errors.length > 0) throw formatError(errors[0] as GraphQLError, app.log);
+    if (errors.length > 0) refuse(context, id, formatError(errors[0] as GraphQLError, app.log));
   });
 }
