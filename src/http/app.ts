@@ -37,6 +37,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Live streams (SSE and GraphQL subscriptions) per key or IP on this instance (stream-slots.ts). */
     streamSlots: StreamSlots;
+    /** GraphQL WebSocket connections per key or IP on this instance (graphql/ws-connections.ts). */
+    webSocketSlots: StreamSlots;
   }
 }
 
@@ -65,6 +67,8 @@ export interface AppServices {
   aiSweepMs?: number;
   /** Another AI worker module and its workerData (tests: one that waits for a signal). */
   aiWorker?: { filename: string; workerData?: Record<string, unknown> };
+  /** How long a new GraphQL WebSocket may wait before its connection_init (default 10 s). */
+  connectionInitWaitMs?: number;
 }
 
 const version = (JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
@@ -160,9 +164,16 @@ export async function buildApp(config: Config, given: AppServices = {}): Promise
     await app.register(pageRoutes);
     await app.register(notify);
     app.decorate('streamSlots', new StreamSlots(config.streamsPerKey ?? DEFAULT_STREAMS_PER_KEY));
+    // Counted apart from streams, against the same limit.
+    app.decorate('webSocketSlots', new StreamSlots(config.streamsPerKey ?? DEFAULT_STREAMS_PER_KEY));
     await app.register(eventRoutes, { heartbeatMs: config.sseHeartbeatMs });
     await app.register(openapi);
-    await app.register(graphql, { graphiql: config.development, version, pollMs: config.sseHeartbeatMs });
+    await app.register(graphql, {
+      graphiql: config.development,
+      version,
+      pollMs: config.sseHeartbeatMs,
+      ...(given.connectionInitWaitMs !== undefined ? { connectionInitWaitMs: given.connectionInitWaitMs } : {}),
+    });
     await app.register(home, { version, graphiql: config.development, gameTypes: app.gameService.listGameTypes() });
     await app.ready();
   } catch (err) {

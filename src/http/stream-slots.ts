@@ -4,7 +4,8 @@
 // a key, per client IP. Each stream holds a slot from before its first
 // database read until it ends by any path (client hang-up, server close, game
 // over, failure). Counted per instance, in memory: behind a load balancer a
-// client may hold this many streams on each instance.
+// client may hold this many streams on each instance. GraphQL WebSocket connections are
+// counted apart, in a StreamSlots of their own with the same limit (graphql/ws-connections.ts).
 import type { Caller } from '../service/api.ts';
 import { HttpProblem } from './problem.ts';
 

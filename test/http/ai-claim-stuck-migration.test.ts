@@ -12,7 +12,8 @@ import { buildApp } from '../../src/http/app.ts';
 import { HOUR } from '../../src/clocks/index.ts';
 import { MIGRATIONS_DIR } from '../../src/store/migrate.ts';
 import { openTestStore, testConfig } from '../helpers/services.ts';
-import { signup, client, type Client } from './rest-helpers.ts';
+import { getGame, openUntilYorkActsAlone, sleep, type ClockedGame } from './ai-game-helpers.ts';
+import { signup, client } from './rest-helpers.ts';
 
 const THIS = '20261127180000_ai_claim_stuck_games';
 const clock = { now: Date.UTC(2027, 5, 1, 9) };
@@ -25,43 +26,8 @@ const db = new pg.Client({ connectionString: databaseUrl });
 await db.connect();
 t.teardown(() => db.end());
 
-interface Game {
-  id: string; status: string; version: number; activeRoles: string[];
-  result: { winner: string | null; reason: string } | null;
-  clock: { seats: { role: string; deadline: string | null }[] };
-}
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const get = async (c: Client, id: string) => (await c.req('GET', `/games/${id}`)).json() as Game;
-
-/** York (Ada) against the AI's Lancaster, played until York alone must act after both seats have moved twice. */
-async function opened(): Promise<Game> {
-  const res = await ada.req('POST', '/games', {
-    gameType: 'richard-iii', scenario: 'richard-iii', roles: ['York'], ai: { Lancaster: 'random' },
-    timeControl: { kind: 'fischer', initialMs: 2 * HOUR, incrementMs: 0, onTimeout: 'claim' },
-  });
-  t.equal(res.statusCode, 201);
-  const id = (res.json() as Game).id;
-  let yorkMoves = 0;
-  for (let i = 0; i < 3_000; i++) {
-    const g = await get(ada, id);
-    if (g.status !== 'active') throw new Error(`the game ended in its opening: ${JSON.stringify(g.result)}`);
-    if (yorkMoves >= 2 && g.version >= 4 && g.activeRoles.length === 1 && g.activeRoles[0] === 'York') return g;
-    if (g.activeRoles.includes('York') && yorkMoves < 2) {
-      const legal = (await ada.req('GET', `/games/${id}/actions`)).json() as { version: number; actions: unknown[] };
-      if (legal.actions.length > 0) {
-        clock.now += 60_000;
-        const moved = await ada.req('POST', `/games/${id}/actions`, { action: legal.actions[0], expectedVersion: legal.version });
-        if (moved.statusCode === 200) yorkMoves++;
-        continue;
-      }
-    }
-    await sleep(20);
-  }
-  throw new Error('York never came to act alone');
-}
-
 t.test('a game stuck with the human flagged against the AI ends as the AI\'s claim after the migration', async (t) => {
-  const g = await opened();
+  const g = await openUntilYorkActsAlone(ada, clock);
   const deadline = Date.parse(g.clock.seats.find((s) => s.role === 'York')!.deadline!);
   await first.close();
   clock.now = deadline + 1;
@@ -73,13 +39,13 @@ t.test('a game stuck with the human flagged against the AI ends as the AI\'s cla
   t.teardown(() => app.close());
   const me = client(app, ada.key, ada.id);
   await sleep(800);
-  t.equal((await get(me, g.id)).status, 'active', 'stuck: the sweep does not look at it');
+  t.equal((await getGame(me, g.id)).status, 'active', 'stuck: the sweep does not look at it');
 
   await db.query(await readFile(path.join(MIGRATIONS_DIR, THIS, 'migration.sql'), 'utf8'));
-  let after = await get(me, g.id);
+  let after = await getGame(me, g.id);
   for (let i = 0; i < 200 && after.status === 'active'; i++) {
     await sleep(50);
-    after = await get(me, g.id);
+    after = await getGame(me, g.id);
   }
   t.equal(after.status, 'finished', 'the sweep ends it');
   t.same(after.result, { winner: 'Lancaster', reason: 'timeout' }, 'as the AI\'s claim: York lost on time');
@@ -96,7 +62,7 @@ t.test('the migration leaves games without an AI seat alone', async (t) => {
     gameType: 'richard-iii', scenario: 'richard-iii', roles: ['York'],
     timeControl: { kind: 'fischer', initialMs: 2 * HOUR, incrementMs: 0, onTimeout: 'claim' },
   });
-  const id = (res.json() as Game).id;
+  const id = (res.json() as ClockedGame).id;
   t.equal((await bob.req('POST', `/games/${id}/join`, {})).statusCode, 200);
   // Flagged and its claimant told: the sweep took it out until a clock change, as it should for players.
   await db.query(`UPDATE games SET reminders_sent = ARRAY['timeout:York:1'], deadline_at = NULL WHERE id = $1::uuid`, [id]);

@@ -10,6 +10,9 @@ import type { Config } from '../../src/config.ts';
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE } from '../../src/http/plugins/cors.ts';
 import { openTestStore, testConfig } from '../helpers/services.ts';
 import { SseClient } from './sse-helpers.ts';
+import WebSocket from 'ws';
+import net from 'node:net';
+import { within } from '../helpers/streams.ts';
 
 const { store, databaseUrl } = await openTestStore(t);
 
@@ -201,4 +204,70 @@ t.test('off: no CORS headers, OPTIONS is 404', async (t) => {
   t.equal(res.status, 200);
   t.equal(res.headers['access-control-allow-origin'], undefined);
   t.equal(res.headers['access-control-expose-headers'], undefined);
+});
+
+/**
+ * A GraphQL WebSocket to `base` with these headers: 101 with connection_ack, or the HTTP status
+ * the upgrade was refused with and its code (a GraphQL error at /graphql, as herald-auth's).
+ */
+async function upgrade(base: string, headers: Record<string, string>): Promise<{ status: number; code?: string }> {
+  const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws', { headers });
+  ws.on('error', () => {}); // a refused upgrade; terminate() before the handshake
+  try {
+    return await within(
+      new Promise((resolve) => {
+        ws.once('unexpected-response', (_req, res) => {
+          let body = '';
+          res.on('data', (d: Buffer) => (body += d.toString()));
+          res.on('end', () => {
+            const doc = JSON.parse(body) as { errors?: Array<{ extensions?: { code?: string } }> };
+            resolve({ status: res.statusCode ?? 0, code: doc.errors?.[0]?.extensions?.code });
+          });
+        });
+        ws.once('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: {} })));
+        ws.on('message', (d) => {
+          if ((JSON.parse(String(d)) as { type: string }).type === 'connection_ack') resolve({ status: 101 });
+        });
+      }),
+      'the upgrade to be answered',
+    );
+  } finally {
+    ws.terminate();
+  }
+}
+
+t.test('WebSocket upgrades: Origin checked against CORS_ORIGINS unless *, 403 origin_not_allowed (found in review)', async (t) => {
+  const own = (base: string) => ({ origin: base }); // a page the server serves itself
+  // Any origin with the default.
+  t.same(await upgrade(anyOrigin, { origin: WEB }), { status: 101 }, '*: another origin');
+  t.same(await upgrade(anyOrigin, {}), { status: 101 }, '*: no Origin');
+  // A list: the listed origins, the server's own, and clients that send no Origin (not browsers).
+  t.same(await upgrade(listed, { origin: 'https://app.example' }), { status: 101 }, 'list: a listed origin');
+  t.same(await upgrade(listed, own(listed)), { status: 101 }, 'list: the server’s own origin');
+  t.same(await upgrade(listed, {}), { status: 101 }, 'list: no Origin');
+  for (const origin of [WEB, 'null', 'https://app.example.evil', 'http://app.example']) {
+    t.same(await upgrade(listed, { origin }), { status: 403, code: 'origin_not_allowed' }, `list: ${origin} refused`);
+  }
+  // Off: no other origin at all.
+  t.same(await upgrade(off, { origin: WEB }), { status: 403, code: 'origin_not_allowed' }, 'off: another origin refused');
+  t.same(await upgrade(off, own(off)), { status: 101 }, 'off: the server’s own origin');
+  t.same(await upgrade(off, {}), { status: 101 }, 'off: no Origin');
+  // The HTTP API is unchanged: a request from another origin is answered (the browser decides).
+  t.equal((await call(listed, 'GET', '/healthz', { origin: WEB })).status, 200);
+});
+
+t.test('a refused upgrade’s socket is closed once answered (it stayed open, unread, until the client left)', async (t) => {
+  const rawUpgrade = (base: string, headers: Record<string, string>) => {
+    const { hostname, port } = new URL(base);
+    const socket = net.connect(Number(port), hostname);
+    t.teardown(() => socket.destroy());
+    let received = '';
+    socket.on('data', (d) => (received += d.toString()));
+    const lines = ['GET /graphql HTTP/1.1', `Host: ${hostname}:${port}`, 'Connection: Upgrade', 'Upgrade: websocket', 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==', 'Sec-WebSocket-Protocol: graphql-transport-ws'];
+    for (const [k, v] of Object.entries(headers)) lines.push(`${k}: ${v}`);
+    socket.write(`${lines.join('\r\n')}\r\n\r\n`);
+    return within(new Promise<string>((resolve) => socket.once('close', () => resolve(received))), () => `the server to close the socket; got ${JSON.stringify(received)}`, 5000);
+  };
+  t.match(await rawUpgrade(listed, { Origin: WEB }), /^HTTP\/1\.1 403 /, 'another origin: 403, then closed');
+  t.match(await rawUpgrade(anyOrigin, { Authorization: 'Bearer no-such-key' }), /^HTTP\/1\.1 401 /, 'a bad key: 401, then closed');
 });

@@ -19,7 +19,8 @@ import { STREAM_FILE_TIMEOUT_MS, within } from '../helpers/streams.ts';
 t.setTimeout(STREAM_FILE_TIMEOUT_MS);
 const LIMIT = 3;
 const { store, databaseUrl } = await openTestStore(t);
-const app = await buildApp(testConfig({ databaseUrl, redisUrl: TEST_REDIS_URL, streamsPerKey: LIMIT }), { store });
+const INIT_WAIT_MS = 1500;
+const app = await buildApp(testConfig({ databaseUrl, redisUrl: TEST_REDIS_URL, streamsPerKey: LIMIT }), { store, connectionInitWaitMs: INIT_WAIT_MS });
 t.teardown(() => app.close());
 await app.listen({ port: 0, host: '127.0.0.1' });
 const base = baseUrl(app);
@@ -79,6 +80,44 @@ function subscribe(c: WsClient, query: string, variables: Record<string, unknown
   const done = new Promise<void>((resolve) => (completed = resolve));
   const stop = c.subscribe({ query, variables }, { next: (r) => settle({ data: r.data }), error: (err) => settle({ error: err }), complete: () => completed() });
   return { first: () => within(first, 'the subscription’s first result'), completion: () => within(done, 'the subscription to complete'), stop };
+}
+
+/**
+ * A raw GraphQL WebSocket (graphql-transport-ws, or the older graphql-ws): `acked` resolves true on connection_ack, false
+ * if the socket closes first; `closed` with the close code and reason. `init` sends connection_init.
+ */
+function rawSocket(who: Client | null, protocol: 'graphql-transport-ws' | 'graphql-ws' = 'graphql-transport-ws') {
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('not listening');
+  const ws = new WebSocket(`ws://127.0.0.1:${address.port}/graphql`, protocol);
+  t.teardown(() => ws.terminate());
+  const opened = new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  const acked = new Promise<boolean>((resolve) => {
+    ws.on('message', (d) => {
+      if ((JSON.parse(String(d)) as { type: string }).type === 'connection_ack') resolve(true);
+    });
+    void closed.then(() => resolve(false));
+  });
+  return {
+    ws,
+    async init(): Promise<boolean> {
+      await within(opened, 'the WebSocket to open');
+      ws.send(JSON.stringify({ type: 'connection_init', payload: who ? { Authorization: `Bearer ${who.key}` } : {} }));
+      return within(acked, 'connection_ack or close');
+    },
+    closed: () => within(closed, 'the WebSocket to close'),
+  };
+}
+
+/** Waits until `slots` holds `n` in all (sockets close asynchronously). */
+async function settled(slots: StreamSlots, n: number): Promise<number> {
+  const deadline = Date.now() + 5000;
+  while (slots.total() !== n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  return slots.total();
 }
 
 const GAME_EVENTS = 'subscription($id: ID!) { gameEvents(gameId: $id) { version status } }';
@@ -184,6 +223,103 @@ t.test('GraphQL subscriptions count with SSE streams; over the limit a subscript
   await c.dispose();
   sse.close();
   t.equal(await drained(), 0, 'nothing leaks');
+});
+
+t.test('GraphQL WebSocket connections count per key apart from streams: past the limit, even idle, the next is closed 4429 too_many_streams (found in review)', async (t) => {
+  const slots = app.webSocketSlots;
+  t.equal(slots.limit, LIMIT, 'the same limit as streams');
+  const held = [];
+  for (let i = 0; i < LIMIT; i++) {
+    const s = rawSocket(york);
+    t.equal(await s.init(), true, `connection ${i + 1} acknowledged`);
+    held.push(s);
+  }
+  t.equal(slots.total(), LIMIT);
+  t.equal(app.streamSlots.total(), 0, 'idle connections hold no stream slot');
+  const over = rawSocket(york);
+  t.equal(await over.init(), false, 'no connection_ack past the limit');
+  const closed = await over.closed();
+  t.equal(closed.code, 4429);
+  t.match(closed.reason, /^too_many_streams: /);
+  // Another key, and anonymous connections (counted per address), are not affected.
+  const other = rawSocket(lancaster);
+  t.equal(await other.init(), true, 'another key');
+  // Closing one gives its slot back.
+  held[0]!.ws.close();
+  t.equal(await settled(slots, LIMIT), LIMIT);
+  const again = rawSocket(york);
+  t.equal(await again.init(), true, 'close one, open another');
+
+  const anonymous = [];
+  for (let i = 0; i < LIMIT; i++) {
+    const s = rawSocket(null);
+    t.equal(await s.init(), true, `anonymous connection ${i + 1}`);
+    anonymous.push(s);
+  }
+  const anonymousOver = rawSocket(null);
+  t.equal(await anonymousOver.init(), false, 'anonymous connections count per address');
+  t.equal((await anonymousOver.closed()).code, 4429);
+
+  // The graphql-ws client sees the close (4429 is one it does not retry).
+  const c = wsClient(york);
+  const refused = await subscribe(c, GAME_EVENTS, { id: 'no-such-game' }).first();
+  t.match(refused.error, { code: 4429, reason: /^too_many_streams/ });
+
+  for (const s of [...held, other, again, ...anonymous]) s.ws.close();
+  t.equal(await settled(slots, 0), 0, 'nothing leaks');
+});
+
+t.test('a WebSocket that never sends connection_init is closed after the wait (4408), holding no slot', async (t) => {
+  const started = Date.now();
+  const silent = rawSocket(york);
+  const closed = await within(silent.closed(), 'the silent WebSocket to be closed', INIT_WAIT_MS + 5000);
+  t.equal(closed.code, 4408);
+  t.match(closed.reason, /initialisation timeout/i);
+  t.ok(Date.now() - started >= INIT_WAIT_MS - 100, 'not before the wait');
+  // One that initialises in time stays open past the wait.
+  const prompt = rawSocket(york);
+  t.equal(await prompt.init(), true);
+  await new Promise((r) => setTimeout(r, INIT_WAIT_MS + 300));
+  t.equal(prompt.ws.readyState, WebSocket.OPEN, 'an initialised connection is not timed out');
+  prompt.ws.close();
+  t.equal(await settled(app.webSocketSlots, 0), 0);
+});
+
+t.test('a subscription the client completes while its start is pending gives its slot back at once (it was held until the socket closed: found in review)', async (t) => {
+  for (const [protocol, start, stop] of [['graphql-transport-ws', 'subscribe', 'complete'], ['graphql-ws', 'start', 'stop']] as const) {
+    const s = rawSocket(york, protocol);
+    t.equal(await s.init(), true);
+    const nexts: string[] = [];
+    const ended = new Set<string>();
+    let allEnded!: () => void;
+    const gone = Array.from({ length: LIMIT + 2 }, (_, i) => `gone-${i}`);
+    const over = new Promise<void>((resolve) => (allEnded = resolve));
+    s.ws.on('message', (d) => {
+      const m = JSON.parse(String(d)) as { type: string; id?: string };
+      if (m.type === 'next' || m.type === 'data') nexts.push(m.id ?? '');
+      // The server is done with a start once it answers complete (or error: refused, over the limit).
+      if ((m.type === 'complete' || m.type === 'error') && m.id !== undefined) ended.add(m.id);
+      if (gone.every((id) => ended.has(id))) allEnded();
+    });
+    // Each subscription is completed right behind its start: its start (the bus, the database)
+    // is still under way when the complete arrives. More than the limit.
+    for (const [i, id] of gone.entries()) {
+      const query = i % 2 === 0 ? 'subscription { myTurn { gameId version } }' : 'subscription { mySeats { gameId } }';
+      s.ws.send(JSON.stringify({ id, type: start, payload: { query } }));
+      s.ws.send(JSON.stringify({ id, type: stop }));
+    }
+    await within(over, () => `${protocol}: the server to be done with every completed start; done with ${JSON.stringify([...ended])}, ${app.streamSlots.total()} slots held`);
+    t.equal(await settled(app.streamSlots, 0), 0, `${protocol}: no slot held, the socket still open`);
+    t.equal(s.ws.readyState, WebSocket.OPEN);
+    // The limit is whole: as many subscriptions as it allows start on the same socket.
+    for (let i = 0; i < LIMIT; i++) s.ws.send(JSON.stringify({ id: `live-${i}`, type: start, payload: { query: 'subscription { mySeats { gameId } }' } }));
+    const deadline = Date.now() + 5000;
+    while (app.streamSlots.total() < LIMIT && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    t.equal(app.streamSlots.total(), LIMIT, `${protocol}: the limit's worth start afterwards`);
+    t.same(nexts.filter((id) => id.startsWith('gone-')), [], `${protocol}: nothing sent for a completed subscription`);
+    s.ws.close();
+    t.equal(await settled(app.streamSlots, 0), 0);
+  }
 });
 
 t.test('a limit of 0 counts without refusing', async (t) => {

@@ -6,12 +6,14 @@
 //
 // Over HTTP the auth plugin (herald-auth) has already authenticated the
 // request (request.caller; a bad key is refused before GraphQL runs). Over
-// WebSocket authentication is lazy and memoised: a subscription that needs no
-// caller costs no key lookup; a wrong key fails every subscription with
-// unauthorized instead of silently becoming anonymous.
+// WebSocket authentication is memoised, one key lookup per connection (made at
+// connection_init, to count the connection against its key: ws-connections.ts);
+// a wrong key fails every subscription with unauthorized instead of silently
+// becoming anonymous.
 import type { Caller, GameServiceApi } from '../../service/api.ts';
 import { ServiceError } from '../../service/api.ts';
 import { ADMIN_CALLER } from '../plugins/auth.ts';
+import type { SubscriptionStarts } from './ws-connections.ts';
 
 export interface Credentials {
   authorization?: string;
@@ -33,6 +35,10 @@ export interface HeraldContext {
   ip?: string;
   /** Over WebSocket: registers what to run when the socket closes (ws-guard.ts); returns its removal. */
   socketClosed?: (fn: () => void) => () => void;
+  /** Over WebSocket: the connection's subscription starts under way (ws-connections.ts). */
+  starts?: SubscriptionStarts;
+  /** Over WebSocket, set by Mercurius: the id of the subscription being started. */
+  id?: unknown;
 }
 
 function header(value: unknown): string | undefined {

@@ -138,17 +138,24 @@ export function subscriptionResolvers(service: GameServiceApi, bus: Bus, fanout:
   // before its first read until it ends, however it ends (complete, socket closed, game over).
   // A stream also ends when its socket closes, whatever Mercurius still knows of it (it used to
   // forget a stream whose id a client reused: that stream held its slot and polled for ever).
+  // A complete the client sent while the start was under way (ws-connections.ts) ends the
+  // stream as soon as it is started: Mercurius could not stop what it did not have yet.
   const slots = options.slots;
   async function limited<S extends { onClose(fn: () => unknown): void; return(): Promise<unknown> }>(ctx: HeraldContext, start: () => Promise<S>): Promise<S> {
-    const release = slots ? slots.acquire(streamOwner(await ctx.auth.optional(), ctx.ip ?? '-')) : () => {};
+    const pending = ctx.starts?.get(ctx.id);
+    let release = () => {};
     try {
+      if (slots) release = slots.acquire(streamOwner(await ctx.auth.optional(), ctx.ip ?? '-'));
       const stream = await start();
       stream.onClose(release);
       if (ctx.socketClosed) stream.onClose(ctx.socketClosed(() => void stream.return()));
+      if (pending?.completed) await stream.return();
       return stream;
     } catch (err) {
       release();
       throw err;
+    } finally {
+      ctx.starts?.settle(ctx.id, pending);
     }
   }
   async function gameEvents(args: { gameId: string; role?: string | null; since?: number | null }, ctx: HeraldContext) {

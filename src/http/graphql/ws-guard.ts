@@ -51,6 +51,13 @@ interface SocketState {
   onClose: Set<() => void>;
 }
 
+/** A client message as parsed (fields unchecked). */
+export interface ClientMessage {
+  type?: unknown;
+  id?: unknown;
+  payload?: unknown;
+}
+
 const START_TYPES = new Set(['subscribe', 'start']);
 // A client's end of an operation: graphql-transport-ws "complete", the older subprotocol's "stop".
 const STOP_TYPES = new Set(['complete', 'stop']);
@@ -73,13 +80,17 @@ export class WebSocketSourceGuard {
 
   private readonly sockets = new WeakMap<GuardedSocket, SocketState>();
 
-  /** Screen this socket's messages; call before anything else listens to it. */
-  watch(socket: GuardedSocket): void {
+  /**
+   * Screen this socket's messages; call before anything else listens to it. `observe` sees each
+   * message that is a JSON object and passed on, as received, before Mercurius reads it
+   * (ws-connections.ts).
+   */
+  watch(socket: GuardedSocket, observe?: (message: ClientMessage) => void): void {
     const kept = new Set<string>();
     const state: SocketState = { live: new Set(), closed: false, onClose: new Set() };
     this.sockets.set(socket, state);
     const emit = socket.emit;
-    const screen = (data: unknown) => this.screen(data, kept, state.live);
+    const screen = (data: unknown) => this.screen(data, kept, state.live, observe);
     // Overriding this socket's emit is the one place that sees a message before
     // every listener (Mercurius iterates the 'message' events itself).
     socket.emit = function (this: GuardedSocket, event: string | symbol, ...args: unknown[]): boolean {
@@ -142,7 +153,7 @@ export class WebSocketSourceGuard {
    * The message as received, or with a refused text replaced by a stand-in; or
    * the close code and reason of a start the protocol does not allow.
    */
-  private screen(data: unknown, kept: Set<string>, live: Set<string>): { data: unknown } | { close: number; reason: string } {
+  private screen(data: unknown, kept: Set<string>, live: Set<string>, observe?: (message: ClientMessage) => void): { data: unknown } | { close: number; reason: string } {
     const text = typeof data === 'string' ? data : Buffer.isBuffer(data) ? data.toString('utf8') : null;
     if (text === null) return { data };
     let message: unknown;
@@ -155,9 +166,13 @@ export class WebSocketSourceGuard {
     if (typeof message !== 'object') return { data };
     const { type, id } = message as { type?: unknown; id?: unknown };
     if (STOP_TYPES.has(type as string) && typeof id === 'string') live.delete(id);
-    if (!START_TYPES.has(type as string)) return { data };
+    if (!START_TYPES.has(type as string)) {
+      if (!Array.isArray(message)) observe?.(message as ClientMessage);
+      return { data };
+    }
     if (typeof id !== 'string' || id === '') return { close: 4400, reason: 'Invalid message received: a subscribe message needs an id' };
     if (live.has(id)) return { close: 4409, reason: `Subscriber for ${id.slice(0, 64)} already exists` };
+    observe?.(message as ClientMessage);
     live.add(id);
     const rawPayload = (message as { payload?: unknown }).payload;
     // A start without an object payload, or whose query is not a text: Mercurius read them as they

@@ -6,9 +6,13 @@
 // Registered before the rate limits and authentication: its onRequest hook sets the headers
 // on every answer that follows, errors (problem+json, 429, 401) and SSE streams included, and
 // answers a preflight (OPTIONS with Origin and Access-Control-Request-Method) itself with 204.
+//
+// Browsers apply no CORS to WebSockets (GraphQL subscriptions at /graphql): unless CORS_ORIGINS is
+// '*', an upgrade whose Origin is neither listed nor the server's own is refused here with 403.
 import fp from 'fastify-plugin';
 import cors from '@fastify/cors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { HttpProblem } from '../problem.ts';
 
 /** The request headers clients send (a browser asks before sending any that is not safelisted). */
 export const CORS_ALLOWED_HEADERS = [
@@ -49,7 +53,34 @@ export interface CorsOptions {
 /** Access-Control-Expose-Headers as every answer carries it. */
 const EXPOSED = CORS_EXPOSED_HEADERS.join(', ');
 
+/**
+ * Whether a WebSocket upgrade may go on: browsers send Origin with every WebSocket and apply no
+ * CORS to it, so the server checks it as CORS would: any origin with '*'; else only a listed
+ * origin or the server's own (a page it serves: Origin's host is the request's Host). Without
+ * Origin the client is not a browser, and is let through.
+ */
+export function webSocketOriginAllowed(origins: CorsOptions['origins'], origin: string | undefined, host: string): boolean {
+  if (origin === undefined || origins === '*') return true;
+  if (origins !== null && origins.includes(origin)) return true;
+  try {
+    return new URL(origin).host === host.toLowerCase();
+  } catch {
+    return false; // "null" (a sandboxed page, a file) or not an origin
+  }
+}
+
 async function corsPlugin(app: FastifyInstance, opts: CorsOptions): Promise<void> {
+  if (opts.origins !== '*') {
+    // A WebSocket from another origin is refused at the upgrade (403), before rate limits and authentication.
+    app.addHook('onRequest', async (request) => {
+      const upgrade = request.headers.upgrade;
+      if (typeof upgrade !== 'string' || upgrade.toLowerCase() !== 'websocket') return;
+      const origin = typeof request.headers.origin === 'string' ? request.headers.origin : undefined;
+      if (!webSocketOriginAllowed(opts.origins, origin, request.host)) {
+        throw new HttpProblem(403, 'origin_not_allowed', `WebSocket connections from ${origin} are not allowed here (CORS_ORIGINS).`);
+      }
+    });
+  }
   if (opts.origins === null) return;
   const settings = {
     origin: opts.origins,

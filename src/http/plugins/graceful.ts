@@ -35,6 +35,14 @@ export interface GracefulOptions {
 }
 
 async function graceful(app: FastifyInstance, opts: GracefulOptions): Promise<void> {
+  // A WebSocket upgrade answered over HTTP instead (refused by a hook that runs before
+  // @fastify/websocket's marks it: a disallowed Origin, a rate limit, a bad key) kept its socket
+  // open, unread, until the client closed it (and close() waited for it): Node hands an upgrade's
+  // socket over and no longer manages it as HTTP. It is closed once the answer is written.
+  app.addHook('onRequest', (request, reply, done) => {
+    if ((request.raw as { upgrade?: boolean }).upgrade === true) reply.raw.once('finish', () => request.raw.socket.destroy());
+    done();
+  });
   app.addHook('preClose', async () => {
     opts.flag.closing = true;
     if (!app.server.listening) return;

@@ -20,6 +20,7 @@ import { isParsedDocument, operationMissing, storableLiteralsRule, subscriptionS
 import { queryResolvers } from '../graphql/resolvers.ts';
 import { leagueResolvers } from '../graphql/leagues.ts';
 import { WebSocketSourceGuard, type GuardedSocket } from '../graphql/ws-guard.ts';
+import { WebSocketConnections, type ConnectionSocket } from '../graphql/ws-connections.ts';
 import { subscriptionResolvers } from '../graphql/subscriptions.ts';
 
 export const SCHEMA_PATH = path.join(projectRoot, 'schema.graphql');
@@ -36,7 +37,12 @@ export interface GraphqlOptions {
   keepAliveMs?: number;
   /** Interval of the subscriptions' periodic database check, ms (default 15 s). */
   pollMs?: number;
+  /** How long a new WebSocket may wait before its connection_init, ms (default 10 s; ws-connections.ts). */
+  connectionInitWaitMs?: number;
 }
+
+/** The default wait for connection_init on a new WebSocket, ms. */
+export const CONNECTION_INIT_WAIT_MS = 10_000;
 
 declare module 'mercurius' {
   // Our context on every resolver (HTTP and WebSocket).
@@ -63,12 +69,15 @@ export default async function graphql(app: FastifyInstance, opts: GraphqlOptions
   // @fastify/websocket calls with the new socket before Mercurius listens to it.
   // Past the limits, the start message as a whole (input.ts subscriptionStartError): the schema is Mercurius's, read when a message comes.
   const wsGuard = new WebSocketSourceGuard((source, payload) => checkSource(source, limits) ?? subscriptionStartError(app.graphql.schema, source, payload));
+  // Connections per key, and the wait for connection_init (ws-connections.ts).
+  const connections = new WebSocketConnections({ slots: app.webSocketSlots, initWaitMs: opts.connectionInitWaitMs ?? CONNECTION_INIT_WAIT_MS });
   app.addHook('onRoute', (route) => {
-    const wsRoute = route as typeof route & { wsHandler?: (this: unknown, socket: GuardedSocket, request: unknown) => unknown };
+    const wsRoute = route as typeof route & { wsHandler?: (this: unknown, socket: GuardedSocket & ConnectionSocket, request: unknown) => unknown };
     const handler = wsRoute.wsHandler;
     if (route.url !== '/graphql' || typeof handler !== 'function') return;
     wsRoute.wsHandler = function (socket, request) {
-      wsGuard.watch(socket);
+      connections.watch(socket);
+      wsGuard.watch(socket, (message) => connections.observe(socket, message));
       return handler.call(this, socket, request);
     };
   });
@@ -100,16 +109,16 @@ export default async function graphql(app: FastifyInstance, opts: GraphqlOptions
       ...(typeof request.headers['accept-language'] === 'string' ? { acceptLanguage: request.headers['accept-language'] } : {}),
     }),
     subscription: {
-      // The upgrade request's headers (authenticated by herald-auth) first;
-      // connection_init credentials override them.
+      // At connection_init, before connection_ack: connection_init credentials, else the upgrade
+      // request's headers (authenticated by herald-auth). The connection takes its slot among its
+      // caller's connections here (or is closed, 4429).
       // socketClosed: each stream also ends with its socket (ws-guard.ts).
-      context: (socket, request) => {
+      context: async (socket, request) => {
+        const creds = credentialsFromPayload(connections.initPayload(socket));
+        const auth = creds ? createAuth(service, creds) : fixedAuth(request.caller);
+        await connections.admit(socket, auth, request.ip);
         const socketClosed = wsGuard.closed(socket as GuardedSocket);
-        return { auth: fixedAuth(request.caller), ip: request.ip, ...(socketClosed ? { socketClosed } : {}) };
-      },
-      onConnect: ({ payload }) => {
-        const creds = credentialsFromPayload(payload);
-        return creds ? { auth: createAuth(service, creds) } : true;
+        return { auth, ip: request.ip, starts: connections.starts(socket), ...(socketClosed ? { socketClosed } : {}) };
       },
       keepAlive: opts.keepAliveMs ?? 30_000,
     },
@@ -157,19 +166,24 @@ export default async function graphql(app: FastifyInstance, opts: GraphqlOptions
   // may start. A text the guard refused arrives here as its stand-in, and its
   // refusal is thrown here; any other text is checked again (cheap), so this
   // hook does not depend on the guard to hold the limits.
+  // A start refused here is over: its id is no longer tracked (ws-connections.ts).
+  const refuse = (context: HeraldContext, id: unknown, error: GraphQLError): never => {
+    context.starts?.settle(id);
+    throw error;
+  };
   const checkedSources = new WeakSet<object>();
-  app.graphql.addHook('preSubscriptionParsing', async (_schema, source, context) => {
+  app.graphql.addHook('preSubscriptionParsing', async (_schema, source, context, id) => {
     const tooBig = wsGuard.take(source) ?? checkSource(source, limits);
-    if (tooBig) throw tooBig;
+    if (tooBig) refuse(context, id, tooBig);
     checkedSources.add(context);
   });
   // Mercurius does not validate subscription documents (graphql-js subscribe()
   // does not either): apply the same rules and limits before one starts.
-  app.graphql.addHook('preSubscriptionExecution', async (schema: GraphQLSchema, document: DocumentNode, context) => {
-    if (!checkedSources.has(context)) throw new GraphQLError('query must be a string holding a GraphQL document.', { extensions: { code: 'invalid_request' } });
+  app.graphql.addHook('preSubscriptionExecution', async (schema: GraphQLSchema, document: DocumentNode, context, id) => {
+    if (!checkedSources.has(context)) refuse(context, id, new GraphQLError('query must be a string holding a GraphQL document.', { extensions: { code: 'invalid_request' } }));
     const tooBig = checkDocument(document, limits);
-    if (tooBig) throw tooBig;
+    if (tooBig) refuse(context, id, tooBig);
     const errors = validate(schema, document, [...specifiedRules, ...rules]);
-    if (errors.length > 0) throw formatError(errors[0] as GraphQLError, app.log);
+    if (errors.length > 0) refuse(context, id, formatError(errors[0] as GraphQLError, app.log));
   });
 }

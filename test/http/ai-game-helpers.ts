@@ -1,0 +1,52 @@
+// Shared by the tests of games against Herald's AI under a clock (ai-claim-timeout,
+// ai-claim-stuck-migration): a Richard III game of a player's York against the AI's Lancaster,
+// brought to a position where York alone must act, its clock running.
+import { HOUR } from '../../src/clocks/index.ts';
+import type { Client } from './rest-helpers.ts';
+
+/** The fields of GET /games/{id} these tests read. */
+export interface ClockedGame {
+  id: string;
+  status: string;
+  version: number;
+  activeRoles: string[];
+  result: { winner: string | null; reason: string } | null;
+  clock: { claimable: { flagged: string; claimants: string[] } | null; seats: { role: string; deadline: string | null }[] };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export const getGame = async (c: Client, id: string) => (await c.req('GET', `/games/${id}`)).json() as ClockedGame;
+
+/**
+ * A new game of `york`'s York against the AI's Lancaster (random; Fischer, 2 hours, no
+ * increment, onTimeout claim), played until York alone must act after both seats have moved
+ * twice. York's moves (its first legal action) move the app's injected clock (`clock.now`) a
+ * minute each; the AI moves by the app's own job.
+ */
+export async function openUntilYorkActsAlone(york: Client, clock: { now: number }): Promise<ClockedGame> {
+  const res = await york.req('POST', '/games', {
+    gameType: 'richard-iii', scenario: 'richard-iii', roles: ['York'], ai: { Lancaster: 'random' },
+    timeControl: { kind: 'fischer', initialMs: 2 * HOUR, incrementMs: 0, onTimeout: 'claim' },
+  });
+  if (res.statusCode !== 201) throw new Error(`the game was not created: ${res.statusCode} ${res.body}`);
+  const id = (res.json() as ClockedGame).id;
+  let yorkMoves = 0;
+  for (let i = 0; i < 3_000; i++) {
+    const g = await getGame(york, id);
+    if (g.status !== 'active') throw new Error(`the game ended in its opening: ${JSON.stringify(g.result)}`);
+    const lancasterMoved = g.version >= 4;
+    if (yorkMoves >= 2 && lancasterMoved && g.activeRoles.length === 1 && g.activeRoles[0] === 'York') return g;
+    if (g.activeRoles.includes('York') && yorkMoves < 2) {
+      const legal = (await york.req('GET', `/games/${id}/actions`)).json() as { version: number; actions: unknown[] };
+      if (legal.actions.length > 0) {
+        clock.now += 60_000;
+        const moved = await york.req('POST', `/games/${id}/actions`, { action: legal.actions[0], expectedVersion: legal.version });
+        if (moved.statusCode === 200) yorkMoves++;
+        continue;
+      }
+    }
+    await sleep(20);
+  }
+  throw new Error('York never came to act alone');
+}
