@@ -86,14 +86,17 @@
  * BENCH_PERF_DIR=dir: Linux perf records the server for each window. BENCH_STRACE_DIR=dir: strace
  * logs the server's socket reads and writes for each window, and each run prints them per persisted
  * action by socket (http, postgres, redis, other) and syscall (strace slows the server: read that
- * run's counts, not its CPU figures).
+ * run's counts, not its CPU figures). BENCH_COUNT_DIR=dir: both servers load
+ * scripts/bench-count-calls.ts, which counts their calls into the game module (view and legalActions
+ * by seat), their JSON.stringify calls and SHA-256 hashes; each run prints them per persisted action
+ * of its window (the counting slows the server: read that run's counts, not its CPU figures).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import WebSocket from 'ws';
@@ -316,6 +319,7 @@ function breakdown(profile: { nodes: ProfileNode[]; samples: number[] }): { busy
 function printBreakdown(label: string, b: ReturnType<typeof breakdown>, usPerAction: number): void {
   console.log(`  profile (${label}): ${b.busy} busy samples (${((100 * b.busy) / (b.busy + b.idle)).toFixed(0)}% of the main thread's time); share of busy samples and µs per action by category (for whom).`);
   console.log('    JSON.parse/stringify run inside their callers\' frames (V8 does not sample builtins apart): most JSON time is in its caller\'s category.');
+  console.log('    µs: the share times this run\'s CPU per action, which includes the profiler\'s own cost (larger for Herald than for the floor): compare servers by shares; perf (BENCH_PERF_DIR) for CPU.');
   for (const [category, n, owners] of b.rows) {
     const split = [...owners].filter(([o]) => o !== category).sort((x, y) => y[1] - x[1]).slice(0, 5)
       .map(([o, k]) => `${o} ${((100 * k) / b.busy).toFixed(1)}%`).join(', ');
@@ -442,6 +446,33 @@ function countSyscalls(file: string, kinds: Map<string, string>): Map<string, nu
   return counts;
 }
 
+/** BENCH_COUNT_DIR: the server's node flags that load the call counter from its own checkout (none if it has none). */
+function countCallsPreload(kind: ServerKind): string[] | null {
+  if (!process.env.BENCH_COUNT_DIR) return null;
+  const file = path.resolve(kind === 'base' ? BASE_DIR! : '.', 'scripts/bench-count-calls.ts');
+  if (!existsSync(file)) {
+    console.log(`BENCH_COUNT_DIR: ${file} is missing: ${kind} runs without counting`);
+    return null;
+  }
+  return ['--import', file];
+}
+
+/** BENCH_COUNT_DIR: the counts of the server since the last call (see scripts/bench-count-calls.ts), or null. */
+async function takeCounts(kind: ServerKind, pid: number): Promise<Record<string, number> | null> {
+  if (countCallsPreload(kind) === null) return null;
+  const file = path.join(process.env.BENCH_COUNT_DIR!, `${pid}.json`);
+  const seq = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { seq: number }).seq : 0;
+  process.kill(pid, 'SIGUSR2');
+  for (let i = 0; i < 100; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    if (!existsSync(file)) continue;
+    const d = JSON.parse(readFileSync(file, 'utf8')) as { seq: number; counts: Record<string, number> };
+    if (d.seq > seq) return d.counts;
+  }
+  console.log(`BENCH_COUNT_DIR: ${kind} wrote no counts`);
+  return null;
+}
+
 /** A server on a fresh database, ready; stop() ends it and drops the database. */
 async function startServer(kind: ServerKind, clientKind: 'old' | 'new' = 'new'): Promise<Started> {
   const dbName = `herald_bench_${randomBytes(4).toString('hex')}`;
@@ -453,6 +484,7 @@ async function startServer(kind: ServerKind, clientKind: 'old' | 'new' = 'new'):
     ...(kind.endsWith('-b') ? NODE_ARGS_B : []),
     ...(GC ? ['--trace-gc-nvp'] : []),
     ...(PROFILE ? [`--inspect=127.0.0.1:${inspectPort}`] : []),
+    ...(countCallsPreload(kind) ?? []),
   ];
   const entry = kind.startsWith('floor') ? 'scripts/bench-floor-server.ts' : 'src/main.ts';
   const pooler = kind === 'pooled' ? await startPgBouncer(dbName) : null;
@@ -649,6 +681,7 @@ async function run({ kind, client: clientKind, label }: Slot, round: number): Pr
       await inspector.send('Profiler.enable');
       await inspector.send('Profiler.setSamplingInterval', { interval: 200 });
     }
+    await takeCounts(kind, serverPid); // BENCH_COUNT_DIR: from zero for the window
     const pg0 = await backendCpu(dbName);
     const cpu0 = { server: cpuSeconds(serverPid), bench: process.cpuUsage(), pooler: poolerPid === null ? NaN : cpuSeconds(poolerPid) };
     const gc0 = { ...gc };
@@ -695,6 +728,7 @@ async function run({ kind, client: clientKind, label }: Slot, round: number): Pr
       pooler: poolerPid === null ? NaN : cpuSeconds(poolerPid) - cpu0.pooler,
     };
     const threads1 = threadCpu(serverPid);
+    const calls = await takeCounts(kind, serverPid);
     if (perf && perf.exitCode === null && perf.signalCode === null && perf.pid !== undefined) {
       perf.kill('SIGINT');
       await new Promise((r) => perf.once('exit', r));
@@ -722,6 +756,13 @@ async function run({ kind, client: clientKind, label }: Slot, round: number): Pr
     console.log(`  CPU: server ${cpu.server.toFixed(1)} s (${per(cpu.server)}), postgres ${cpu.pg.toFixed(1)} s (${per(cpu.pg)}), client ${cpu.bench.toFixed(1)} s (${per(cpu.bench)})${poolerPid === null ? '' : `, PgBouncer ${cpu.pooler.toFixed(1)} s (${per(cpu.pooler)})`}`);
     if (syscalls) {
       console.log(`  syscalls per action (strace, by socket): ${[...syscalls].sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `${k} ${(n / persisted).toFixed(2)}`).join(', ')}`);
+    }
+    if (calls) {
+      const per1 = (k: string) => ((calls[k] ?? 0) / persisted).toFixed(2);
+      const named = Object.keys(calls).filter((k) => !k.includes('1 in 50')).sort();
+      console.log(`  calls per persisted action (BENCH_COUNT_DIR): ${named.map((k) => `${k} ${per1(k)}`).join(', ')}`);
+      const from = Object.entries(calls).filter(([k]) => k.includes('1 in 50')).sort(([, a], [, b]) => b - a).slice(0, 12);
+      console.log(`  JSON.stringify per action by caller (1 call in 50 sampled, × 50): ${from.map(([k, n]) => `${k.replace(/^JSON.stringify, 1 in 50, (at )?/, '')} ${((n * 50) / persisted).toFixed(2)}`).join('; ')}`);
     }
     if (WEBHOOKS) console.log(`  webhooks: ${delivered} deliveries received (${(delivered / persisted).toFixed(2)} per action)`);
     if (WEBHOOKS) console.log(`  ${spread('commit → webhook receiver', hookLatencies)}`);
