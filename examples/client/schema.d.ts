@@ -264,7 +264,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke one of the caller's keys (idempotent) */
+        /**
+         * Revoke one of the caller's keys (idempotent)
+         * @description The key authenticates nothing more, and the live streams opened with it (SSE, GraphQL subscriptions) end on every instance, SSE with a last `problem` event (401 unauthorized).
+         */
         delete: operations["revokeMyKey"];
         options?: never;
         head?: never;
@@ -326,7 +329,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke any API key (operator) */
+        /**
+         * Revoke any API key (operator)
+         * @description The key authenticates nothing more, and the live streams opened with it (SSE, GraphQL subscriptions) end on every instance, SSE with a last `problem` event (401 unauthorized).
+         */
         delete: operations["revokeAnyKey"];
         options?: never;
         head?: never;
