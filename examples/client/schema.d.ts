@@ -1273,7 +1273,10 @@ export interface paths {
         /**
          * End an entrant's stand-in (organisers)
          * @description Later boards are the entrant's again; a game the AI has begun, it
-         *     plays to the end. 404 `not_found` when the entrant has no stand-in.
+         *     plays to the end. 404 `not_found` when the entrant has no stand-in;
+         *     409 `invalid_state` when the entrant has withdrawn or been
+         *     disqualified (leaving ends the stand-in: their open boards are
+         *     forfeit and the games ended).
          */
         delete: operations["removeLeagueStandIn"];
         options?: never;

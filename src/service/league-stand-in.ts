@@ -80,6 +80,7 @@ export async function removeStandIn(ctx: Ctx, callerIn: Caller, leagueId: string
   return changeLeague(ctx, leagueId, async (tx, row) => {
     requireOrganiser(row, caller);
     const e = await standInEntrant(tx, row, playerId);
+    if (e.status !== 'active') throw new ServiceError('invalid_state', `That player is ${e.status}: their stand-in ended when they left.`, { entrantStatus: e.status });
     if (e.standInLevel === null) throw new ServiceError('not_found', 'That entrant has no stand-in.');
     if (row.status === 'finished') throw new ServiceError('invalid_state', 'The league is finished.');
     await tx.leagueEntrant.update({ where: { leagueId_playerId: { leagueId: row.id, playerId } }, data: { standInLevel: null, standInFromRound: null, standInReason: null, standInAt: null } });
