@@ -1261,8 +1261,11 @@ export interface paths {
          *     next Swiss pairing treat them exactly as the entrant's own (the
          *     boards are theirs; the entrant shows `standIn`). Ratings follow the
          *     games' seats: a game the AI played changes the AI player's rating,
-         *     not the entrant's. Setting it again changes the level (open games
-         *     pass to the new level) or the reason. Only in a running league
+         *     not the entrant's. Setting it again changes the level for the
+         *     boards seated from then on (and open games the entrant still holds)
+         *     or the reason; a game an AI holds already keeps it to the end, so a
+         *     level never changes under a game in progress (two PUTs at once:
+         *     both apply in turn, the first takeover holds the game). Only in a running league
          *     played on Herald (`play: herald`), for an active entrant who is not
          *     the AI itself (409 `invalid_state` otherwise: before the start,
          *     remove the entrant and enter the AI instead); a level the game type

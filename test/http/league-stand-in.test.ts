@@ -265,6 +265,35 @@ t.test('a withdrawal ends the stand-in: the games are forfeit and end, nothing s
   t.match(dq.json(), { status: 'disqualified', standIn: null });
 });
 
+t.test('two stand-in PUTs at once: both answer, and the game under way keeps the AI that took it; the later level is for later boards (a probe saw the level swapped mid-game)', async (t) => {
+  const org = await signup(app, 'RaceDirector');
+  const [ida, jon] = [await signup(app, 'Ida'), await signup(app, 'Jon')];
+  const league = await runningLeague(org, [ida, jon]);
+  const b1 = await board(league, 1);
+  const jonRole = b1.firstId === jon.id ? 'York' : 'Lancaster';
+  const [r1, r2] = await Promise.all([
+    org.req('PUT', `/leagues/${league}/entrants/${jon.id}/stand-in`, { ai: 'random' }),
+    org.req('PUT', `/leagues/${league}/entrants/${jon.id}/stand-in`, { ai: 'easy' }),
+  ]);
+  t.same([r1.statusCode, r2.statusCode], [200, 200], 'serialised on the league: both apply');
+  const stored = await store.prisma.leagueEntrant.findUnique({ where: { leagueId_playerId: { leagueId: league, playerId: jon.id } } });
+  t.ok(stored!.standInLevel === 'random' || stored!.standInLevel === 'easy', `the entrant's level is the later PUT's (${stored!.standInLevel})`);
+  // The seat passed to an AI once: no second join swapping the level under the game.
+  const joinsNow = async () => (await log(org, b1.gameId)).filter((e) => e.kind === 'join' && e.role === jonRole);
+  for (let i = 0; i < 250 && (await joinsNow()).length === 0; i++) await sleep(20);
+  await sleep(500); // a second takeover (run after its PUT's commit) has had its chance
+  const joins = await joinsNow();
+  t.equal(joins.length, 1, 'one takeover of the seat');
+  const seat = (await summary(org, b1.gameId)).seats.find((s) => s.role === jonRole)!;
+  t.equal(seat.player!.id, joins[0]!.playerId, 'the AI that took it holds it');
+  // A third PUT (another level) leaves the game under way as it is.
+  const other = stored!.standInLevel === 'easy' ? 'random' : 'easy';
+  t.equal((await org.req('PUT', `/leagues/${league}/entrants/${jon.id}/stand-in`, { ai: other })).statusCode, 200);
+  await sleep(300);
+  t.equal((await log(org, b1.gameId)).filter((e) => e.kind === 'join' && e.role === jonRole).length, 1, 'still one takeover');
+  t.equal((await summary(org, b1.gameId)).seats.find((s) => s.role === jonRole)!.player!.id, joins[0]!.playerId);
+});
+
 t.test('GraphQL setLeagueStandIn / removeLeagueStandIn', async (t) => {
   const org = await signup(app, 'GqlDirector');
   const [dee, eve] = [await signup(app, 'Dee'), await signup(app, 'Eve')];
