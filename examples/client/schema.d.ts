@@ -264,7 +264,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke one of the caller's keys (idempotent) */
+        /**
+         * Revoke one of the caller's keys (idempotent)
+         * @description The key authenticates nothing more, and the live streams opened with it (SSE, GraphQL subscriptions) end on every instance, SSE with a last `problem` event (401 unauthorized).
+         */
         delete: operations["revokeMyKey"];
         options?: never;
         head?: never;
@@ -326,7 +329,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke any API key (operator) */
+        /**
+         * Revoke any API key (operator)
+         * @description The key authenticates nothing more, and the live streams opened with it (SSE, GraphQL subscriptions) end on every instance, SSE with a last `problem` event (401 unauthorized).
+         */
         delete: operations["revokeAnyKey"];
         options?: never;
         head?: never;
@@ -1255,8 +1261,11 @@ export interface paths {
          *     next Swiss pairing treat them exactly as the entrant's own (the
          *     boards are theirs; the entrant shows `standIn`). Ratings follow the
          *     games' seats: a game the AI played changes the AI player's rating,
-         *     not the entrant's. Setting it again changes the level (open games
-         *     pass to the new level) or the reason. Only in a running league
+         *     not the entrant's. Setting it again changes the level for the
+         *     boards seated from then on (and open games the entrant still holds)
+         *     or the reason; a game an AI holds already keeps it to the end, so a
+         *     level never changes under a game in progress (two PUTs at once:
+         *     both apply in turn, the first takeover holds the game). Only in a running league
          *     played on Herald (`play: herald`), for an active entrant who is not
          *     the AI itself (409 `invalid_state` otherwise: before the start,
          *     remove the entrant and enter the AI instead); a level the game type
@@ -1267,7 +1276,10 @@ export interface paths {
         /**
          * End an entrant's stand-in (organisers)
          * @description Later boards are the entrant's again; a game the AI has begun, it
-         *     plays to the end. 404 `not_found` when the entrant has no stand-in.
+         *     plays to the end. 404 `not_found` when the entrant has no stand-in;
+         *     409 `invalid_state` when the entrant has withdrawn or been
+         *     disqualified (leaving ends the stand-in: their open boards are
+         *     forfeit and the games ended).
          */
         delete: operations["removeLeagueStandIn"];
         options?: never;

@@ -32,6 +32,7 @@ import eventRoutes from './routes/events.ts';
 import { collectRoutes } from './routes.ts';
 import { subscriptionRefusals } from './graphql/errors.ts';
 import { StreamSlots } from './stream-slots.ts';
+import { KeyStreams } from './key-streams.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -39,6 +40,8 @@ declare module 'fastify' {
     streamSlots: StreamSlots;
     /** GraphQL WebSocket connections per key or IP on this instance (graphql/ws-connections.ts). */
     webSocketSlots: StreamSlots;
+    /** Live streams by API key, ended when their key is revoked (key-streams.ts). */
+    keyStreams: KeyStreams;
   }
 }
 
@@ -166,6 +169,11 @@ export async function buildApp(config: Config, given: AppServices = {}): Promise
     app.decorate('streamSlots', new StreamSlots(config.streamsPerKey ?? DEFAULT_STREAMS_PER_KEY));
     // Counted apart from streams, against the same limit.
     app.decorate('webSocketSlots', new StreamSlots(config.streamsPerKey ?? DEFAULT_STREAMS_PER_KEY));
+    const keyStreams = new KeyStreams({ bus, revokedKeys: (ids) => app.gameService.revokedKeys(ids), checkMs: config.sseHeartbeatMs, log: app.log });
+    app.decorate('keyStreams', keyStreams);
+    // Not awaited: a bus that is down does not hold up the start (the periodic check covers it).
+    void keyStreams.start();
+    app.addHook('onClose', () => keyStreams.close());
     await app.register(eventRoutes, { heartbeatMs: config.sseHeartbeatMs });
     await app.register(openapi);
     await app.register(graphql, {

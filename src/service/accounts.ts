@@ -191,6 +191,13 @@ export async function revokeKey(ctx: Ctx, caller: Caller, keyId: string): Promis
   });
 }
 
+/** Of these key ids, those revoked or unknown (a malformed id is unknown). */
+export async function revokedKeys(ctx: Ctx, keyIds: readonly string[]): Promise<string[]> {
+  const wellFormed = keyIds.filter(isUuid);
+  const gone = new Set(await players.unusableKeys(ctx.sql, wellFormed));
+  return keyIds.filter((id) => !isUuid(id) || gone.has(id));
+}
+
 export async function createApp(ctx: Ctx, caller: Caller, input: { name: string }): Promise<{ app: PlayerInfo; key: NewApiKey }> {
   if (caller.kind !== 'admin') throw new ServiceError('forbidden', 'Operator token required.');
   if (!isPlainObject(input)) throw new ServiceError('invalid_request', 'The body must be a JSON object.');

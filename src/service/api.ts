@@ -544,6 +544,11 @@ export interface GameServiceApi {
   listKeys(caller: Caller): Promise<ApiKeyInfo[]>;
   createKey(caller: Caller, label?: string): Promise<NewApiKey>;
   revokeKey(caller: Caller, keyId: string): Promise<void>;
+  /**
+   * Of these key ids, those that no longer authenticate (revoked or unknown):
+   * live streams opened with such a key end (http/key-streams.ts).
+   */
+  revokedKeys(keyIds: readonly string[]): Promise<string[]>;
   /** Operator: a new application account and its key. */
   createApp(caller: Caller, input: { name: string }): Promise<{ app: PlayerInfo; key: NewApiKey }>;
 

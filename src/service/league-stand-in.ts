@@ -32,8 +32,10 @@ async function standInEntrant(tx: Prisma.TransactionClient, row: LeagueRow, play
 /**
  * The AI takes over an active entrant's games at `ai` level: PUT /leagues/{id}/entrants/{playerId}/stand-in.
  * A running league played on Herald only (before the start: remove the entrant and enter the AI;
- * a withdrawn entrant's games are forfeit already). Setting it again changes the level (open
- * games pass to the new level's player) or the reason.
+ * a withdrawn entrant's games are forfeit already). Setting it again changes the level for the
+ * boards seated from then on, and for open games the entrant still holds, or the reason; a game
+ * the AI holds already it plays to the end at its level (as after DELETE): an AI level never
+ * changes under a game in progress, whatever the order of concurrent PUTs.
  */
 export async function setStandIn(ctx: Ctx, callerIn: Caller, leagueId: string, playerId: string, input: { ai?: unknown; reason?: unknown }): Promise<Entrant> {
   const caller = requirePlayer(callerIn);
@@ -80,6 +82,7 @@ export async function removeStandIn(ctx: Ctx, callerIn: Caller, leagueId: string
   return changeLeague(ctx, leagueId, async (tx, row) => {
     requireOrganiser(row, caller);
     const e = await standInEntrant(tx, row, playerId);
+    if (e.status !== 'active') throw new ServiceError('invalid_state', `That player is ${e.status}: their stand-in ended when they left.`, { entrantStatus: e.status });
     if (e.standInLevel === null) throw new ServiceError('not_found', 'That entrant has no stand-in.');
     if (row.status === 'finished') throw new ServiceError('invalid_state', 'The league is finished.');
     await tx.leagueEntrant.update({ where: { leagueId_playerId: { leagueId: row.id, playerId } }, data: { standInLevel: null, standInFromRound: null, standInReason: null, standInAt: null } });
@@ -92,7 +95,12 @@ async function publishedRounds(tx: Prisma.TransactionClient, leagueId: string): 
   return rounds.map((r) => r.number);
 }
 
-/** After the commit: each open game's seat of the entrant passes to the AI player (the write path's seat change, a `join` in the log). */
+/**
+ * After the commit: each open game whose seat the entrant still holds passes to the AI player
+ * (the write path's seat change, a `join` in the log). A game an AI holds already keeps it: a
+ * stand-in's level never changes in a game under way (two PUTs at once: the first takeover
+ * wins, the other finds the seat taken).
+ */
 function handOver(ctx: Ctx, row: LeagueRow, open: Array<{ firstId: string; gameId: string | null }>, playerId: string, aiId: string, after: AfterCommit): void {
   const m = ctx.games[row.gameType];
   if (!m) return;
@@ -101,7 +109,7 @@ function handOver(ctx: Ctx, row: LeagueRow, open: Array<{ firstId: string; gameI
     if (p.gameId === null) continue;
     const gameId = p.gameId;
     const role = p.firstId === playerId ? firstRole : secondRole;
-    after.push(() => takeOverSeat(ctx, gameId, role, aiId));
+    after.push(() => takeOverSeat(ctx, gameId, role, aiId, playerId));
   }
 }
 

@@ -236,7 +236,11 @@ async function lastPublishedRound(tx: Prisma.TransactionClient, leagueId: string
 /** Withdraw or disqualify a running league's entrant: never paired again; their open boards become forfeits. */
 async function leave(ctx: Ctx, tx: Prisma.TransactionClient, row: LeagueRow, playerId: string, status: 'withdrawn' | 'disqualified', reason: string | null, by: string, after: AfterCommit) {
   const last = await lastPublishedRound(tx, row.id);
-  await tx.leagueEntrant.update({ where: { leagueId_playerId: { leagueId: row.id, playerId } }, data: { status, leftAfterRound: last, reason } });
+  // A stand-in ends with the entrant: their open boards are decided below (the games end), and they are never seated again.
+  await tx.leagueEntrant.update({
+    where: { leagueId_playerId: { leagueId: row.id, playerId } },
+    data: { status, leftAfterRound: last, reason, standInLevel: null, standInFromRound: null, standInReason: null, standInAt: null },
+  });
   // A draft round that pairs them is thrown away (the organiser pairs again without them).
   const draft = await tx.leagueRound.findFirst({ where: { leagueId: row.id, status: 'draft' } });
   const inDraft = draft ? await tx.leaguePairing.count({ where: { leagueId: row.id, round: draft.number, OR: [{ firstId: playerId }, { secondId: playerId }] } }) : 0;

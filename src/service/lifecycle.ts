@@ -279,17 +279,19 @@ export async function endLeagueGame(ctx: Ctx, gameId: string, reason: string): P
 /**
  * A league stand-in takes over a running game's seat (league-stand-in.ts): the seat's player
  * becomes `playerId` (Herald's AI), from the current position and with the seat's clock as it
- * is, recorded in the log as a `join` of that player while the game is active. Nothing when the
- * game is over or the seat is already theirs.
+ * is, recorded in the log as a `join` of that player while the game is active. Only from
+ * `from` (the entrant): nothing when the game is over or the seat is no longer theirs (an AI
+ * took it already — another stand-in's takeover, or the round was seated with it — and plays
+ * it to the end; decided on the game's current version, so two takeovers at once make one).
  */
-export async function takeOverSeat(ctx: Ctx, gameId: string, role: string, playerId: string): Promise<void> {
+export async function takeOverSeat(ctx: Ctx, gameId: string, role: string, playerId: string, from: string): Promise<void> {
   const load = (id: string) => loadUncached(ctx, id);
   try {
     await mutate(ctx, null, gameId, (game) => {
       if (isOver(game.status)) throw new ServiceError('game_over', 'The game is over already.');
       const seat = game.seats.find((s) => s.role === role);
       if (!seat) throw new ServiceError('invalid_state', `The game has no ${role} seat.`);
-      if (seat.playerId === playerId) throw new ServiceError('game_over', 'The seat is theirs already.');
+      if (seat.playerId !== from) throw new ServiceError('game_over', 'The seat is no longer the entrant\'s.');
       return {
         game: {},
         seats: [{ role, playerId }],

@@ -121,6 +121,7 @@ export class GameService implements GameServiceApi {
   listKeys = (caller: Caller) => accounts.listKeys(this.ctx, caller);
   createKey = (caller: Caller, label?: string) => accounts.createKey(this.ctx, caller, label);
   revokeKey = (caller: Caller, keyId: string) => accounts.revokeKey(this.ctx, caller, keyId);
+  revokedKeys = (keyIds: readonly string[]) => accounts.revokedKeys(this.ctx, keyIds);
   createApp: GameServiceApi['createApp'] = (caller, input) => accounts.createApp(this.ctx, caller, input);
 
   listGameTypes = () => gameTypes.listGameTypes(this.ctx);

@@ -112,6 +112,22 @@ export async function findKeyByHash(sql: Pick<pg.Pool, 'query'>, hash: string): 
   return { id: r.id, playerId: r.player_id, revokedAt: r.revoked_at ? new Date(r.revoked_at) : null, player: { id: r.player_id, kind: r.kind } };
 }
 
+/**
+ * Of these key ids, those that no longer authenticate: revoked, or gone. One
+ * query for every key with a live stream on an instance (the streams' periodic
+ * check, http/key-streams.ts).
+ */
+export async function unusableKeys(sql: Pick<pg.Pool, 'query'>, keyIds: readonly string[]): Promise<string[]> {
+  if (keyIds.length === 0) return [];
+  const { rows } = await sql.query<{ id: string }>({
+    name: 'herald-live-keys',
+    text: 'SELECT id::text AS id FROM api_keys WHERE id = ANY($1::uuid[]) AND revoked_at IS NULL',
+    values: [keyIds],
+  });
+  const live = new Set(rows.map((r) => r.id));
+  return keyIds.filter((id) => !live.has(id));
+}
+
 export function listKeys(db: PrismaClient, playerId: string): Promise<ApiKey[]> {
   return db.apiKey.findMany({ where: { playerId }, orderBy: { createdAt: 'asc' } });
 }

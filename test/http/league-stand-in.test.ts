@@ -231,6 +231,69 @@ t.test('a stand-in plays a leaving player\'s games: the open one to its end from
   t.match(final.find((s) => s.player.id === bob.id), { played: 2, forfeitsLost: 0 }, 'both of Bob\'s games played, none forfeit');
 });
 
+t.test('a withdrawal ends the stand-in: the games are forfeit and end, nothing stays set, and DELETE of it is 409 (a probe found it set, and DELETE 200)', async (t) => {
+  const org = await signup(app, 'WithdrawDirector');
+  const [fay, gus, hal] = [await signup(app, 'Fay'), await signup(app, 'Gus'), await signup(app, 'Hal')];
+  // Three players: the league goes on after Gus leaves (a finished league refuses every change anyway).
+  const league = await runningLeague(org, [fay, gus, hal]);
+  await board(league, 1);
+  const b1 = (await store.prisma.leaguePairing.findFirst({ where: { leagueId: league, round: 1, gameId: { not: null }, OR: [{ firstId: gus.id }, { secondId: gus.id }] } })) as { id: string; gameId: string; firstId: string } | null;
+  if (!b1) throw new Error('Gus has a game in round 1 (Berger: seeds 2 and 3)');
+  t.equal((await org.req('PUT', `/leagues/${league}/entrants/${gus.id}/stand-in`, { ai: 'random' })).statusCode, 200);
+  const left = await gus.req('DELETE', `/leagues/${league}/entrants/me`);
+  t.equal(left.statusCode, 200, left.body);
+  t.match(left.json(), { status: 'withdrawn', standIn: null }, 'the withdrawal ends the stand-in');
+  t.match(await store.prisma.leagueEntrant.findUnique({ where: { leagueId_playerId: { leagueId: league, playerId: gus.id } } }), { status: 'withdrawn', standInLevel: null, standInFromRound: null, standInReason: null, standInAt: null }, 'nothing stored');
+  // The board is forfeit and its game ended: the AI plays no more of it.
+  t.match(await store.prisma.leaguePairing.findUnique({ where: { id: b1.id } }), { source: 'withdrawal', result: b1.firstId === gus.id ? 'forfeit-second' : 'forfeit-first' });
+  let g = await summary(org, b1.gameId);
+  for (let i = 0; i < 200 && g.status !== 'abandoned' && g.status !== 'finished'; i++) {
+    await sleep(20);
+    g = await summary(org, b1.gameId);
+  }
+  t.ok(g.status === 'abandoned' || g.status === 'finished', `the game is over (${g.status})`);
+  // Nothing to end: a clear 409, not 200.
+  const ended = await org.req('DELETE', `/leagues/${league}/entrants/${gus.id}/stand-in`);
+  t.equal((await org.req('GET', `/leagues/${league}`)).json().status, 'running', 'the league goes on');
+  t.equal(ended.statusCode, 409);
+  t.match(ended.json(), { status: 409, code: 'invalid_state', entrantStatus: 'withdrawn' });
+  // The same for an organiser's withdrawal or disqualification.
+  const other = await runningLeague(org, [fay, gus, hal]);
+  t.equal((await org.req('PUT', `/leagues/${other}/entrants/${fay.id}/stand-in`, { ai: 'random' })).statusCode, 200);
+  const dq = await org.req('PATCH', `/leagues/${other}/entrants/${fay.id}`, { status: 'disqualified', reason: 'test' });
+  t.equal(dq.statusCode, 200, dq.body);
+  t.match(dq.json(), { status: 'disqualified', standIn: null });
+});
+
+t.test('two stand-in PUTs at once: both answer, and the game under way keeps the AI that took it; the later level is for later boards (a probe saw the level swapped mid-game)', async (t) => {
+  const org = await signup(app, 'RaceDirector');
+  const [ida, jon] = [await signup(app, 'Ida'), await signup(app, 'Jon')];
+  const league = await runningLeague(org, [ida, jon]);
+  const b1 = await board(league, 1);
+  const jonRole = b1.firstId === jon.id ? 'York' : 'Lancaster';
+  const [r1, r2] = await Promise.all([
+    org.req('PUT', `/leagues/${league}/entrants/${jon.id}/stand-in`, { ai: 'random' }),
+    org.req('PUT', `/leagues/${league}/entrants/${jon.id}/stand-in`, { ai: 'easy' }),
+  ]);
+  t.same([r1.statusCode, r2.statusCode], [200, 200], 'serialised on the league: both apply');
+  const stored = await store.prisma.leagueEntrant.findUnique({ where: { leagueId_playerId: { leagueId: league, playerId: jon.id } } });
+  t.ok(stored!.standInLevel === 'random' || stored!.standInLevel === 'easy', `the entrant's level is the later PUT's (${stored!.standInLevel})`);
+  // The seat passed to an AI once: no second join swapping the level under the game.
+  const joinsNow = async () => (await log(org, b1.gameId)).filter((e) => e.kind === 'join' && e.role === jonRole);
+  for (let i = 0; i < 250 && (await joinsNow()).length === 0; i++) await sleep(20);
+  await sleep(500); // a second takeover (run after its PUT's commit) has had its chance
+  const joins = await joinsNow();
+  t.equal(joins.length, 1, 'one takeover of the seat');
+  const seat = (await summary(org, b1.gameId)).seats.find((s) => s.role === jonRole)!;
+  t.equal(seat.player!.id, joins[0]!.playerId, 'the AI that took it holds it');
+  // A third PUT (another level) leaves the game under way as it is.
+  const other = stored!.standInLevel === 'easy' ? 'random' : 'easy';
+  t.equal((await org.req('PUT', `/leagues/${league}/entrants/${jon.id}/stand-in`, { ai: other })).statusCode, 200);
+  await sleep(300);
+  t.equal((await log(org, b1.gameId)).filter((e) => e.kind === 'join' && e.role === jonRole).length, 1, 'still one takeover');
+  t.equal((await summary(org, b1.gameId)).seats.find((s) => s.role === jonRole)!.player!.id, joins[0]!.playerId);
+});
+
 t.test('GraphQL setLeagueStandIn / removeLeagueStandIn', async (t) => {
   const org = await signup(app, 'GqlDirector');
   const [dee, eve] = [await signup(app, 'Dee'), await signup(app, 'Eve')];

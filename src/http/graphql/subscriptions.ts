@@ -65,6 +65,7 @@ import { AppFeed, type AppNotice } from '../../notify/app-feed.ts';
 import { appFeedSource } from '../../notify/sources.ts';
 import { decodeAppCursor } from '../../notify/turn-cursor.ts';
 import { streamOwner, type StreamSlots } from '../stream-slots.ts';
+import { keyRevokedError, type KeyStreams } from '../key-streams.ts';
 
 export interface GameUpdate {
   gameId: string;
@@ -108,6 +109,8 @@ export interface SubscriptionOptions {
   pollMs?: number;
   /** The live streams per key or IP, shared with the SSE routes; absent: no limit. */
   slots?: StreamSlots;
+  /** Live streams by key, ended when their key is revoked (key-streams.ts); absent: not tracked. */
+  keys?: KeyStreams;
 }
 
 /** An appEvents notice: its kind's fields under the kind's name (the GraphQL AppNotice). */
@@ -141,13 +144,20 @@ export function subscriptionResolvers(service: GameServiceApi, bus: Bus, fanout:
   // A complete the client sent while the start was under way (ws-connections.ts) ends the
   // stream as soon as it is started: Mercurius could not stop what it did not have yet.
   const slots = options.slots;
-  async function limited<S extends { onClose(fn: () => unknown): void; return(): Promise<unknown> }>(ctx: HeraldContext, start: () => Promise<S>): Promise<S> {
+  // A subscription opened with a key ends with an unauthorized error when the key is revoked
+  // (key-streams.ts); and as a socket keeps the caller it authenticated for its whole life, a key
+  // revoked since then starts nothing more on it.
+  const keys = options.keys;
+  async function limited<S extends { onClose(fn: () => unknown): void; return(): Promise<unknown>; fail(err: unknown): void }>(ctx: HeraldContext, start: () => Promise<S>): Promise<S> {
     const pending = ctx.starts?.get(ctx.id);
     let release = () => {};
     try {
-      if (slots) release = slots.acquire(streamOwner(await ctx.auth.optional(), ctx.ip ?? '-'));
+      const caller = await ctx.auth.optional();
+      if (slots) release = slots.acquire(streamOwner(caller, ctx.ip ?? '-'));
+      if (keys && caller !== null && caller.kind !== 'admin' && (await service.revokedKeys([caller.keyId])).length > 0) throw keyRevokedError();
       const stream = await start();
       stream.onClose(release);
+      if (keys) stream.onClose(keys.watch(caller, () => stream.fail(publicError(keyRevokedError(), log))));
       if (ctx.socketClosed) stream.onClose(ctx.socketClosed(() => void stream.return()));
       if (pending?.completed) await stream.return();
       return stream;

@@ -60,7 +60,7 @@ export default async function graphql(app: FastifyInstance, opts: GraphqlOptions
     ...leagues,
     Query: { ...games.Query, ...leagues.Query },
     Mutation: { ...games.Mutation, ...leagues.Mutation },
-    Subscription: subscriptionResolvers(service, app.bus, app.notify, app.log, { pollMs: opts.pollMs, slots: app.streamSlots }),
+    Subscription: subscriptionResolvers(service, app.bus, app.notify, app.log, { pollMs: opts.pollMs, slots: app.streamSlots, keys: app.keyStreams }),
   } as IResolvers;
 
   // Over WebSocket, Mercurius parses a document before any of its hooks: the

@@ -25,6 +25,7 @@ import { errorMessage } from '../../errors.ts';
 import { knownProblem } from '../service-errors.ts';
 import { query, str, type IdParams } from './query.ts';
 import { streamOwner } from '../stream-slots.ts';
+import { keyRevokedError } from '../key-streams.ts';
 
 export interface EventRoutesOptions {
   /** Heartbeat comment interval; also the interval of the database check for missed events. */
@@ -110,8 +111,13 @@ export default async function eventRoutes(app: FastifyInstance, opts: EventRoute
   // Clock notices likewise (no id: a reconnect resumes from the last version, whose events carry the clock too).
   const clockFrameOf = (e: ClockEvent): Buffer => heldFrame(e) ?? holdFrame(e, Buffer.from(sseEvent('clock', null, e)));
 
-  function track(stream: SseStream, kind: 'game' | 'me' | 'app', reply: FastifyReply, release: () => void, close: () => void): void {
+  function track(stream: SseStream, kind: 'game' | 'me' | 'app', caller: Caller | null, reply: FastifyReply, release: () => void, close: () => void): void {
     open.add(stream);
+    // A stream opened with a key ends when the key is revoked, on whichever instance (key-streams.ts).
+    const unwatch = app.keyStreams.watch(caller, () => {
+      stream.event('problem', null, problemOf(keyRevokedError()));
+      stream.end();
+    });
     // The stream ends with its response, whatever ends that: Fastify destroys the body when the
     // client hangs up, but not on every path. A HEAD request runs this GET route and sends the
     // headers without the body, so without this its stream (slot, feed, heartbeat) lived on
@@ -120,6 +126,7 @@ export default async function eventRoutes(app: FastifyInstance, opts: EventRoute
     metrics?.sseOpened(kind);
     stream.onClose(() => {
       open.delete(stream);
+      unwatch();
       metrics?.sseClosed(kind);
       release();
       close();
@@ -190,7 +197,7 @@ export default async function eventRoutes(app: FastifyInstance, opts: EventRoute
 
     const stream = new SseStream(opts.heartbeatMs);
     let remove: (() => void) | null = null;
-    track(stream, 'game', reply, release, () => remove?.());
+    track(stream, 'game', caller, reply, release, () => remove?.());
     void sseHeaders(reply).send(stream.body);
     gameFeeds
       .add(
@@ -263,7 +270,7 @@ export default async function eventRoutes(app: FastifyInstance, opts: EventRoute
         stream.end();
       },
     });
-    track(stream, 'me', reply, release, () => feed.close());
+    track(stream, 'me', caller, reply, release, () => feed.close());
     void sseHeaders(reply).send(stream.body);
     feed.start().catch((err: unknown) => {
       request.log.warn({ playerId: caller.playerId, error: errorMessage(err) }, 'SSE stream failed to start');
@@ -303,7 +310,7 @@ export default async function eventRoutes(app: FastifyInstance, opts: EventRoute
         stream.end();
       },
     });
-    track(stream, 'app', reply, release, () => feed.close());
+    track(stream, 'app', caller, reply, release, () => feed.close());
     void sseHeaders(reply).send(stream.body);
     feed.start().catch((err: unknown) => {
       request.log.warn({ appId, error: errorMessage(err) }, 'SSE stream failed to start');
