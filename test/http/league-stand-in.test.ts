@@ -6,6 +6,9 @@
 // against a scripted player, is seated from the start in the next round, and its results count
 // for the entrant in the standings while the rating is the AI player's.
 import t from 'tap';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { MIGRATIONS_DIR } from '../../src/store/migrate.ts';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/http/app.ts';
 import type { GameModule } from '../../src/engine/types.ts';
@@ -263,6 +266,26 @@ t.test('a withdrawal ends the stand-in: the games are forfeit and end, nothing s
   const dq = await org.req('PATCH', `/leagues/${other}/entrants/${fay.id}`, { status: 'disqualified', reason: 'test' });
   t.equal(dq.statusCode, 200, dq.body);
   t.match(dq.json(), { status: 'disqualified', standIn: null });
+});
+
+t.test('migration 20261127220000_stand_in_ends_with_entrant: a stand-in stored on an entrant who left is cleared, an active one\'s is kept', async (t) => {
+  const org = await signup(app, 'MigrationDirector');
+  const [kim, lou, max] = [await signup(app, 'Kim'), await signup(app, 'Lou'), await signup(app, 'Max')];
+  const league = await runningLeague(org, [kim, lou, max]);
+  t.equal((await org.req('PUT', `/leagues/${league}/entrants/${max.id}/stand-in`, { ai: 'easy' })).statusCode, 200);
+  t.equal((await lou.req('DELETE', `/leagues/${league}/entrants/me`)).statusCode, 200);
+  // The stored shape before the fix: Lou withdrew with a stand-in still set.
+  const stale = { standInLevel: 'random', standInFromRound: 1, standInReason: 'away', standInAt: new Date() };
+  await store.prisma.leagueEntrant.update({ where: { leagueId_playerId: { leagueId: league, playerId: lou.id } }, data: stale });
+  const shown = async () => ((await org.req('GET', `/leagues/${league}/entrants`)).json().entrants as { player: { id: string }; standIn: unknown }[]).find((e) => e.player.id === lou.id)!.standIn;
+  t.match(await shown(), { ai: 'random' }, 'the old shape shows a stand-in for Lou');
+  const sql = await readFile(path.join(MIGRATIONS_DIR, '20261127220000_stand_in_ends_with_entrant', 'migration.sql'), 'utf8');
+  await store.prisma.$executeRawUnsafe(sql);
+  const entrant = (playerId: string) => store.prisma.leagueEntrant.findUnique({ where: { leagueId_playerId: { leagueId: league, playerId } } });
+  t.match(await entrant(lou.id), { status: 'withdrawn', standInLevel: null, standInFromRound: null, standInReason: null, standInAt: null }, 'cleared on the withdrawn entrant');
+  t.match(await entrant(max.id), { status: 'active', standInLevel: 'easy' }, 'kept on the active one');
+  t.match(await entrant(kim.id), { status: 'active', standInLevel: null });
+  t.equal(await shown(), null, 'and none is shown');
 });
 
 t.test('two stand-in PUTs at once: both answer, and the game under way keeps the AI that took it; the later level is for later boards (a probe saw the level swapped mid-game)', async (t) => {
