@@ -140,3 +140,44 @@ t.test('with turns to play, a strong stack next to an enemy heir is worth more t
   }
   t.equal(evaluate(at('east-yorks', 7), 'Lancaster'), evaluate(at('cornwall', 7), 'Lancaster'), 'turn 7: no threat term');
 });
+
+t.test('a noble in exile is worth keeping: sparing a defected Clarence beats executing him', async (t) => {
+  // Kingmaker 1470: Clarence (defected to Lancaster) waits in France, where he
+  // can land for a point next turn. Executing him (9.1) throws that away; the
+  // estimate without a value for exiles was the same either way, and the
+  // search executed him in France in 3 of 13 traced games (one lost 7-7 for it). Landing
+  // him is still worth more than keeping him in France.
+  const s = richardIII.setup({ scenario: 'kingmaker', seed: 'eval' });
+  const idx = (id: string): number => BLOCKS.findIndex((b) => b.id === id);
+  for (const turn of [1, 4]) {
+    const spared: R3State = { ...structuredClone(s), turn };
+    const executed: R3State = structuredClone(spared);
+    executed.loc[idx('clarence-l')] = 'dead';
+    executed.loc[idx('clarence-y')] = 'dead';
+    const landed: R3State = structuredClone(spared);
+    landed.loc[idx('clarence-l')] = 'cornwall';
+    const [sp, ex, la] = [spared, executed, landed].map((x) => evaluate(x, 'Lancaster'));
+    t.ok(sp > ex + 0.001, `turn ${turn}: spared ${sp!.toFixed(4)}, executed ${ex!.toFixed(4)}`);
+    t.ok(la > sp!, `turn ${turn}: landed ${la!.toFixed(4)}`);
+    t.ok(Math.abs(evaluate(executed, 'York') + ex! - 1) < 1e-9, 'still complementary');
+  }
+});
+
+t.test('in the last turn a tie is the King\'s, however many heirs the Pretender has left', async (t) => {
+  // Kingmaker 1470, turn 7: Edward IV (March) is dead, Lancaster has landed its
+  // exiles and York has lost three nobles: 6 to 6, a tie, which York wins.
+  // Lancaster has four living heirs (Prince Edward, Exeter, Henry VI, the minor
+  // Richmond) against York's one (Gloucester). Counted at 0.5 each to the end,
+  // those heirs made the tie a 0.82 lead, and the Pretender left its last AP
+  // unspent (traced game kingmaker 312, lost 8-8); only a battle still pending
+  // can kill an heir now, and the battles carry their heirs' stakes.
+  const s = richardIII.setup({ scenario: 'kingmaker', seed: 'eval' });
+  const idx = (id: string): number => BLOCKS.findIndex((b) => b.id === id);
+  const x: R3State = { ...structuredClone(s), turn: 7 };
+  for (const [id, area] of [['prince-edward', 'cornwall'], ['exeter-l', 'cornwall'], ['warwick-l', 'kent'], ['clarence-l', 'kent'], ['oxford', 'dorset']] as const) x.loc[idx(id)] = area;
+  x.loc[idx('march')] = 'dead';
+  for (const id of ['norfolk', 'suffolk', 'arundel']) x.loc[idx(id)] = 'pool';
+  const late = evaluate(x, 'Lancaster');
+  t.ok(late < 0.5, `Lancaster tied with more heirs in turn 7: ${late.toFixed(3)}`);
+  t.ok(evaluate({ ...x, turn: 4 }, 'Lancaster') > late, 'the heirs still count with turns to play');
+});
