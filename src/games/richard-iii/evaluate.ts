@@ -21,11 +21,12 @@
  *   winner's expected hits over two rounds would destroy (all of them when
  *   those hits match its steps: losers that can retreat keep the rest), and
  *   the winner of a battle in London holds London;
- * - living heirs (0.5 each, fading like strength below): each heir killed
- *   brings the enemy nearer an instant win; in a pending battle an heir risks
- *   that too, and a side's last living heir risks the game (6 points). In the
- *   last turn only those stakes are left: counted flat, four heirs against one
- *   made a tied Pretender (a loss) its own favourite;
+ * - heirs at stake: in a pending or threatened battle an heir risks his count
+ *   and a step towards the enemy's instant win (0.5 more), and a side's last
+ *   living heir risks the game (6 points). Living heirs are no standing
+ *   margin any more: at 0.5 each, four Lancaster heirs against York's one or
+ *   two made a tied Pretender (a loss) its own favourite, and it stopped
+ *   attacking;
  * - counted blocks in exile (0.15 each, fading like strength): they can still
  *   land for a point, so sparing a defected Clarence in France beats executing
  *   him (9.1), which the estimate was indifferent to;
@@ -157,9 +158,13 @@ export function evaluate(s: R3State, role: string): number {
   if (s.result) return s.result.winner === me ? 1 : s.result.winner === null ? 0.5 : 0;
   const opp = other(me);
   let margin = usurpationCount(s, me) - usurpationCount(s, opp) + (s.king === me ? TIE_BONUS : -TIE_BONUS);
+  // Living heirs count only as stakes: what a block risks in a battle (pending
+  // or threatened) is its count, and for an heir also his life (HEIR_WEIGHT);
+  // a side's last heir is the game. Not as a standing margin: at 0.5 per heir,
+  // a Pretender with four heirs against York's one or two (Edward IV killed)
+  // took a tie on the count, which is a loss, for a lead of 1 to 1.5 points,
+  // and left its AP unspent in turns 4-7 (fifth round).
   const heirs = [livingHeirCount(s, me), livingHeirCount(s, opp)];
-  // What a block risks in a battle: its count, and for an heir also his life;
-  // a side's last heir is the game.
   const heirStake = heirs.map((n) => 1 + (n <= 1 ? LAST_HEIR_WEIGHT : HEIR_WEIGHT));
   margin += pendingArrival(s, me);
   let steps = 0, exiles = 0;
@@ -216,11 +221,7 @@ export function evaluate(s: R3State, role: string): number {
   // the battles already pending matter. (Counted flat to the end, a Pretender
   // tied on the count with more levies took itself for the winner and ended its
   // last three action phases with AP unspent.)
-  // Living heirs (the instant win, 9.0) fade too: in the last turn only the
-  // battles pending can still kill one (their stakes above), and a Pretender
-  // tied 8-8 with four heirs against one scored 0.82 in turn 7 (0.69 in turn 6,
-  // where it left 3 AP unspent) and lost on the tie (fifth round).
-  const base = margin + Math.min(1, left / FADE_TURNS) * (STEP_WEIGHT * steps + EXILE_WEIGHT * exiles + HEIR_WEIGHT * (heirs[0]! - heirs[1]!));
+  const base = margin + Math.min(1, left / FADE_TURNS) * (STEP_WEIGHT * steps + EXILE_WEIGHT * exiles);
   // Average the win probability over every combination of battle outcomes.
   let total = 0;
   for (let m = 0; m < 1 << gambles.length; m++) {
