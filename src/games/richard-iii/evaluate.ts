@@ -21,9 +21,15 @@
  *   winner's expected hits over two rounds would destroy (all of them when
  *   those hits match its steps: losers that can retreat keep the rest), and
  *   the winner of a battle in London holds London;
- * - living heirs (0.5 each): each heir killed brings the enemy nearer an
- *   instant win; in a pending battle an heir risks that too,
- *   and a side's last living heir risks the game (6 points);
+ * - heirs at stake: in a pending or threatened battle an heir risks his count
+ *   and a step towards the enemy's instant win (0.5 more), and a side's last
+ *   living heir risks the game (6 points). Living heirs are no standing
+ *   margin any more: at 0.5 each, four Lancaster heirs against York's one or
+ *   two made a tied Pretender (a loss) its own favourite, and it stopped
+ *   attacking;
+ * - counted blocks in exile (0.15 each, fading like strength): they can still
+ *   land for a point, so sparing a defected Clarence in France beats executing
+ *   him (9.1), which the estimate was indifferent to;
  * - strength on land: 0.15 per step more than the enemy's, which is what wins
  *   the battles that change the count; it fades out over the last two turns
  *   (0.075 in the sixth, 0 in the last), when only the count and the battles
@@ -91,6 +97,15 @@ const LAST_HEIR_WEIGHT = 6;
  * normal against random on the same seeds, see src/ai/README.md.
  */
 const THREAT_WEIGHT = 0.3;
+/**
+ * A noble, church block or heir in exile can still land for a point, while
+ * one executed (9.1) or lost to the exile limit (7.2) cannot: worth a little,
+ * fading like strength (landing one is still worth 1 − 0.15 points). Without
+ * it a Pretender with Clarence in France was indifferent between sparing and
+ * executing him, and executed him in France in 3 of 13 traced Kingmaker games (one lost
+ * 7–7 so: src/ai/README.md, fifth round).
+ */
+const EXILE_WEIGHT = 0.15;
 
 interface AreaTally { power: [number, number]; steps: [number, number]; count: [number, number] }
 
@@ -143,17 +158,23 @@ export function evaluate(s: R3State, role: string): number {
   if (s.result) return s.result.winner === me ? 1 : s.result.winner === null ? 0.5 : 0;
   const opp = other(me);
   let margin = usurpationCount(s, me) - usurpationCount(s, opp) + (s.king === me ? TIE_BONUS : -TIE_BONUS);
+  // Living heirs count only as stakes: what a block risks in a battle (pending
+  // or threatened) is its count, and for an heir also his life (HEIR_WEIGHT);
+  // a side's last heir is the game. Not as a standing margin: at 0.5 per heir,
+  // a Pretender with four heirs against York's one or two (Edward IV killed)
+  // took a tie on the count, which is a loss, for a lead of 1 to 1.5 points,
+  // and left its AP unspent in turns 4-7 (fifth round).
   const heirs = [livingHeirCount(s, me), livingHeirCount(s, opp)];
-  margin += HEIR_WEIGHT * (heirs[0]! - heirs[1]!);
-  // What a block risks in a battle: its count, and for an heir also his life;
-  // a side's last heir is the game.
   const heirStake = heirs.map((n) => 1 + (n <= 1 ? LAST_HEIR_WEIGHT : HEIR_WEIGHT));
   margin += pendingArrival(s, me);
-  let steps = 0;
+  let steps = 0, exiles = 0;
   const areas = new Map<string, AreaTally>();
   for (let b = 0; b < NUM_BLOCKS; b++) {
     const loc = s.loc[b]!;
-    if (s.down[b] || AREA[loc]?.kind !== 'land') continue;
+    if (s.down[b]) continue;
+    const kind = AREA[loc]?.kind;
+    if (kind === 'exile' && COUNTED.has(BLOCKS[b]!.type)) exiles += ownerOf(s, b) === me ? 1 : -1;
+    if (kind !== 'land') continue;
     const mine = ownerOf(s, b) === me;
     const n = s.steps[b]!;
     steps += mine ? n : -n;
@@ -200,7 +221,7 @@ export function evaluate(s: R3State, role: string): number {
   // the battles already pending matter. (Counted flat to the end, a Pretender
   // tied on the count with more levies took itself for the winner and ended its
   // last three action phases with AP unspent.)
-  const base = margin + STEP_WEIGHT * Math.min(1, left / FADE_TURNS) * steps;
+  const base = margin + Math.min(1, left / FADE_TURNS) * (STEP_WEIGHT * steps + EXILE_WEIGHT * exiles);
   // Average the win probability over every combination of battle outcomes.
   let total = 0;
   for (let m = 0; m < 1 << gambles.length; m++) {

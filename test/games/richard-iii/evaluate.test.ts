@@ -140,3 +140,46 @@ t.test('with turns to play, a strong stack next to an enemy heir is worth more t
   }
   t.equal(evaluate(at('east-yorks', 7), 'Lancaster'), evaluate(at('cornwall', 7), 'Lancaster'), 'turn 7: no threat term');
 });
+
+t.test('a noble in exile is worth keeping: sparing a defected Clarence beats executing him', async (t) => {
+  // Kingmaker 1470: Clarence (defected to Lancaster) waits in France, where he
+  // can land for a point next turn. Executing him (9.1) throws that away; the
+  // estimate without a value for exiles was the same either way, and the
+  // search executed him in France in 3 of 13 traced games (one lost 7-7 for it). Landing
+  // him is still worth more than keeping him in France.
+  const s = richardIII.setup({ scenario: 'kingmaker', seed: 'eval' });
+  const idx = (id: string): number => BLOCKS.findIndex((b) => b.id === id);
+  for (const turn of [1, 4]) {
+    const spared: R3State = { ...structuredClone(s), turn };
+    const executed: R3State = structuredClone(spared);
+    executed.loc[idx('clarence-l')] = 'dead';
+    executed.loc[idx('clarence-y')] = 'dead';
+    const landed: R3State = structuredClone(spared);
+    landed.loc[idx('clarence-l')] = 'cornwall';
+    const [sp, ex, la] = [spared, executed, landed].map((x) => evaluate(x, 'Lancaster'));
+    t.ok(sp > ex + 0.001, `turn ${turn}: spared ${sp!.toFixed(4)}, executed ${ex!.toFixed(4)}`);
+    t.ok(la > sp!, `turn ${turn}: landed ${la!.toFixed(4)}`);
+    t.ok(Math.abs(evaluate(executed, 'York') + ex! - 1) < 1e-9, 'still complementary');
+  }
+});
+
+t.test('a tie is the King\'s, however many heirs the Pretender has left', async (t) => {
+  // Kingmaker 1470: Edward IV (March) is dead, Lancaster has landed its exiles
+  // and York has lost three nobles: 6 to 6, a tie, which York wins. Lancaster
+  // has four living heirs (Prince Edward, Exeter, Henry VI, the minor Richmond)
+  // against York's one (Gloucester). Counted at 0.5 each as a standing margin,
+  // those heirs made the tie a lead (0.53 in turn 4, 0.56 in turn 6, 0.82 in
+  // turn 7), and the Pretender left its AP unspent (traced games kingmaker
+  // 312, 407, 411 on main, lost 8-8, 8-8, 9-9). No heir is at stake here (no
+  // battle pending or threatened next to Gloucester): the tie is a loss.
+  const s = richardIII.setup({ scenario: 'kingmaker', seed: 'eval' });
+  const idx = (id: string): number => BLOCKS.findIndex((b) => b.id === id);
+  const x: R3State = structuredClone(s);
+  for (const [id, area] of [['prince-edward', 'cornwall'], ['exeter-l', 'cornwall'], ['warwick-l', 'kent'], ['clarence-l', 'kent'], ['oxford', 'dorset']] as const) x.loc[idx(id)] = area;
+  x.loc[idx('march')] = 'dead';
+  for (const id of ['norfolk', 'suffolk', 'arundel']) x.loc[idx(id)] = 'pool';
+  for (const turn of [4, 6, 7]) {
+    const e = evaluate({ ...x, turn }, 'Lancaster');
+    t.ok(e < 0.5, `Lancaster tied with more heirs in turn ${turn}: ${e.toFixed(3)}`);
+  }
+});
