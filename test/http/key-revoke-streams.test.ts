@@ -15,6 +15,7 @@ import { buildApp } from '../../src/http/app.ts';
 import { openTestStore, TEST_REDIS_URL, testConfig } from '../helpers/services.ts';
 import { ADMIN_TOKEN, client, signup, type Client } from './rest-helpers.ts';
 import { baseUrl, data, SseClient } from './sse-helpers.ts';
+import { newGame } from './app-helpers.ts';
 import { STREAM_FILE_TIMEOUT_MS, within } from '../helpers/streams.ts';
 
 t.setTimeout(STREAM_FILE_TIMEOUT_MS);
@@ -38,15 +39,6 @@ async function spareKey(who: Client): Promise<{ id: string; key: string }> {
   const res = await who.req('POST', '/me/keys', { label: 'spare' });
   if (res.statusCode !== 201) throw new Error(res.body);
   return res.json() as { id: string; key: string };
-}
-
-async function newGame(): Promise<string> {
-  const created = await york.req('POST', '/games', { gameType: 'richard-iii', scenario: 'richard-iii', seed: `revoke-${Math.random()}`, roles: ['York'] });
-  if (created.statusCode !== 201) throw new Error(created.body);
-  const id = created.json().id as string;
-  const joined = await lancaster.req('POST', `/games/${id}/join`, {});
-  if (joined.statusCode !== 200) throw new Error(joined.body);
-  return id;
 }
 
 const sse = (app: FastifyInstance, url: string, key: string) => SseClient.open(`${baseUrl(app)}${url}`, { authorization: `Bearer ${key}` });
@@ -116,7 +108,7 @@ function subscribe(c: WsClient, query: string, variables: Record<string, unknown
 }
 
 t.test('DELETE /me/keys/:id ends that key’s SSE streams on this instance and on another one at once, with a last problem event', async (t) => {
-  const id = await newGame();
+  const id = await newGame(york, lancaster);
   const spare = await spareKey(york);
   const onA = await sse(a, `/games/${id}/events`, spare.key);
   const onB = await sse(b, `/games/${id}/events`, spare.key);
@@ -155,7 +147,7 @@ t.test('an application key’s /apps/me/events ends when the operator revokes th
 });
 
 t.test('GraphQL subscriptions of the key fail with unauthorized, and its socket starts no new one', async (t) => {
-  const id = await newGame();
+  const id = await newGame(york, lancaster);
   const spare = await spareKey(york);
   const c = wsClient(b, spare.key);
   const game = subscribe(c, 'subscription($id: ID!, $since: Int) { gameEvents(gameId: $id, since: $since) { version role view } }', { id, since: 0 });
@@ -184,7 +176,7 @@ t.test('GraphQL subscriptions of the key fail with unauthorized, and its socket 
 });
 
 t.test('an instance that missed the bus message ends the streams at its periodic check', async (t) => {
-  const id = await newGame();
+  const id = await newGame(york, lancaster);
   const spare = await spareKey(york);
   const s = await sse(deaf, `/games/${id}/events`, spare.key);
   await s.take(1);
