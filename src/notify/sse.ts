@@ -6,7 +6,7 @@
 import { PassThrough } from 'node:stream';
 
 /** Past this much unread output the client is considered gone. */
-const MAX_BUFFERED_BYTES = 1 << 20;
+export const MAX_BUFFERED_BYTES = 1 << 20;
 
 /** One event as it goes on the wire. */
 export function sseEvent(type: string, id: string | null, data: unknown): string {
