@@ -9,8 +9,10 @@
  *
  * - Requests are written as one string per request (the request line and headers of a key built
  *   once) on keep-alive sockets of a pool, one request at a time per socket, and answers are read
- *   by a small HTTP/1.1 reader (Content-Length or chunked) in the socket's data event, without
- *   undici's dispatcher, its wasm parser and its per-request objects.
+ *   by a small HTTP/1.1 reader (Content-Length or chunked), without undici's dispatcher, its wasm
+ *   parser and its per-request objects. Sockets are read with `net.connect`'s `onread` into one
+ *   buffer the client reuses (no Readable stream per socket: no push, 'data' event or read-more
+ *   tick per read); what an answer or an event keeps across reads is copied out of it.
  * - `call(…, skip)`: the named top-level members of a JSON answer (the seat's `view` of an action's
  *   answer, which the bots never read) are scanned for well-formed nesting and strings but not
  *   built into objects; the other members are parsed by JSON.parse as before. An answer that is not
@@ -123,6 +125,39 @@ export function parseWithout(b: Buffer, skip: ReadonlySet<string>): any {
 
 const CR = 0x0d, LF = 0x0a;
 
+/**
+ * Every socket of the client reads into this one buffer (`onread`): its callback runs
+ * synchronously for each read, so a read's bytes are used, or copied when kept for the next read,
+ * before the next read overwrites them.
+ */
+const READ_BUFFER = Buffer.allocUnsafe(256 * 1024);
+
+/** A socket to 127.0.0.1:`port` whose reads go to `onRead` (a view of READ_BUFFER, valid during the call). */
+function connect(port: number, onRead: (d: Buffer) => void): net.Socket {
+  return net.connect({
+    host: '127.0.0.1',
+    port,
+    noDelay: true,
+    onread: {
+      buffer: READ_BUFFER,
+      callback: (n: number, buf: Uint8Array) => {
+        onRead((buf as Buffer).subarray(0, n));
+        return true;
+      },
+    },
+  });
+}
+
+/** A kept copy of a read's bytes (READ_BUFFER is overwritten by the next read). */
+const keep = (b: Buffer): Buffer => Buffer.from(b);
+
+/** `name` (lower-case ASCII) equals the header name b[from, to) ignoring ASCII case. */
+function nameIs(b: Buffer, from: number, to: number, name: string): boolean {
+  if (to - from !== name.length) return false;
+  for (let i = 0; i < name.length; i++) if ((b[from + i]! | 0x20) !== name.charCodeAt(i)) return false;
+  return true;
+}
+
 /** One keep-alive connection: one request at a time, its answer read by hand. */
 class Conn {
   readonly socket: net.Socket;
@@ -150,8 +185,7 @@ class Conn {
 
   constructor(owner: RawClient, port: number) {
     this.owner = owner;
-    this.socket = net.connect({ host: '127.0.0.1', port, noDelay: true });
-    this.socket.on('data', (d: Buffer) => this.onData(d));
+    this.socket = connect(port, (d) => this.onData(d));
     const fail = (err: Error) => {
       this.dead = true;
       const rej = this.reject;
@@ -184,56 +218,69 @@ class Conn {
 
   private onData(d: Buffer): void {
     if (!this.resolve) return; // nothing asked: a stray byte after close
+    const keptBefore = this.parts.length;
     let data = d;
     if (!this.headDone) {
       const buf = this.head ? Buffer.concat([this.head, d]) : d;
       const end = buf.indexOf('\r\n\r\n');
       if (end < 0) {
-        this.head = buf;
+        this.head = this.head ? buf : keep(buf);
         return;
       }
-      this.readHead(buf.toString('latin1', 0, end));
+      this.readHead(buf, end);
       this.headDone = true;
       this.head = null;
       data = buf.subarray(end + 4);
     }
-    if (this.chunked) this.readChunks(data);
-    else if (data.length > 0) {
-      this.parts.push(data);
-      this.got += data.length;
+    if (this.chunked) {
+      // Finished (a next request may already be under way on this connection, with parts of its own).
+      if (this.readChunks(data)) return;
+    } else {
+      if (data.length > 0) {
+        this.parts.push(data);
+        this.got += data.length;
+      }
+      if (this.got >= this.length) return this.finish();
     }
-    if (!this.chunked && this.got >= this.length) this.finish();
+    // Still reading: this read's parts are views of the shared buffer, which the next read overwrites.
+    for (let i = keptBefore; i < this.parts.length; i++) this.parts[i] = keep(this.parts[i]!);
   }
 
-  private readHead(text: string): void {
+  /** The head's lines b[0, end): the status, and the headers the reader needs (names compared as bytes). */
+  private readHead(b: Buffer, end: number): void {
     // "HTTP/1.1 200 OK"
-    this.status = Number(text.slice(9, 12));
-    let at = text.indexOf('\r\n') + 2;
-    while (at > 1 && at < text.length) {
-      const eol = text.indexOf('\r\n', at);
-      const line = eol < 0 ? text.slice(at) : text.slice(at, eol);
-      const colon = line.indexOf(':');
-      const name = line.slice(0, colon).toLowerCase();
-      const value = line.slice(colon + 1).trim();
-      if (name === 'content-length') this.length = Number(value);
-      else if (name === 'content-type') this.json = value.includes('json');
-      else if (name === 'transfer-encoding') this.chunked = value.toLowerCase().includes('chunked');
-      else if (name === 'connection') this.closeAfter = value.toLowerCase() === 'close';
-      if (eol < 0) break;
-      at = eol + 2;
+    this.status = (b[9]! - 48) * 100 + (b[10]! - 48) * 10 + (b[11]! - 48);
+    let at = b.indexOf(LF) + 1;
+    while (at > 0 && at < end) {
+      let eol = b.indexOf(LF, at);
+      if (eol < 0 || eol > end) eol = end;
+      const colon = b.indexOf(0x3a, at);
+      if (colon > at && colon < eol) {
+        const c = b[at]! | 0x20;
+        if (c === 0x63 || c === 0x74) {
+          // content-length, content-type, connection, transfer-encoding: the value read only for these
+          const value = () => b.toString('latin1', colon + 1, eol).trim().toLowerCase();
+          if (nameIs(b, at, colon, 'content-length')) this.length = Number(value());
+          else if (nameIs(b, at, colon, 'content-type')) this.json = value().includes('json');
+          else if (nameIs(b, at, colon, 'transfer-encoding')) this.chunked = value().includes('chunked');
+          else if (nameIs(b, at, colon, 'connection')) this.closeAfter = value() === 'close';
+        }
+      }
+      at = eol + 1;
     }
     if (!this.chunked && this.length < 0) this.length = 0; // our servers always say one or the other
   }
 
-  private readChunks(data: Buffer): void {
+  /** Reads the chunks in `data`; true when the body's last chunk came (the answer is finished). */
+  private readChunks(data: Buffer): boolean {
     let i = 0;
     while (i < data.length) {
       if (this.chunkLeft < 0) {
         // A chunk-size line (possibly split across reads).
         const eol = data.indexOf(LF, i);
         if (eol < 0) {
-          this.chunkLine = this.chunkLine ? Buffer.concat([this.chunkLine, data.subarray(i)]) : data.subarray(i);
-          return;
+          this.chunkLine = this.chunkLine ? Buffer.concat([this.chunkLine, data.subarray(i)]) : keep(data.subarray(i));
+          return false;
         }
         const line = (this.chunkLine ? Buffer.concat([this.chunkLine, data.subarray(i, eol)]) : data.subarray(i, eol)).toString('latin1');
         this.chunkLine = null;
@@ -242,7 +289,7 @@ class Conn {
         if (size === 0) {
           // The last chunk: its CRLF (and no trailers from our servers) end the body.
           this.finish();
-          return;
+          return true;
         }
         this.chunkLeft = size + 2; // the data and its CRLF
       }
@@ -256,6 +303,7 @@ class Conn {
       i += take;
       if (this.chunkLeft === 0) this.chunkLeft = -1;
     }
+    return false;
   }
 
   private finish(): void {
@@ -397,7 +445,8 @@ class SseScanner {
       }
       from = end + 2;
     }
-    this.pending = from < buf.length ? buf.subarray(from) : null;
+    // Kept for the next read: a copy (the chunk is a view of the shared read buffer).
+    this.pending = from < buf.length ? (buf === chunk ? keep(buf.subarray(from)) : buf.subarray(from)) : null;
   }
 }
 
@@ -408,7 +457,7 @@ class SseScanner {
  */
 export function watch(port: number, gameId: string, key: string | null, eventLatencies: number[], stopped: () => boolean, onEvent?: () => void): Promise<void> {
   return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port, noDelay: true });
+    const socket = connect(port, onData);
     let now = 0;
     const scanner = new SseScanner((at) => {
       if (stopped()) return;
@@ -430,14 +479,14 @@ export function watch(port: number, gameId: string, key: string | null, eventLat
     socket.on('connect', () => {
       socket.write(`GET /games/${gameId}/events HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\naccept: text/event-stream\r\n${key ? `authorization: Bearer ${key}\r\n` : ''}\r\n`, 'latin1');
     });
-    socket.on('data', (d: Buffer) => {
+    function onData(d: Buffer): void {
       now = Date.now();
       let data = d;
       if (!headDone) {
         const buf = head ? Buffer.concat([head, d]) : d;
         const end = buf.indexOf('\r\n\r\n');
         if (end < 0) {
-          head = buf;
+          head = head ? buf : keep(buf);
           return;
         }
         const text = buf.toString('latin1', 0, end).toLowerCase();
@@ -455,7 +504,7 @@ export function watch(port: number, gameId: string, key: string | null, eventLat
         if (chunkLeft < 0) {
           const eol = data.indexOf(LF, i);
           if (eol < 0) {
-            sizeLine = sizeLine ? Buffer.concat([sizeLine, data.subarray(i)]) : data.subarray(i);
+            sizeLine = sizeLine ? Buffer.concat([sizeLine, data.subarray(i)]) : keep(data.subarray(i));
             return;
           }
           const line = (sizeLine ? Buffer.concat([sizeLine, data.subarray(i, eol)]) : data.subarray(i, eol)).toString('latin1');
@@ -472,7 +521,7 @@ export function watch(port: number, gameId: string, key: string | null, eventLat
         i += take;
         if (chunkLeft === 0) chunkLeft = -1;
       }
-    });
+    }
     socket.on('end', done);
     socket.on('close', done);
     socket.on('error', done);
