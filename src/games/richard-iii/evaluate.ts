@@ -34,10 +34,6 @@
  *   the battles that change the count; it fades out over the last two turns
  *   (0.075 in the sixth, 0 in the last), when only the count and the battles
  *   pending still matter (levies and mercenaries disband before the count).
- *   Steps of levies, mercenaries, bombards and the Rebel fade over the whole
- *   campaign instead (full in its first turn, half in the fourth, a sixth in
- *   the sixth): they are worth only the battles still to be fought, and
- *   counted in full to turn 5 they made a tied Pretender its own favourite;
  * - threats (0.3 per point, fading like strength): a side's power next to
  *   an enemy stack holding counted blocks, valued as the battle it could start
  *   next turn (the gamble's chance times the share of the counted blocks its
