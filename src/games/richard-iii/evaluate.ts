@@ -167,7 +167,7 @@ export function evaluate(s: R3State, role: string): number {
   const heirs = [livingHeirCount(s, me), livingHeirCount(s, opp)];
   const heirStake = heirs.map((n) => 1 + (n <= 1 ? LAST_HEIR_WEIGHT : HEIR_WEIGHT));
   margin += pendingArrival(s, me);
-  let steps = 0, levySteps = 0, exiles = 0;
+  let steps = 0, exiles = 0;
   const areas = new Map<string, AreaTally>();
   for (let b = 0; b < NUM_BLOCKS; b++) {
     const loc = s.loc[b]!;
@@ -177,8 +177,7 @@ export function evaluate(s: R3State, role: string): number {
     if (kind !== 'land') continue;
     const mine = ownerOf(s, b) === me;
     const n = s.steps[b]!;
-    if (COUNTED.has(BLOCKS[b]!.type)) steps += mine ? n : -n;
-    else levySteps += mine ? n : -n;
+    steps += mine ? n : -n;
     let t = areas.get(loc);
     if (!t) areas.set(loc, (t = { power: [0, 0], steps: [0, 0], count: [0, 0] }));
     const i = mine ? 0 : 1;
@@ -222,15 +221,7 @@ export function evaluate(s: R3State, role: string): number {
   // the battles already pending matter. (Counted flat to the end, a Pretender
   // tied on the count with more levies took itself for the winner and ended its
   // last three action phases with AP unspent.)
-  // Levies, mercenaries, bombards and the Rebel are worth only the battles
-  // they can still fight before they disband, so their steps fade over the
-  // whole campaign (full in its first turn, a third in the fifth), not just
-  // its last two turns: a tied Pretender (a loss) with 16 such steps more
-  // than York took itself for the winner in turns 4-6 and played Plague for
-  // 0 AP, then ended its action phases unspent (sixth round).
-  const fade = Math.min(1, left / FADE_TURNS);
-  const levyFade = Math.min(1, left / (TURNS_PER_CAMPAIGN - 1));
-  const base = margin + fade * (STEP_WEIGHT * steps + EXILE_WEIGHT * exiles) + levyFade * STEP_WEIGHT * levySteps;
+  const base = margin + Math.min(1, left / FADE_TURNS) * (STEP_WEIGHT * steps + EXILE_WEIGHT * exiles);
   // Average the win probability over every combination of battle outcomes.
   let total = 0;
   for (let m = 0; m < 1 << gambles.length; m++) {
