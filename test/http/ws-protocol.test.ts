@@ -7,7 +7,9 @@
 // credentials that cannot be read (a number for X-Act-As, an object for Authorization, the same
 // name twice) were dropped silently: the connection ran as the key itself, or anonymous. The
 // `extensions` Mercurius reads on a subscribe message (credentials for an onConnect hook Herald
-// has not) were dropped silently too. Real Postgres and Redis, real sockets.
+// has not) were dropped silently too. A message over the size limit (a client's protocol error)
+// was logged at error level. Real Postgres and Redis, real sockets.
+import { Writable } from 'node:stream';
 import t from 'tap';
 import WebSocket from 'ws';
 import { buildApp } from '../../src/http/app.ts';
@@ -17,7 +19,9 @@ import { signup } from './rest-helpers.ts';
 
 t.setTimeout(STREAM_FILE_TIMEOUT_MS);
 const { store, databaseUrl } = await openTestStore(t);
-const app = await buildApp(testConfig({ databaseUrl, redisUrl: TEST_REDIS_URL }), { store });
+const lines: Array<Record<string, any>> = [];
+const logStream = new Writable({ write(chunk, _enc, done) { for (const l of String(chunk).split('\n')) if (l) lines.push(JSON.parse(l)); done(); } });
+const app = await buildApp({ ...testConfig({ databaseUrl, redisUrl: TEST_REDIS_URL }), logLevel: 'info' }, { store, logStream });
 t.teardown(() => app.close());
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();
@@ -131,4 +135,17 @@ t.test('a subscribe message with Mercurius extensions is refused, typed; the soc
   await settle();
   t.notOk(c.got.some((m) => m.id === 'ok'), 'payload.extensions: runs');
   t.equal(c.closed(), null);
+});
+
+t.test('a message over the size limit closes the socket (1009), logged as the client’s error, not at error level', async (t) => {
+  const fay = await signup(app, 'Fay');
+  const c = await open({ Authorization: `Bearer ${fay.key}` });
+  const from = lines.length;
+  c.send('x'.repeat(2 * 1024 * 1024));
+  await c.until('the close', () => c.closed() !== null);
+  t.equal(c.closed()?.code, 1009, 'message too big');
+  await settle();
+  t.same(lines.slice(from).filter((l) => l.level >= 50).map((l) => l.msg), [], 'nothing at error level');
+  t.ok(lines.slice(from).some((l) => l.level === 30 && /protocol error/.test(l.msg)), 'logged at info');
+  t.equal((await app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
 });

@@ -6,7 +6,7 @@
 // root — the file is the source, so the published SDL cannot go stale.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
 import mercurius, { type IResolvers } from 'mercurius';
 import { projectRoot } from '../../paths.ts';
@@ -48,6 +48,29 @@ declare module 'mercurius' {
   interface MercuriusContext extends HeraldContext {}
 }
 
+/** The part of a ws WebSocket quietClientErrors uses. */
+interface ErrorSocket {
+  listeners(event: 'error'): Array<(err: Error) => void>;
+  off(event: 'error', listener: (err: Error) => void): unknown;
+  on(event: 'error', listener: (err: Error & { code?: unknown }) => void): unknown;
+  terminate(): void;
+}
+
+/**
+ * @fastify/websocket's default errorHandler logs every error of a socket at error level, a
+ * client's protocol violation too (ws's WS_ERR_* errors: a message over maxPayload, invalid
+ * UTF-8 in a text frame, a bad opcode…). Those are the client's: logged at info. Others stay
+ * errors. Either way the socket is terminated, as before.
+ */
+function quietClientErrors(socket: ErrorSocket, request: { log: FastifyBaseLogger }): void {
+  for (const listener of socket.listeners('error')) socket.off('error', listener);
+  socket.on('error', (err) => {
+    if (typeof err.code === 'string' && err.code.startsWith('WS_ERR_')) request.log.info({ code: err.code }, `WebSocket closed for a client's protocol error: ${err.message}`);
+    else request.log.error(err);
+    socket.terminate();
+  });
+}
+
 export default async function graphql(app: FastifyInstance, opts: GraphqlOptions): Promise<void> {
   const service = app.gameService;
   const limits = opts.limits ?? DEFAULT_LIMITS;
@@ -81,6 +104,7 @@ export default async function graphql(app: FastifyInstance, opts: GraphqlOptions
     if (route.url !== '/graphql' || typeof handler !== 'function') return;
     wsRoute.wsHandler = function (socket, request) {
       sockets.watch(socket);
+      quietClientErrors(socket as unknown as ErrorSocket, request as { log: FastifyBaseLogger });
       return handler.call(this, socket, request);
     };
   });
