@@ -3,7 +3,10 @@
 // webhook routes passed null, arrays and strings to the service as they came. Two Authorization
 // headers were answered as the first one's key (Node keeps the first); two Idempotency-Key or
 // X-Act-As headers were joined ("a, b") and taken for one odd value. Now every such request is
-// 400 invalid_request and changes nothing. Real Postgres.
+// 400 invalid_request and changes nothing. So is an unknown field in the bodies of POST /games,
+// /games/:id/actions, /games/:id/invites and /games/import (they were ignored: {"visibilty":
+// "private"} created a public game, an action with a misspelt expectedVersion was applied
+// without the version check). Real Postgres.
 import http from 'node:http';
 import t from 'tap';
 import { buildApp } from '../../src/http/app.ts';
@@ -89,4 +92,31 @@ t.test('single-value headers sent twice: 400 invalid_request, nothing changes', 
   t.match(gql.json, { errors: [{ extensions: { code: 'invalid_request' } }] });
   const ok = await raw('GET', `/games/${gameId}`, ['authorization', `Bearer ${ada.key}`, 'accept', 'application/json', 'accept', '*/*']);
   t.equal(ok.status, 200, 'Accept twice is fine');
+});
+
+t.test('unknown fields in a game, action, invite or import body: 400 invalid_request, nothing changes', async (t) => {
+  const before = (await ada.req('GET', '/games?player=me')).json().items.length as number;
+  const misspelt = await ada.req('POST', '/games', { gameType: 'richard-iii', scenario: 'richard-iii', roles: ['York'], visibilty: 'private' });
+  t.equal(misspelt.statusCode, 400, 'POST /games visibilty');
+  t.match(misspelt.json(), { code: 'invalid_request', fields: ['visibilty'] });
+  t.equal((await ada.req('GET', '/games?player=me')).json().items.length, before, 'no game created');
+
+  const gameId = await newGame(ada, bob);
+  const legal = (await ada.req('GET', `/games/${gameId}/actions?role=York`)).json() as { version: number; actions: unknown[] };
+  const action = await ada.req('POST', `/games/${gameId}/actions`, { action: legal.actions[0], expectedVersoin: legal.version + 5 });
+  t.equal(action.statusCode, 400, 'an action with expectedVersoin');
+  t.match(action.json(), { code: 'invalid_request', fields: ['expectedVersoin'] });
+  t.equal((await ada.req('GET', `/games/${gameId}`)).json().version, legal.version, 'not applied');
+
+  const open = (await ada.req('POST', '/games', { gameType: 'richard-iii', scenario: 'richard-iii', roles: ['York'] })).json().id as string;
+  const invite = await ada.req('POST', `/games/${open}/invites`, { role: 'Lancaster', expires: 5 });
+  t.equal(invite.statusCode, 400, 'an invite with an unknown field');
+
+  const imported = await ada.req('POST', '/games/import', { record: {}, visibilty: 'private' });
+  t.equal(imported.statusCode, 400, 'an import with visibilty');
+  t.match(imported.json(), { code: 'invalid_request', fields: ['visibilty'] });
+  // The known fields still work.
+  t.equal((await ada.req('POST', `/games/${open}/invites`, { role: 'Lancaster' })).statusCode, 201);
+  const ok = await ada.req('POST', `/games/${gameId}/actions`, { action: legal.actions[0], expectedVersion: legal.version, role: 'York', idempotencyKey: 'k1' });
+  t.equal(ok.statusCode, 200, 'an action with every known field');
 });
