@@ -723,6 +723,8 @@ export interface paths {
          * The caller's seat view (the spectator view without a seat)
          * @description Built by the game module for that seat only (never the raw state). A
          *     player holding several seats names `role` (else: spectator view).
+         *     Once the game is over any seat's `role` may be named by whoever
+         *     may see the game (nothing is hidden then; before, 403 forbidden).
          *     `version` below the current one: only for games that are over
          *     (the log is replayed).
          */
@@ -2436,6 +2438,8 @@ export interface components {
             seed?: string;
             status: components["schemas"]["GameStatus"];
             result: null | components["schemas"]["GameResult"];
+            /** @description The game's clock (null, or absent in older records, for none). Import takes a result with reason "timeout" only from a record with a clock. */
+            timeControl?: null | components["schemas"]["TimeControlInput"];
             version: number;
             actions: {
                 role: string;

@@ -38,7 +38,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Live streams (SSE and GraphQL subscriptions) per key or IP on this instance (stream-slots.ts). */
     streamSlots: StreamSlots;
-    /** GraphQL WebSocket connections per key or IP on this instance (graphql/ws-connections.ts). */
+    /** GraphQL WebSocket connections per key or IP on this instance (graphql/ws-sockets.ts). */
     webSocketSlots: StreamSlots;
     /** Live streams by API key, ended when their key is revoked (key-streams.ts). */
     keyStreams: KeyStreams;

@@ -5,7 +5,7 @@
 // database read until it ends by any path (client hang-up, server close, game
 // over, failure). Counted per instance, in memory: behind a load balancer a
 // client may hold this many streams on each instance. GraphQL WebSocket connections are
-// counted apart, in a StreamSlots of their own with the same limit (graphql/ws-connections.ts).
+// counted apart, in a StreamSlots of their own with the same limit (graphql/ws-sockets.ts).
 import type { Caller } from '../service/api.ts';
 import { HttpProblem } from './problem.ts';
 

@@ -328,6 +328,8 @@ export interface GameRecord {
   seed?: string;
   status: GameStatus;
   result: GameResult | null;
+  /** The game's time control (null: none); import takes a result "timeout" only with one. */
+  timeControl?: Record<string, Json> | null;
   version: number;
   actions: { role: string; action: Json }[];
 }

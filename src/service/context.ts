@@ -201,7 +201,10 @@ export function viewingRole(ctx: Ctx, game: GameRow, caller: Caller | null, role
   const held = heldRoles(game, caller);
   if (role !== undefined && role !== null && role !== '') {
     const r = checkRoleName(ctx, game, role);
-    if (!held.includes(r)) throw new ServiceError('forbidden', `The ${r} seat is not yours: you may read the spectator view (no role).`);
+    // Once the game is over nothing is hidden any more (its record, with the seed and every
+    // action, is open to whoever may see the game): any seat's view may be read, e.g. by the
+    // creator of an all-AI game, who holds no seat. Before that, only the seat's holder.
+    if (!held.includes(r) && !isOver(game.status)) throw new ServiceError('forbidden', `The ${r} seat is not yours: you may read the spectator view (no role) until the game is over.`);
     return r;
   }
   return held.length === 1 ? held[0]! : null;

@@ -10,6 +10,7 @@ import { ServiceError } from './errors.ts';
 import { resolveOptions } from './game-types.ts';
 import { resignationResult } from './lifecycle.ts';
 import { settleEnded } from './settle.ts';
+import { parseTimeControl } from './clocks.ts';
 import { isPlainObject, jsonWithin, MAX_JSON_DEPTH, sameJson } from './json.ts';
 
 const MAX_RECORD_ACTIONS = 100_000;
@@ -32,6 +33,7 @@ export async function exportGame(ctx: Ctx, callerIn: Caller, gameId: string): Pr
     ...(over ? { seed: game.seed } : {}),
     status: game.status,
     result: (game.result ?? null) as GameResult | null,
+    timeControl: (game.timeControl ?? null) as Record<string, Json> | null,
     version: game.version,
     actions,
   };
@@ -41,7 +43,7 @@ function invalid(field: string, detail: string, extensions: Record<string, unkno
   throw new ServiceError('invalid_record', detail, { field, ...extensions });
 }
 
-const RECORD_FIELDS = ['format', 'formatVersion', 'gameType', 'scenario', 'options', 'seed', 'status', 'result', 'version', 'actions'];
+const RECORD_FIELDS = ['format', 'formatVersion', 'gameType', 'scenario', 'options', 'seed', 'status', 'result', 'version', 'actions', 'timeControl'];
 const MAX_SEED = 200;
 const MAX_OPTIONS_BYTES = 10_000;
 
@@ -104,6 +106,18 @@ export async function importGame(ctx: Ctx, callerIn: Caller, input: ImportInput)
     if (r.result !== null) invalid('result', 'An abandoned game has no result (null), unless it timed out (reason "timeout").');
   }
   const claimed = r.status === 'finished' || abandonedByTimeout ? claimedResult(r) : null;
+  // The game's clock (optional: records exported before it was written have none). Only a game
+  // with a clock can end on time: a "timeout" result used to be taken on any record.
+  let timeControl: ReturnType<typeof parseTimeControl> = null;
+  try {
+    timeControl = parseTimeControl(r.timeControl);
+  } catch (err) {
+    if (!(err instanceof ServiceError)) throw err;
+    invalid('timeControl', err.message, { problems: err.extensions.problems });
+  }
+  if (claimed?.reason === 'timeout' && timeControl === null) {
+    invalid('result.reason', 'A game ends on time ("timeout") only with a clock: this record has no timeControl.');
+  }
 
   let state: unknown;
   try {
@@ -176,6 +190,7 @@ export async function importGame(ctx: Ctx, callerIn: Caller, input: ImportInput)
     seed: r.seed,
     visibility,
     autoStart: false,
+    ...(timeControl ? { timeControl: timeControl as unknown as Prisma.InputJsonValue } : {}),
     createdById: caller.playerId,
     seats: m.roles.map((role) => ({ role, playerId: null })),
   });

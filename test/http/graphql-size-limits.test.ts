@@ -5,7 +5,7 @@
 // measure/value/limit, nothing executed. The documents that once broke the
 // server (5,000 levels deep; 2,000 aliases) are typed 400s; so are deep
 // documents over WebSocket, the 5,000-level one included (refused on its raw
-// text before Mercurius parses it: ws-guard.ts).
+// text before Mercurius parses it: ws-sockets.ts).
 import t, { type Test } from 'tap';
 import type { FastifyInstance } from 'fastify';
 import { parse } from 'graphql';
@@ -15,7 +15,7 @@ import WebSocket from 'ws';
 import { buildApp } from '../../src/http/app.ts';
 import { DEFAULT_LIMITS } from '../../src/http/graphql/limits.ts';
 import { checkSource, nestingOf, tokensOf } from '../../src/http/graphql/size.ts';
-import { WebSocketSourceGuard } from '../../src/http/graphql/ws-guard.ts';
+import { WebSocketSockets } from '../../src/http/graphql/ws-sockets.ts';
 import { openTestStore, testConfig } from '../helpers/services.ts';
 import { signUp } from './graphql-helpers.ts';
 
@@ -126,9 +126,10 @@ t.test('the documents that broke the server: typed 400s', async (t) => {
 });
 
 t.test('the WebSocket guard: a refused text goes on as a stand-in naming its refusal, once', async (t) => {
-  const guard = new WebSocketSourceGuard((source) => checkSource(source, L));
-  const socket = new EventEmitter();
+  const guard = new WebSocketSockets({ check: (source) => checkSource(source, L), initWaitMs: 60_000 });
+  const socket = Object.assign(new EventEmitter(), { protocol: 'graphql-transport-ws' });
   guard.watch(socket);
+  socket.emit('message', Buffer.from('{"type":"connection_init"}'), false);
   const seen: Array<{ type: string; payload: { query: string; operationName?: string } }> = [];
   const raw: string[] = [];
   socket.on('message', (data: Buffer) => {
@@ -149,7 +150,7 @@ t.test('the WebSocket guard: a refused text goes on as a stand-in naming its ref
   t.match(guard.take(standIn)?.extensions, { code: 'query_too_complex', measure: 'nesting', value: 102 }, 'the stand-in names the refusal');
   t.equal(guard.take(standIn), null, '… once');
   t.equal(guard.take(standIn.replace(/[0-9a-f]{8}-/, '00000000-')), null, 'a text a client wrote like a stand-in names nothing');
-  socket.emit('message', Buffer.from(JSON.stringify({ id: '3', type: 'start', payload: { query: deep } })), false);
+  socket.emit('message', Buffer.from(JSON.stringify({ id: '3', type: 'subscribe', payload: { query: deep } })), false);
   const kept = seen[2]!.payload.query;
   socket.emit('close');
   t.equal(guard.take(kept), null, 'refusals of a closed socket are dropped');

@@ -1,8 +1,9 @@
 // Revoking an API key ends the live streams opened with it, on every instance:
 // SSE streams (/games/:id/events with the seat's private view, /me/events,
 // /apps/me/events) with a last `problem` event (unauthorized), GraphQL
-// subscriptions with an error whose extensions.code is unauthorized, and a
-// WebSocket that authenticated with the key starts no new subscription. The
+// subscriptions with an error whose extensions.code is unauthorized, then the
+// WebSocket that authenticated with the key closes with 4403 Forbidden (it used
+// to stay open, authenticated with the revoked key). The
 // revocation travels on the bus (instances A and B share Redis); an instance
 // that never hears of it (its own in-process bus: as if Redis were gone) ends
 // the streams at its periodic check. A probe found a stream still open 3 s
@@ -72,6 +73,11 @@ function wsClient(app: FastifyInstance, key: string, via: 'init' | 'upgrade' = '
   });
   t.teardown(() => c.dispose());
   return c;
+}
+
+/** How the client's socket closes (code and reason). */
+function closedWith(c: WsClient): Promise<{ code: number; reason: string }> {
+  return new Promise((resolve) => c.on('closed', (e) => resolve(e as { code: number; reason: string })));
 }
 
 /** A subscription: its results, and its end (an error or completion). */
@@ -156,6 +162,8 @@ t.test('GraphQL subscriptions of the key fail with unauthorized, and its socket 
   await turns.first();
   // A socket whose upgrade request carried the key: it keeps that caller for its whole life.
   const byHeader = wsClient(b, spare.key, 'upgrade');
+  const closedC = closedWith(c);
+  const closedByHeader = closedWith(byHeader);
   const seats = subscribe(byHeader, 'subscription { myTurn { gameId version } }');
   await seats.first();
   const other = subscribe(wsClient(b, york.key!), 'subscription { myTurn { gameId version } }');
@@ -167,11 +175,14 @@ t.test('GraphQL subscriptions of the key fail with unauthorized, and its socket 
   t.match(await seats.end(5000), { error: [{ extensions: { code: 'unauthorized' } }] }, 'myTurn, key in the upgrade request');
   t.equal(b.keyStreams.count(spare.id), 0);
 
-  // The sockets are still open, but authenticated with a revoked key: nothing more starts on them.
-  for (const [socket, how] of [[c, 'connection_init'], [byHeader, 'upgrade request']] as const) {
-    const late = subscribe(socket, 'subscription { mySeats { gameId } }');
-    t.match(await late.end(5000), { error: [{ extensions: { code: 'unauthorized' } }] }, `a new subscription on the same socket (key in the ${how})`);
+  // Then the sockets authenticated with the key close, 4403 (graphql-transport-ws: refused credentials).
+  for (const [closed, how] of [[closedC, 'connection_init'], [closedByHeader, 'upgrade request']] as const) {
+    t.match(await within(closed, `the socket (key in the ${how}) to close`, 5000), { code: 4403, reason: /revoked/ }, `the socket with the key in the ${how}`);
   }
+  // The server's side of a close ends after the client's.
+  const deadline = Date.now() + 3000;
+  while (b.webSocketSlots.count(`key:${spare.id}`) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  t.equal(b.webSocketSlots.count(`key:${spare.id}`), 0, 'their connection slots are given back');
   t.equal(other.ended(), null, 'the player’s other key keeps its subscription');
 });
 
@@ -183,9 +194,11 @@ t.test('an instance that missed the bus message ends the streams at its periodic
   const c = wsClient(deaf, spare.key);
   const turns = subscribe(c, 'subscription { myTurn { gameId version } }');
   await turns.first();
-  t.equal(deaf.keyStreams.count(spare.id), 2);
+  t.equal(deaf.keyStreams.count(spare.id), 3, 'the SSE stream, the socket and its subscription');
+  const closed = closedWith(c);
 
   t.equal((await york.req('DELETE', `/me/keys/${spare.id}`)).statusCode, 204); // on A: Redis only
   await endedRevoked(t, s, 'the deaf instance', 5000);
   t.match(await turns.end(5000), { error: [{ extensions: { code: 'unauthorized' } }] });
+  t.match(await within(closed, 'the socket to close', 5000), { code: 4403 });
 });

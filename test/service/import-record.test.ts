@@ -170,3 +170,30 @@ t.test('abandoned records', async (t) => {
   await refused(t, abandoned, 'options out of range for the scenario', (r) => (r.options = { endCampaign: 1 }), 'options', { option: 'endCampaign' });
   await accepted(t, abandoned, 'another seed', (r) => (r.seed = 'any'));
 });
+
+t.test('timeouts: only a record with a clock ends on time', async (t) => {
+  const clock = { kind: 'fischer', initialMs: 600_000, incrementMs: 5_000 };
+  const base = structuredClone(resigned) as unknown as Record<string, any>;
+  // A seat to act at the start (only a seat to act can run out of time).
+  const g = await svc.createGame(caller, { gameType: 'richard-iii', scenario: 'richard-iii', seed: 'resign-record', roles: ['York', 'Lancaster'] });
+  const first = (await svc.getGame(caller, g.id)).activeRoles;
+  // No actions: the seats to act at the start are the ones that may run out.
+  const onTime = (r: Record<string, any>, loserRole: string) => {
+    r.actions = [];
+    r.version = 2;
+    r.result = { winner: loserRole === 'York' ? 'Lancaster' : 'York', reason: 'timeout' };
+  };
+  const flagged = first[0]!;
+  await refused(t, base as unknown as GameRecord, 'a timeout without a clock', (r) => onTime(r, flagged), 'result.reason');
+  await refused(t, base as unknown as GameRecord, 'a timeout, timeControl null', (r) => ((r.timeControl = null), onTime(r, flagged)), 'result.reason');
+  await refused(t, base as unknown as GameRecord, 'a timeout, timeControl not one', (r) => ((r.timeControl = { kind: 'sundial' }), onTime(r, flagged)), 'timeControl');
+  await refused(t, abandoned, 'abandoned on time without a clock', (r) => (r.result = { winner: null, reason: 'timeout' }), 'result.reason');
+  await accepted(t, base as unknown as GameRecord, 'a timeout with a clock', (r) => ((r.timeControl = clock), onTime(r, flagged)));
+  await accepted(t, abandoned, 'abandoned on time with a clock', (r) => ((r.timeControl = clock), (r.result = { winner: null, reason: 'timeout' })));
+  // The clock is kept: an imported game exports it again, and that record imports.
+  const kept = await svc.importGame(caller, { record: { ...(structuredClone(base) as any), timeControl: clock, actions: [], version: 2, result: { winner: flagged === 'York' ? 'Lancaster' : 'York', reason: 'timeout' } } });
+  const again = await svc.exportGame(caller, kept.id);
+  t.same(again.timeControl, clock, 'exported with its clock');
+  t.match(await svc.importGame(caller, { record: again }), { status: 'finished', result: { reason: 'timeout' } }, 're-imported');
+  t.equal((await svc.exportGame(caller, resigner.id)).timeControl, null, 'a game without a clock exports timeControl null');
+});

@@ -141,7 +141,7 @@ export function subscriptionResolvers(service: GameServiceApi, bus: Bus, fanout:
   // before its first read until it ends, however it ends (complete, socket closed, game over).
   // A stream also ends when its socket closes, whatever Mercurius still knows of it (it used to
   // forget a stream whose id a client reused: that stream held its slot and polled for ever).
-  // A complete the client sent while the start was under way (ws-connections.ts) ends the
+  // A complete the client sent while the start was under way (ws-sockets.ts) ends the
   // stream as soon as it is started: Mercurius could not stop what it did not have yet.
   const slots = options.slots;
   // A subscription opened with a key ends with an unauthorized error when the key is revoked

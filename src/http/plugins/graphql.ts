@@ -6,7 +6,7 @@
 // root — the file is the source, so the published SDL cannot go stale.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
 import mercurius, { type IResolvers } from 'mercurius';
 import { projectRoot } from '../../paths.ts';
@@ -19,8 +19,7 @@ import { checkDocument, checkSource } from '../graphql/size.ts';
 import { isParsedDocument, operationMissing, storableLiteralsRule, subscriptionStartError, syntaxErrorOf } from '../graphql/input.ts';
 import { queryResolvers } from '../graphql/resolvers.ts';
 import { leagueResolvers } from '../graphql/leagues.ts';
-import { WebSocketSourceGuard, type GuardedSocket } from '../graphql/ws-guard.ts';
-import { WebSocketConnections, type ConnectionSocket } from '../graphql/ws-connections.ts';
+import { WebSocketSockets, type WatchedSocket } from '../graphql/ws-sockets.ts';
 import { subscriptionResolvers } from '../graphql/subscriptions.ts';
 
 export const SCHEMA_PATH = path.join(projectRoot, 'schema.graphql');
@@ -37,7 +36,7 @@ export interface GraphqlOptions {
   keepAliveMs?: number;
   /** Interval of the subscriptions' periodic database check, ms (default 15 s). */
   pollMs?: number;
-  /** How long a new WebSocket may wait before its connection_init, ms (default 10 s; ws-connections.ts). */
+  /** How long a new WebSocket may wait before its connection_init, ms (default 10 s; ws-sockets.ts). */
   connectionInitWaitMs?: number;
 }
 
@@ -47,6 +46,29 @@ export const CONNECTION_INIT_WAIT_MS = 10_000;
 declare module 'mercurius' {
   // Our context on every resolver (HTTP and WebSocket).
   interface MercuriusContext extends HeraldContext {}
+}
+
+/** The part of a ws WebSocket quietClientErrors uses. */
+interface ErrorSocket {
+  listeners(event: 'error'): Array<(err: Error) => void>;
+  off(event: 'error', listener: (err: Error) => void): unknown;
+  on(event: 'error', listener: (err: Error & { code?: unknown }) => void): unknown;
+  terminate(): void;
+}
+
+/**
+ * @fastify/websocket's default errorHandler logs every error of a socket at error level, a
+ * client's protocol violation too (ws's WS_ERR_* errors: a message over maxPayload, invalid
+ * UTF-8 in a text frame, a bad opcode…). Those are the client's: logged at info. Others stay
+ * errors. Either way the socket is terminated, as before.
+ */
+function quietClientErrors(socket: ErrorSocket, request: { log: FastifyBaseLogger }): void {
+  for (const listener of socket.listeners('error')) socket.off('error', listener);
+  socket.on('error', (err) => {
+    if (typeof err.code === 'string' && err.code.startsWith('WS_ERR_')) request.log.info({ code: err.code }, `WebSocket closed for a client's protocol error: ${err.message}`);
+    else request.log.error(err);
+    socket.terminate();
+  });
 }
 
 export default async function graphql(app: FastifyInstance, opts: GraphqlOptions): Promise<void> {
@@ -63,21 +85,26 @@ export default async function graphql(app: FastifyInstance, opts: GraphqlOptions
     Subscription: subscriptionResolvers(service, app.bus, app.notify, app.log, { pollMs: opts.pollMs, slots: app.streamSlots, keys: app.keyStreams }),
   } as IResolvers;
 
-  // Over WebSocket, Mercurius parses a document before any of its hooks: the
-  // guard checks the raw text first (ws-guard.ts). It watches each socket of
-  // Mercurius's WebSocket route from the route's handler, which
-  // @fastify/websocket calls with the new socket before Mercurius listens to it.
-  // Past the limits, the start message as a whole (input.ts subscriptionStartError): the schema is Mercurius's, read when a message comes.
-  const wsGuard = new WebSocketSourceGuard((source, payload) => checkSource(source, limits) ?? subscriptionStartError(app.graphql.schema, source, payload));
-  // Connections per key, and the wait for connection_init (ws-connections.ts).
-  const connections = new WebSocketConnections({ slots: app.webSocketSlots, initWaitMs: opts.connectionInitWaitMs ?? CONNECTION_INIT_WAIT_MS });
+  // Each socket of Mercurius's WebSocket route, one state (ws-sockets.ts): its messages are read
+  // before Mercurius reads them (Mercurius parses a document before any of its hooks: the raw
+  // text is checked first; past the limits, the start message as a whole: input.ts
+  // subscriptionStartError, against Mercurius's schema, read when a message comes), its
+  // connection_init, its operation ids, its slot among its caller's connections, its key.
+  // Watched from the route's handler, which @fastify/websocket calls with the new socket before
+  // Mercurius listens to it.
+  const sockets = new WebSocketSockets({
+    check: (source, payload) => checkSource(source, limits) ?? subscriptionStartError(app.graphql.schema, source, payload),
+    slots: app.webSocketSlots,
+    initWaitMs: opts.connectionInitWaitMs ?? CONNECTION_INIT_WAIT_MS,
+    keys: app.keyStreams,
+  });
   app.addHook('onRoute', (route) => {
-    const wsRoute = route as typeof route & { wsHandler?: (this: unknown, socket: GuardedSocket & ConnectionSocket, request: unknown) => unknown };
+    const wsRoute = route as typeof route & { wsHandler?: (this: unknown, socket: WatchedSocket, request: unknown) => unknown };
     const handler = wsRoute.wsHandler;
     if (route.url !== '/graphql' || typeof handler !== 'function') return;
     wsRoute.wsHandler = function (socket, request) {
-      connections.watch(socket);
-      wsGuard.watch(socket, (message) => connections.observe(socket, message));
+      sockets.watch(socket);
+      quietClientErrors(socket as unknown as ErrorSocket, request as { log: FastifyBaseLogger });
       return handler.call(this, socket, request);
     };
   });
@@ -112,13 +139,14 @@ export default async function graphql(app: FastifyInstance, opts: GraphqlOptions
       // At connection_init, before connection_ack: connection_init credentials, else the upgrade
       // request's headers (authenticated by herald-auth). The connection takes its slot among its
       // caller's connections here (or is closed, 4429).
-      // socketClosed: each stream also ends with its socket (ws-guard.ts).
+      // socketClosed: each stream also ends with its socket (ws-sockets.ts).
       context: async (socket, request) => {
-        const creds = credentialsFromPayload(connections.initPayload(socket));
+        const creds = credentialsFromPayload(sockets.initPayload(socket));
         const auth = creds ? createAuth(service, creds) : fixedAuth(request.caller);
-        await connections.admit(socket, auth, request.ip);
-        const socketClosed = wsGuard.closed(socket as GuardedSocket);
-        return { auth, ip: request.ip, starts: connections.starts(socket), ...(socketClosed ? { socketClosed } : {}) };
+        await sockets.admit(socket as unknown as WatchedSocket, auth, request.ip);
+        const socketClosed = sockets.closed(socket);
+        const starts = sockets.starts(socket);
+        return { auth, ip: request.ip, ...(starts ? { starts } : {}), ...(socketClosed ? { socketClosed } : {}) };
       },
       keepAlive: opts.keepAliveMs ?? 30_000,
     },
@@ -166,14 +194,14 @@ export default async function graphql(app: FastifyInstance, opts: GraphqlOptions
   // may start. A text the guard refused arrives here as its stand-in, and its
   // refusal is thrown here; any other text is checked again (cheap), so this
   // hook does not depend on the guard to hold the limits.
-  // A start refused here is over: its id is no longer tracked (ws-connections.ts).
+  // A start refused here is over: its id is no longer tracked (ws-sockets.ts).
   const refuse = (context: HeraldContext, id: unknown, error: GraphQLError): never => {
     context.starts?.settle(id);
     throw error;
   };
   const checkedSources = new WeakSet<object>();
   app.graphql.addHook('preSubscriptionParsing', async (_schema, source, context, id) => {
-    const tooBig = wsGuard.take(source) ?? checkSource(source, limits);
+    const tooBig = sockets.take(source) ?? checkSource(source, limits);
     if (tooBig) refuse(context, id, tooBig);
     checkedSources.add(context);
   });

@@ -6,6 +6,16 @@
 // (a problem document; a GraphQL error at /graphql, whose own error handler
 // formats it) and changes nothing.
 //
+// Every REST body is a JSON object: one that is JSON null, an array, a string
+// or a number is refused (400 invalid_request) before any handler. A null body
+// used to read as {} (PATCH /leagues/:id with null answered 200), the others
+// reached the service as they came.
+//
+// Headers that carry one value (Authorization, X-Act-As, Idempotency-Key,
+// Last-Event-ID, Content-Type) sent twice are refused (400 invalid_request):
+// Node keeps the first Authorization and Content-Type and joins the others with
+// ", ", so which key, player or retry a request meant was a guess.
+//
 // At /graphql it also checks the request's shape (query a string, variables an
 // object: ../graphql/input.ts). String literals inside a GraphQL document are
 // checked by a validation rule (the document is not parsed here).
@@ -21,7 +31,23 @@ function refuse(bad: Unstorable): never {
   throw new ServiceError('invalid_request', `${bad.path} ${bad.reason}, which cannot be stored.`);
 }
 
+/** Headers a request may carry once (lower case). */
+const SINGLE_HEADERS = new Set(['authorization', 'x-act-as', 'idempotency-key', 'last-event-id', 'content-type']);
+
+function checkDuplicates(request: FastifyRequest): void {
+  const raw = request.raw.rawHeaders;
+  let seen: Set<string> | null = null;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    if (!SINGLE_HEADERS.has(name)) continue;
+    seen ??= new Set();
+    if (seen.has(name)) throw new ServiceError('invalid_request', `The ${raw[i]} header is sent more than once: give it once.`, { header: name });
+    seen.add(name);
+  }
+}
+
 function checkHeaders(request: FastifyRequest): void {
+  checkDuplicates(request);
   // One walk over all of them for the clean case (nearly every request); the header is named only when one is bad.
   if (findUnstorable(request.headers, 'headers') === null) return;
   for (const [name, value] of Object.entries(request.headers)) {
@@ -49,6 +75,9 @@ async function inputGuard(app: FastifyInstance): Promise<void> {
       if (request.routeOptions.url === GRAPHQL_PATH) {
         // The query string was checked on request; GET variables are JSON inside it.
         checkGraphqlRequest(request.method, request.body, (request.query ?? {}) as Record<string, unknown>);
+      } else if (request.body !== undefined && (request.body === null || typeof request.body !== 'object' || Array.isArray(request.body))) {
+        const got = request.body === null ? 'null' : Array.isArray(request.body) ? 'an array' : `a ${typeof request.body}`;
+        throw new ServiceError('invalid_request', `The body must be a JSON object, not ${got}.`);
       }
       const bad = findUnstorable(request.body, 'body');
       if (bad) refuse(bad);

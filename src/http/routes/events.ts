@@ -32,9 +32,16 @@ export interface EventRoutesOptions {
   heartbeatMs: number;
 }
 
-/** request.caller, or the caller named by ?access_token= (EventSource cannot send headers). */
+/**
+ * request.caller, or the caller named by ?access_token= (EventSource cannot send headers). Both
+ * given must name the same key: the header used to win silently over a different token.
+ */
 async function streamCaller(app: FastifyInstance, request: FastifyRequest): Promise<Caller | null> {
   const token = str(query(request), 'access_token');
+  if (token !== undefined && request.headers.authorization !== undefined) {
+    const fromHeader = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization)?.[1];
+    if (fromHeader !== token) throw new ServiceError('invalid_request', 'Authorization and ?access_token= name different keys: give the key once.');
+  }
   if (request.caller || token === undefined) return request.caller;
   if (app.gameService.isAdminToken(token)) return ADMIN_CALLER;
   const actAs = request.headers['x-act-as'];

@@ -9,11 +9,21 @@ import { body, bool, int, language, onlyFields, query, str, type IdParams } from
 
 type P = { Params: IdParams };
 
-/** A seat step's body ({role}, join's inviteCode): an unknown field is refused, not ignored (a misspelt role would act for the wrong seat). */
-function seatBody(request: Parameters<typeof body>[0], allowed: readonly string[] = ['role']): Record<string, unknown> {
+// Bodies whose unknown fields are refused, not ignored: a misspelt field silently dropped did
+// the wrong thing (found probing: {"visibilty": "private"} created a public game; an action with
+// a misspelt expectedVersion was applied without the version check).
+const CREATE_GAME_FIELDS = ['gameType', 'scenario', 'options', 'seed', 'visibility', 'roles', 'ai', 'autoStart', 'rated', 'timeControl'];
+const SUBMIT_ACTION_FIELDS = ['role', 'action', 'actionId', 'expectedVersion', 'idempotencyKey'];
+
+function checkedBody(request: Parameters<typeof body>[0], allowed: readonly string[]): Record<string, unknown> {
   const b = body(request);
   onlyFields(b, allowed);
   return b;
+}
+
+/** A seat step's body ({role}, join's inviteCode): an unknown field is refused, not ignored (a misspelt role would act for the wrong seat). */
+function seatBody(request: Parameters<typeof body>[0], allowed: readonly string[] = ['role']): Record<string, unknown> {
+  return checkedBody(request, allowed);
 }
 
 export default async function gameRoutes(app: FastifyInstance): Promise<void> {
@@ -24,7 +34,7 @@ export default async function gameRoutes(app: FastifyInstance): Promise<void> {
   app.get('/game-types', async () => svc.listGameTypes().map((t) => ({ ...t, data: t.playable ? gameDataIndex(svc.getGameData(t.id)) : null })));
 
   app.post('/games', async (request, reply) => {
-    const game = await svc.createGame(requireCaller(request), body<CreateGameInput>(request) as CreateGameInput);
+    const game = await svc.createGame(requireCaller(request), checkedBody(request, CREATE_GAME_FIELDS) as unknown as CreateGameInput);
     return reply.code(201).header('location', `/games/${game.id}`).send(game);
   });
 
@@ -45,7 +55,7 @@ export default async function gameRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.post('/games/import', async (request, reply) => {
-    const game = await svc.importGame(requireCaller(request), body<ImportInput>(request) as ImportInput);
+    const game = await svc.importGame(requireCaller(request), checkedBody(request, ['record', 'visibility']) as unknown as ImportInput);
     return reply.code(201).header('location', `/games/${game.id}`).send(game);
   });
 
@@ -56,7 +66,7 @@ export default async function gameRoutes(app: FastifyInstance): Promise<void> {
   app.post<P>('/games/:gameId/leave', async (request) => svc.leave(requireCaller(request), request.params.gameId, seatBody(request)));
 
   app.post<P>('/games/:gameId/invites', async (request, reply) => {
-    const invite = await svc.createInvite(requireCaller(request), request.params.gameId, body<{ role: string }>(request));
+    const invite = await svc.createInvite(requireCaller(request), request.params.gameId, checkedBody(request, ['role']) as { role: string });
     return reply.code(201).send(invite);
   });
 
@@ -131,7 +141,7 @@ export default async function gameRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.post<P>('/games/:gameId/actions', async (request, reply) => {
-    const b = body<SubmitActionInput>(request);
+    const b = checkedBody(request, SUBMIT_ACTION_FIELDS) as SubmitActionInput;
     const header = request.headers['idempotency-key'];
     if (Array.isArray(header)) throw new ServiceError('invalid_request', 'Give one Idempotency-Key.');
     if (b.idempotencyKey !== undefined && header !== undefined && b.idempotencyKey !== header) {

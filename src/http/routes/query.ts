@@ -39,10 +39,10 @@ export function bool(q: Query, name: string): boolean | undefined {
   throw new ServiceError('invalid_request', `${name} must be true or false.`);
 }
 
-/** The JSON body as an object ({} when there is none). */
+/** The JSON body as an object ({} when there is none; JSON null is not none). */
 export function body<T = Record<string, unknown>>(request: FastifyRequest): T {
   const b = request.body;
-  if (b === undefined || b === null) return {} as T;
+  if (b === undefined) return {} as T;
   if (typeof b !== 'object' || Array.isArray(b)) throw new ServiceError('invalid_request', 'The body must be a JSON object.');
   return b as T;
 }

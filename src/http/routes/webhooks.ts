@@ -1,7 +1,7 @@
 // Webhook endpoints of the caller (service/webhooks.ts): register, read, change, delete, rotate
 // the secret, the delivery log, redelivery and a test ping. Thin adapters over the service.
 import type { FastifyInstance } from 'fastify';
-import { int, query } from './query.ts';
+import { body, int, query } from './query.ts';
 
 type P = { Params: { webhookId: string } };
 type M = { Params: { webhookId: string; messageId: string } };
@@ -9,10 +9,10 @@ type M = { Params: { webhookId: string; messageId: string } };
 export default async function webhookRoutes(app: FastifyInstance): Promise<void> {
   const svc = app.gameService;
 
-  app.post('/webhooks', async (request, reply) => reply.code(201).send(await svc.createWebhook(request.caller, request.body ?? {})));
+  app.post('/webhooks', async (request, reply) => reply.code(201).send(await svc.createWebhook(request.caller, body(request))));
   app.get('/webhooks', async (request) => svc.listWebhooks(request.caller));
   app.get<P>('/webhooks/:webhookId', async (request) => svc.getWebhook(request.caller, request.params.webhookId));
-  app.patch<P>('/webhooks/:webhookId', async (request) => svc.updateWebhook(request.caller, request.params.webhookId, request.body ?? {}));
+  app.patch<P>('/webhooks/:webhookId', async (request) => svc.updateWebhook(request.caller, request.params.webhookId, body(request)));
   app.delete<P>('/webhooks/:webhookId', async (request, reply) => {
     await svc.deleteWebhook(request.caller, request.params.webhookId);
     return reply.code(204).send();
@@ -25,6 +25,6 @@ export default async function webhookRoutes(app: FastifyInstance): Promise<void>
   app.post<M>('/webhooks/:webhookId/deliveries/:messageId/redeliver', async (request, reply) =>
     reply.code(202).send(await svc.redeliverWebhookMessage(request.caller, request.params.webhookId, request.params.messageId)),
   );
-  app.post<P>('/webhooks/:webhookId/redeliver', async (request, reply) => reply.code(202).send(await svc.redeliverWebhookRange(request.caller, request.params.webhookId, request.body ?? {})));
+  app.post<P>('/webhooks/:webhookId/redeliver', async (request, reply) => reply.code(202).send(await svc.redeliverWebhookRange(request.caller, request.params.webhookId, body(request))));
   app.post<P>('/webhooks/:webhookId/test', async (request, reply) => reply.code(202).send(await svc.testWebhook(request.caller, request.params.webhookId)));
 }

@@ -1,0 +1,122 @@
+// Request bodies that are not JSON objects, and single-value headers sent twice (found by
+// black-box probing). PATCH /leagues/:id with the JSON body null answered 200 (null read as {});
+// webhook routes passed null, arrays and strings to the service as they came. Two Authorization
+// headers were answered as the first one's key (Node keeps the first); two Idempotency-Key or
+// X-Act-As headers were joined ("a, b") and taken for one odd value. Now every such request is
+// 400 invalid_request and changes nothing. So is an unknown field in the bodies of POST /games,
+// /games/:id/actions, /games/:id/invites and /games/import (they were ignored: {"visibilty":
+// "private"} created a public game, an action with a misspelt expectedVersion was applied
+// without the version check). Real Postgres.
+import http from 'node:http';
+import t from 'tap';
+import { buildApp } from '../../src/http/app.ts';
+import { openTestStore, testConfig } from '../helpers/services.ts';
+import { signup } from './rest-helpers.ts';
+import { newGame } from './app-helpers.ts';
+
+const { store, databaseUrl } = await openTestStore(t);
+const app = await buildApp(testConfig({ databaseUrl, webhookAllowPrivate: true }), { store });
+t.teardown(() => app.close());
+await app.listen({ port: 0, host: '127.0.0.1' });
+const address = app.server.address();
+if (address === null || typeof address === 'string') throw new Error('not listening');
+const port = address.port;
+
+/** A request with raw headers (pairs, repeats kept as sent) and a raw body. */
+function raw(method: string, path: string, headers: string[], body?: string): Promise<{ status: number; json: any }> {
+  return new Promise((resolve, reject) => {
+    // With raw headers Node adds none of its own: Host and the body's length are ours to send.
+    const own = ['host', `127.0.0.1:${port}`, ...(body === undefined ? [] : ['content-length', String(Buffer.byteLength(body))])];
+    const req = http.request({ host: '127.0.0.1', port, method, path, headers: [...own, ...headers] }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: text ? JSON.parse(text) : null }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const ada = await signup(app, 'Ada');
+const bob = await signup(app, 'Bob');
+const made = await ada.req('POST', '/leagues', { name: 'Bodies', gameType: 'richard-iii', format: 'round-robin' });
+t.equal(made.statusCode, 201);
+const league = made.json() as { id: string; name: string };
+const hook = await ada.req('POST', '/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['game.finished'] });
+
+t.test('a body that is JSON null, an array, a string or a number: 400 invalid_request, nothing changes', async (t) => {
+  const routes: Array<[string, string]> = [
+    ['PATCH', `/leagues/${league.id}`],
+    ['POST', '/leagues'],
+    ['POST', '/games'],
+    ['POST', '/players'],
+    ['POST', '/me/keys'],
+    ['POST', '/webhooks'],
+    ['POST', '/games/import'],
+  ];
+  if (hook.statusCode === 201) routes.push(['PATCH', `/webhooks/${hook.json().id}`], ['POST', `/webhooks/${hook.json().id}/redeliver`]);
+  for (const [method, url] of routes) {
+    for (const body of ['null', '[]', '[{"name":"x"}]', '"text"', '12']) {
+      const res = await raw(method, url, ['authorization', `Bearer ${ada.key}`, 'content-type', 'application/json'], body);
+      t.equal(res.status, 400, `${method} ${url} ${body}`);
+      t.match(res.json, { code: 'invalid_request', detail: /body must be a JSON object/ }, `${method} ${url} ${body}: typed`);
+    }
+  }
+  const after = await ada.req('GET', `/leagues/${league.id}`);
+  t.equal(after.json().name, 'Bodies', 'the league is unchanged');
+  // No body at all is still fine where a route takes none.
+  const gameId = await newGame(ada, bob);
+  const noBody = await raw('POST', `/games/${gameId}/resign`, ['authorization', `Bearer ${ada.key}`]);
+  t.not(noBody.status, 400, 'no body: not refused as a body');
+  t.ok(noBody.status < 500);
+});
+
+t.test('single-value headers sent twice: 400 invalid_request, nothing changes', async (t) => {
+  const gameId = await newGame(ada, bob);
+  const twice: Array<[string, string[]]> = [
+    ['Authorization', ['authorization', `Bearer ${bob.key}`, 'Authorization', `Bearer ${ada.key}`]],
+    ['X-Act-As', ['authorization', `Bearer ${ada.key}`, 'x-act-as', ada.id, 'x-act-as', bob.id]],
+    ['Idempotency-Key', ['authorization', `Bearer ${ada.key}`, 'idempotency-key', 'one', 'Idempotency-Key', 'two']],
+    ['Content-Type', ['authorization', `Bearer ${ada.key}`, 'content-type', 'application/json', 'content-type', 'text/plain']],
+  ];
+  for (const [name, headers] of twice) {
+    const res = await raw('POST', `/games/${gameId}/resign`, [...headers, ...(headers.includes('content-type') ? [] : ['content-type', 'application/json'])], '{}');
+    t.equal(res.status, 400, name);
+    t.match(res.json, { code: 'invalid_request', detail: new RegExp(`${name} header is sent more than once`, 'i') }, `${name}: typed`);
+  }
+  t.equal((await ada.req('GET', `/games/${gameId}`)).json().status, 'active', 'nobody resigned');
+  // GraphQL too (its own error shape), and a header that may repeat (Accept) is fine.
+  const gql = await raw('POST', '/graphql', ['authorization', `Bearer ${ada.key}`, 'authorization', `Bearer ${bob.key}`, 'content-type', 'application/json'], JSON.stringify({ query: '{ me { id } }' }));
+  t.equal(gql.status, 400);
+  t.match(gql.json, { errors: [{ extensions: { code: 'invalid_request' } }] });
+  const ok = await raw('GET', `/games/${gameId}`, ['authorization', `Bearer ${ada.key}`, 'accept', 'application/json', 'accept', '*/*']);
+  t.equal(ok.status, 200, 'Accept twice is fine');
+});
+
+t.test('unknown fields in a game, action, invite or import body: 400 invalid_request, nothing changes', async (t) => {
+  const before = (await ada.req('GET', '/games?player=me')).json().items.length as number;
+  const misspelt = await ada.req('POST', '/games', { gameType: 'richard-iii', scenario: 'richard-iii', roles: ['York'], visibilty: 'private' });
+  t.equal(misspelt.statusCode, 400, 'POST /games visibilty');
+  t.match(misspelt.json(), { code: 'invalid_request', fields: ['visibilty'] });
+  t.equal((await ada.req('GET', '/games?player=me')).json().items.length, before, 'no game created');
+
+  const gameId = await newGame(ada, bob);
+  const legal = (await ada.req('GET', `/games/${gameId}/actions?role=York`)).json() as { version: number; actions: unknown[] };
+  const action = await ada.req('POST', `/games/${gameId}/actions`, { action: legal.actions[0], expectedVersoin: legal.version + 5 });
+  t.equal(action.statusCode, 400, 'an action with expectedVersoin');
+  t.match(action.json(), { code: 'invalid_request', fields: ['expectedVersoin'] });
+  t.equal((await ada.req('GET', `/games/${gameId}`)).json().version, legal.version, 'not applied');
+
+  const open = (await ada.req('POST', '/games', { gameType: 'richard-iii', scenario: 'richard-iii', roles: ['York'] })).json().id as string;
+  const invite = await ada.req('POST', `/games/${open}/invites`, { role: 'Lancaster', expires: 5 });
+  t.equal(invite.statusCode, 400, 'an invite with an unknown field');
+
+  const imported = await ada.req('POST', '/games/import', { record: {}, visibilty: 'private' });
+  t.equal(imported.statusCode, 400, 'an import with visibilty');
+  t.match(imported.json(), { code: 'invalid_request', fields: ['visibilty'] });
+  // The known fields still work.
+  t.equal((await ada.req('POST', `/games/${open}/invites`, { role: 'Lancaster' })).statusCode, 201);
+  const ok = await ada.req('POST', `/games/${gameId}/actions`, { action: legal.actions[0], expectedVersion: legal.version, role: 'York', idempotencyKey: 'k1' });
+  t.equal(ok.statusCode, 200, 'an action with every known field');
+});
