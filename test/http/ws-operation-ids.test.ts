@@ -131,6 +131,22 @@ t.test('a subscribe without a text id closes the socket with 4400', async (t) =>
   t.equal(await slotsHeld(0), 0, 'no slot is held');
 });
 
+t.test('an id longer than 128 characters closes the socket with 4400; one of 128 runs', async (t) => {
+  const cy = await signup(app, 'Cy2');
+  const long = await connect(cy);
+  long.send(subscribe('x'.repeat(129)));
+  await long.until('the close for a 129-character id', () => long.closed() !== null);
+  t.equal(long.closed()?.code, 4400, '129 characters: 4400');
+  t.notOk(long.got.some((m) => m.type === 'next'), 'nothing ran');
+  t.equal(await slotsHeld(0), 0, 'no slot is held');
+  const ok = await connect(cy);
+  ok.send(subscribe('y'.repeat(128)));
+  t.equal(await slotsHeld(1), 1, '128 characters: the subscription runs');
+  t.equal(ok.closed(), null, 'the socket stays open');
+  await ok.close();
+  t.equal(await slotsHeld(0), 0, 'no slot is held');
+});
+
 t.test('a complete racing its subscribe, then the id again: both streams end with the socket', async (t) => {
   const dee = await signup(app, 'Dee');
   for (let round = 0; round < 5; round++) {

@@ -31,8 +31,8 @@
 // its iterator, which it has only once the resolver's start is over: a complete that came before
 // was lost. So each start is also tracked from its message until its resolver hands its stream
 // over (subscriptions.ts) or it is refused (starts()); a complete in between marks it, and the
-// resolver ends the stream it started. At most MAX_STARTING starts per socket are tracked (ids up
-// to MAX_ID_LENGTH characters).
+// resolver ends the stream it started. At most MAX_STARTING starts per socket are tracked; an id
+// longer than MAX_ID_LENGTH characters closes the socket with 4400.
 //
 // connection_init. A socket that does not send one within `initWaitMs` is closed with 4408
 // (Connection initialisation timeout); a second one closes it with 4429 (Too many initialisation
@@ -357,10 +357,13 @@ export class WebSocketSockets {
     if (type !== p.start) return { data };
     if (p === TRANSPORT_WS && !state.initialised) return { close: CLOSE_UNAUTHORIZED, reason: 'Unauthorized' };
     if (typeof id !== 'string' || id === '') return { close: CLOSE_BAD_REQUEST, reason: 'Invalid message received: a subscribe message needs an id' };
+    // The id comes back on every message of its operation: one of up to the 1 MiB message size
+    // was echoed on each event (found probing). Clients use short ids (graphql-ws: a UUID).
+    if (id.length > MAX_ID_LENGTH) return { close: CLOSE_BAD_REQUEST, reason: `Invalid message received: an id is at most ${MAX_ID_LENGTH} characters` };
     if (state.live.has(id)) return { close: CLOSE_SUBSCRIBER_EXISTS, reason: `Subscriber for ${id.slice(0, 64)} already exists` };
     state.live.add(id);
     state.starting.delete(id);
-    if (id.length <= MAX_ID_LENGTH && state.starting.size < MAX_STARTING) state.starting.set(id, { completed: false });
+    if (state.starting.size < MAX_STARTING) state.starting.set(id, { completed: false });
 
     const rawPayload = m.payload;
     // A start without an object payload, or whose query is not a text: Mercurius read them as they
