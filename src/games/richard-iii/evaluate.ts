@@ -67,7 +67,8 @@
  * Weights are rough, chosen by the benchmark's win rates (scripts/bench-ai.ts),
  * not fitted.
  */
-import { AREA, BLOCK_INDEX, BLOCKS, NEIGHBOURS, NUM_BLOCKS, other, type Side } from './data.ts';
+import { handAp } from './cards.ts';
+import { AREA, BLOCK_INDEX, BLOCKS, CARD, NEIGHBOURS, NUM_BLOCKS, other, type Side } from './data.ts';
 import { isHeirOf, livingHeirCount } from './heirs.ts';
 import { usurpationCount } from './political-turn.ts';
 import { ownerOf, type R3State } from './state.ts';
@@ -106,6 +107,28 @@ const THREAT_WEIGHT = 0.3;
  * 7–7 so: src/ai/README.md, fifth round).
  */
 const EXILE_WEIGHT = 0.15;
+/**
+ * The AP a side has still to spend this campaign: the cards in its hand and
+ * the card it has played this turn until its Action Phase begins, 0.2 points
+ * per AP more than the enemy's. Choosing which card to play moves AP from the
+ * hand to the table and changes nothing; the played card's AP leave the
+ * estimate when its Action Phase begins, whatever is then done with them, so
+ * no move is held back to keep AP. What it tells apart is hands: without it
+ * the search could not tell keeping a 13-AP hand from demanding a redeal
+ * (5.1), both leaving the board as it was, and kept one in a lost Kingmaker
+ * game (562: 3, 1, 3, 0, 2, 2, 2; the average hand is 17.4 AP;
+ * src/ai/README.md, seventh round).
+ */
+const CARD_AP_WEIGHT = 0.2;
+
+function apToCome(s: R3State, side: Side): number {
+  let ap = handAp(s.hands[side]);
+  const played = s.played[side];
+  // Its phase has not begun: the cards are not yet revealed, or the other
+  // side is Player 1 and still acting (each phase's first frame is marked `phase`).
+  if (played !== null && (s.p1 === null || (s.p1 !== side && s.flow.some((f) => f['phase'] === true && f.side === s.p1)))) ap += CARD[played]!.ap;
+  return ap;
+}
 
 interface AreaTally { power: [number, number]; steps: [number, number]; count: [number, number] }
 
@@ -166,7 +189,7 @@ export function evaluate(s: R3State, role: string): number {
   // and left its AP unspent in turns 4-7 (fifth round).
   const heirs = [livingHeirCount(s, me), livingHeirCount(s, opp)];
   const heirStake = heirs.map((n) => 1 + (n <= 1 ? LAST_HEIR_WEIGHT : HEIR_WEIGHT));
-  margin += pendingArrival(s, me);
+  margin += pendingArrival(s, me) + CARD_AP_WEIGHT * (apToCome(s, me) - apToCome(s, opp));
   let steps = 0, exiles = 0;
   const areas = new Map<string, AreaTally>();
   for (let b = 0; b < NUM_BLOCKS; b++) {

@@ -4,7 +4,9 @@
 import t from 'tap';
 import { richardIII } from '../../../src/games/richard-iii/index.ts';
 import { evaluate } from '../../../src/games/richard-iii/evaluate.ts';
-import { AREA, BLOCKS, NUM_BLOCKS } from '../../../src/games/richard-iii/data.ts';
+import { AREA, BLOCKS, CARDS, HAND_SIZE, NUM_BLOCKS } from '../../../src/games/richard-iii/data.ts';
+import { handAp } from '../../../src/games/richard-iii/cards.ts';
+import { chooseAction, type AnyGameModule } from '../../../src/ai/index.ts';
 import { ownerOf, type R3State } from '../../../src/games/richard-iii/state.ts';
 
 t.test('estimates complement each other and follow the usurpation margin', async (t) => {
@@ -108,7 +110,8 @@ t.test('in the last turn a tie is the King\'s, however many levies the Pretender
   // steps made Lancaster the favourite, and it stopped moving.
   const s = richardIII.setup({ scenario: 'richard-iii', seed: 'eval' });
   const idx = (id: string): number => BLOCKS.findIndex((b) => b.id === id);
-  const x: R3State = { ...structuredClone(s), turn: 7 };
+  // The hands as dealt would count their AP still to come (equal hands: none).
+  const x: R3State = { ...structuredClone(s), turn: 7, hands: { York: [], Lancaster: [] } };
   for (const id of ['richmond', 'oxford', 'pembroke']) x.loc[idx(id)] = 'kent';
   x.loc[idx('shrewsbury-l')] = 'south-yorks';
   for (const id of ['norfolk', 'suffolk']) x.loc[idx(id)] = 'pool';
@@ -174,12 +177,61 @@ t.test('a tie is the King\'s, however many heirs the Pretender has left', async 
   // battle pending or threatened next to Gloucester): the tie is a loss.
   const s = richardIII.setup({ scenario: 'kingmaker', seed: 'eval' });
   const idx = (id: string): number => BLOCKS.findIndex((b) => b.id === id);
-  const x: R3State = structuredClone(s);
+  // The hands as dealt would count their AP still to come (equal hands: none).
+  const x: R3State = { ...structuredClone(s), hands: { York: [], Lancaster: [] } };
   for (const [id, area] of [['prince-edward', 'cornwall'], ['exeter-l', 'cornwall'], ['warwick-l', 'kent'], ['clarence-l', 'kent'], ['oxford', 'dorset']] as const) x.loc[idx(id)] = area;
   x.loc[idx('march')] = 'dead';
   for (const id of ['norfolk', 'suffolk', 'arundel']) x.loc[idx(id)] = 'pool';
   for (const turn of [4, 6, 7]) {
     const e = evaluate({ ...x, turn }, 'Lancaster');
     t.ok(e < 0.5, `Lancaster tied with more heirs in turn ${turn}: ${e.toFixed(3)}`);
+  }
+});
+
+t.test('AP still to come count: a weak dealt hand is worth redealing, and playing a card changes nothing', async (t) => {
+  // Kingmaker, bench:ai game 562's deal: Lancaster holds 3, 1, 3, 0, 2, 2, 2
+  // (13 AP, so it may demand a redeal, 5.1). Keeping it and demanding a redeal
+  // leave the board as it was; only the hand's AP tells them apart.
+  const s = richardIII.setup({ scenario: 'kingmaker', seed: 'bench-ai:562:kingmaker' });
+  t.equal(handAp(s.hands.Lancaster), 13, 'the weak hand of game 562');
+  t.ok(richardIII.legalActions(s, 'Lancaster').some((a) => (a as { type: string }).type === 'demand_redeal'), 'a redeal may be demanded');
+  const better: R3State = structuredClone(s);
+  const strong = CARDS.filter((c) => c.kind === 'action' && c.ap === 4).map((c) => c.id).filter((id) => !s.hands.York.includes(id)).slice(0, 3);
+  better.hands.Lancaster = [...strong, ...better.hands.Lancaster.filter((c) => !strong.includes(c))].slice(0, HAND_SIZE);
+  t.ok(handAp(better.hands.Lancaster) > 13, `a stronger hand: ${handAp(better.hands.Lancaster)} AP`);
+  t.ok(evaluate(better, 'Lancaster') > evaluate(s, 'Lancaster'), 'a stronger hand is worth more');
+  t.ok(Math.abs(evaluate(better, 'York') + evaluate(better, 'Lancaster') - 1) < 1e-9, 'still complementary');
+  // Keep both hands; then at the card choice every card scores the same.
+  let turn1 = s;
+  for (const side of ['York', 'Lancaster']) {
+    const keep = richardIII.legalActions(turn1, side).find((a) => (a as { type: string }).type === 'keep_hand');
+    if (keep) turn1 = richardIII.apply(turn1, side, keep) as R3State;
+  }
+  const plays = richardIII.legalActions(turn1, 'Lancaster').filter((a) => (a as { type: string }).type === 'play');
+  t.equal(plays.length, HAND_SIZE, 'turn 1: seven cards to choose from');
+  const scores = plays.map((a) => evaluate(richardIII.apply(turn1, 'Lancaster', a) as R3State, 'Lancaster'));
+  t.ok(Math.max(...scores) - Math.min(...scores) < 1e-12, 'the card played face down changes nothing');
+  // Once the Action Phase begins its card's AP are gone, whatever is done with them.
+  const lp = richardIII.apply(turn1, 'Lancaster', plays[0]!) as R3State;
+  const yp = richardIII.legalActions(lp, 'York').find((a) => (a as { type: string }).type === 'play')!;
+  const revealed = richardIII.apply(lp, 'York', yp) as R3State;
+  t.ok(revealed.p1 !== null, 'cards revealed, Player 1 acting');
+  const p1 = revealed.p1 as 'York' | 'Lancaster';
+  const p2 = p1 === 'York' ? 'Lancaster' : 'York';
+  const end = richardIII.legalActions(revealed, p1).find((a) => (a as { type: string }).type === 'end');
+  if (end) {
+    const after = richardIII.apply(revealed, p1, end) as R3State;
+    const moved = structuredClone(after);
+    moved.played[p2] = null; // as if its AP were not there: the estimate already left them out
+    t.equal(evaluate(after, p1), evaluate(moved, p1), 'Player 2 acting: its card no longer counts');
+  }
+});
+
+t.test('the normal search demands a redeal of a 13-AP hand', async (t) => {
+  const s = richardIII.setup({ scenario: 'kingmaker', seed: 'bench-ai:562:kingmaker' });
+  const M = richardIII as unknown as AnyGameModule;
+  for (const seed of ['a', 'b', 'c', 'd', 'e', 'f']) {
+    const d = chooseAction(M, { gameType: M.id, role: 'Lancaster', view: M.view(s, 'Lancaster'), legalActions: M.legalActions(s, 'Lancaster'), level: 'normal', seed });
+    t.same(d.action, { type: 'demand_redeal' }, `seed ${seed}`);
   }
 });
