@@ -8,7 +8,8 @@
 // name twice) were dropped silently: the connection ran as the key itself, or anonymous. The
 // `extensions` Mercurius reads on a subscribe message (credentials for an onConnect hook Herald
 // has not) were dropped silently too. A message over the size limit (a client's protocol error)
-// was logged at error level. Real Postgres and Redis, real sockets.
+// was logged at error level. A message that is not JSON, or of no known type, was answered
+// with an error without extensions.code. Real Postgres and Redis, real sockets.
 import { Writable } from 'node:stream';
 import t from 'tap';
 import WebSocket from 'ws';
@@ -44,7 +45,7 @@ async function open(init?: unknown) {
   const until = async (what: string, ok: () => boolean) => {
     while (!ok()) await within(new Promise<void>((resolve) => waiters.push(resolve)), () => `${what}; got ${JSON.stringify(got)}, closed ${JSON.stringify(closed)}`);
   };
-  const send = (m: unknown) => socket.send(typeof m === 'string' ? m : JSON.stringify(m));
+  const send = (m: unknown) => socket.send(typeof m === 'string' || Buffer.isBuffer(m) ? m : JSON.stringify(m));
   if (init !== undefined) {
     send({ type: 'connection_init', payload: init });
     await until('connection_ack', () => got.some((m) => m.type === 'connection_ack'));
@@ -87,6 +88,32 @@ t.test('a message of the other subprotocol is answered without ending an operati
   c.send(myTurn('a'));
   await c.until('the close', () => c.closed() !== null);
   t.equal(c.closed()?.code, 4409, 'a is still running: its id is taken');
+});
+
+t.test('a message that is not JSON, or of no known type, is answered with a typed error; the socket goes on', async (t) => {
+  const gus = await signup(app, 'Gus');
+  const c = await open({ Authorization: `Bearer ${gus.key}` });
+  // Mercurius answered these with errors without extensions.code (found probing).
+  const cases: Array<[string | Buffer, string]> = [
+    ['not json', 'Message must be a JSON string'],
+    [Buffer.from([0xff, 0x00, 0x01]), 'Message must be a JSON string'],
+    ['5', 'Invalid payload type'],
+    ['[]', 'Invalid payload type'],
+    ['"subscribe"', 'Invalid payload type'],
+    ['{}', 'Invalid payload type'],
+    ['{"type":"foo"}', 'Invalid payload type'],
+    ['{"type":7,"id":"q"}', 'Invalid payload type'],
+  ];
+  for (const [message, answer] of cases) {
+    const before = c.got.length;
+    c.send(message);
+    await c.until(`the answer to ${String(message)}`, () => c.got.length > before);
+    t.match(c.got[before], { type: 'error', payload: [{ message: answer, extensions: { code: 'invalid_request' } }] }, String(message));
+  }
+  c.send(myTurn('after'));
+  await settle();
+  t.notOk(c.got.some((m) => m.id === 'after'), 'a subscription still runs');
+  t.equal(c.closed(), null, 'the socket is open');
 });
 
 t.test('connection_init credentials that cannot be read fail every subscription, typed', async (t) => {
