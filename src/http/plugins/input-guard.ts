@@ -16,14 +16,23 @@
 // Node keeps the first Authorization and Content-Type and joins the others with
 // ", ", so which key, player or retry a request meant was a guess.
 //
+// A JSON body must be valid UTF-8 (RFC 8259; a charset parameter changes nothing): Fastify
+// decoded bad bytes to U+FFFD and the request went on, so Latin-1 "Zoë" was stored as "Zo\uFFFD".
+// Now 400 invalid_request. A body with a Content-Encoding other than identity (gzip, deflate…)
+// is 415 invalid_request with Accept-Encoding: identity: Herald does not decompress bodies, and
+// the compressed bytes were read as JSON ("not valid JSON"), or a plain body under a lying
+// header was taken as it came.
+//
 // At /graphql it also checks the request's shape (query a string, variables an
 // object: ../graphql/input.ts). String literals inside a GraphQL document are
 // checked by a validation rule (the document is not parsed here).
+import { isUtf8 } from 'node:buffer';
 import fp from 'fastify-plugin';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../service/api.ts';
 import { findUnstorable, type Unstorable } from '../storable.ts';
 import { checkGraphqlRequest } from '../graphql/input.ts';
+import { HttpProblem } from '../problem.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -46,6 +55,16 @@ function checkDuplicates(request: FastifyRequest): void {
   }
 }
 
+/** A body with a Content-Encoding other than identity: 415 (no body, no refusal). */
+function checkContentEncoding(request: FastifyRequest, reply: FastifyReply): void {
+  const encoding = request.headers['content-encoding'];
+  if (encoding === undefined || encoding.trim().toLowerCase() === 'identity') return;
+  const length = request.headers['content-length'];
+  if (request.headers['transfer-encoding'] === undefined && (length === undefined || length.trim() === '0')) return;
+  reply.header('accept-encoding', 'identity');
+  throw new HttpProblem(415, 'invalid_request', `Content-Encoding ${JSON.stringify(encoding.slice(0, 50))} is not supported: send the body uncompressed.`);
+}
+
 function checkHeaders(request: FastifyRequest): void {
   checkDuplicates(request);
   // One walk over all of them for the clean case (nearly every request); the header is named only when one is bad.
@@ -57,10 +76,23 @@ function checkHeaders(request: FastifyRequest): void {
 }
 
 async function inputGuard(app: FastifyInstance): Promise<void> {
+  // Fastify's JSON parser, on the body's bytes checked to be UTF-8 first (it decoded them lossily).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const bytes = body as Buffer;
+    if (!isUtf8(bytes)) {
+      done(new ServiceError('invalid_request', 'The body is not valid UTF-8: JSON is UTF-8 (RFC 8259), whatever charset the Content-Type names.'), undefined);
+      return;
+    }
+    parseJson(request, bytes.toString('utf8'), done);
+  });
+
   // Callback hooks, not async ones (they run on every request, and a promise each costs): an
   // error goes to done().
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     try {
+      checkContentEncoding(request, reply);
       checkHeaders(request);
       const bad = findUnstorable(request.params, 'path') ?? findUnstorable(request.query, 'query');
       if (bad) refuse(bad);
