@@ -141,6 +141,13 @@ t.test('a body that is not valid UTF-8: 400 invalid_request; a compressed body (
   const gqlLatin1 = await raw('POST', '/graphql', [...auth, 'content-type', 'application/json'], Buffer.concat([Buffer.from('{"query":"{ me { id } }","variables":{"a":"'), Buffer.from([0xff]), Buffer.from('"}}')]));
   t.equal(gqlLatin1.status, 400, 'GraphQL');
   t.match(gqlLatin1.json, { errors: [{ extensions: { code: 'invalid_request' } }] });
+  // An application/graphql body (the query's text): a key labelled "Zo\uFFFD" was created.
+  const keys = async () => ((await ada.req('GET', '/me/keys')).json() as { keys: unknown[] }).keys.length;
+  const keysBefore = await keys();
+  const gqlText = await raw('POST', '/graphql', [...auth, 'content-type', 'application/graphql'], Buffer.concat([Buffer.from('mutation { createKey(label: "Zo'), Buffer.from([0xeb]), Buffer.from('") { label } }')]));
+  t.equal(gqlText.status, 400, 'application/graphql');
+  t.match(gqlText.json, { errors: [{ message: /not valid UTF-8/, extensions: { code: 'invalid_request' } }] });
+  t.equal(await keys(), keysBefore, 'no key created');
   // Compressed bodies are not read (gzip bytes were "not valid JSON"; plain JSON under a gzip header was taken as it came).
   const json = JSON.stringify({ name: 'Compressed' });
   for (const [encoding, body] of [['gzip', gzipSync(json)], ['gzip', json], ['deflate', json], ['br', json]] as const) {
