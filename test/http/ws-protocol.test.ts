@@ -9,12 +9,15 @@
 // `extensions` Mercurius reads on a subscribe message (credentials for an onConnect hook Herald
 // has not) were dropped silently too. A message over the size limit (a client's protocol error)
 // was logged at error level. A message that is not JSON, or of no known type, was answered
-// with an error without extensions.code. Real Postgres and Redis, real sockets.
+// with an error without extensions.code. A socket naming no known subprotocol was reported with
+// console.log (a line that is not JSON in the log) and at warn. Real Postgres and Redis, real
+// sockets.
 import { Writable } from 'node:stream';
 import t from 'tap';
+import WebSocket from 'ws';
 import { buildApp } from '../../src/http/app.ts';
 import { openTestStore, TEST_REDIS_URL, testConfig } from '../helpers/services.ts';
-import { STREAM_FILE_TIMEOUT_MS } from '../helpers/streams.ts';
+import { STREAM_FILE_TIMEOUT_MS, within } from '../helpers/streams.ts';
 import { signup } from './rest-helpers.ts';
 import { openSocket } from './ws-helpers.ts';
 
@@ -154,4 +157,35 @@ t.test('a message over the size limit closes the socket (1009), logged as the cl
   t.same(lines.slice(from).filter((l) => l.level >= 50).map((l) => l.msg), [], 'nothing at error level');
   t.ok(lines.slice(from).some((l) => l.level === 30 && /protocol error/.test(l.msg)), 'logged at info');
   t.equal((await app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
+});
+
+t.test('a socket naming no known subprotocol closes with 1002, logged at info, nothing printed outside the log', async (t) => {
+  // Found probing: Mercurius printed "wrong websocket protocol: <the client's text>" with
+  // console.log, a line that is not JSON in the server's JSON log, and logged it again at warn.
+  const printed: string[] = [];
+  const log = console.log;
+  console.log = (...args: unknown[]) => { printed.push(args.map(String).join(' ')); };
+  t.teardown(() => { console.log = log; });
+  for (const protocol of ['not-graphql', undefined]) {
+    const from = lines.length;
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/graphql`, protocol);
+    t.teardown(() => socket.terminate());
+    const code = await within(new Promise<number>((resolve) => socket.on('close', (c) => resolve(c))), 'the close');
+    t.equal(code, 1002, `${protocol ?? 'no subprotocol'}: protocol error`);
+    await settle();
+    t.same(lines.slice(from).filter((l) => l.level >= 40).map((l) => l.msg), [], `${protocol ?? 'no subprotocol'}: nothing at warn or error level`);
+    t.ok(lines.slice(from).some((l) => l.level === 30 && /subprotocol/.test(l.msg)), `${protocol ?? 'no subprotocol'}: logged at info`);
+  }
+  console.log = log;
+  t.same(printed, [], 'nothing printed to stdout');
+  // The two subprotocols still connect.
+  for (const protocol of ['graphql-transport-ws', 'graphql-ws']) {
+    const ok = new WebSocket(`ws://127.0.0.1:${port}/graphql`, protocol);
+    t.teardown(() => ok.terminate());
+    await within(new Promise((resolve) => ok.on('open', resolve)), () => `${protocol} to open`);
+    const first = within(new Promise<string>((resolve) => ok.once('message', (d) => resolve(String(d)))), () => `${protocol}: connection_ack`);
+    ok.send(JSON.stringify({ type: 'connection_init', payload: {} }));
+    t.match(JSON.parse(await first), { type: 'connection_ack' }, `${protocol}: acknowledged`);
+    ok.close();
+  }
 });
