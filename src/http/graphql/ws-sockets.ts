@@ -77,7 +77,7 @@ export const KEY_REVOKED_REASON = 'Forbidden: the API key of this connection has
 export interface WatchedSocket {
   /** ws's readyState (1: open); absent counts as open. */
   readonly readyState?: number;
-  /** The subprotocol: graphql-transport-ws, or the older graphql-ws (also when none was named). */
+  /** The subprotocol: graphql-transport-ws, or the older graphql-ws (a socket naming none is never watched). */
   readonly protocol?: string;
   emit(event: string | symbol, ...args: unknown[]): boolean;
   once(event: 'close', listener: () => void): unknown;
@@ -116,7 +116,7 @@ interface Protocol {
 }
 const TRANSPORT_WS: Protocol = { start: 'subscribe', stop: 'complete', known: new Set(['connection_init', 'subscribe', 'complete', 'ping', 'pong', 'connection_terminate']) };
 const LEGACY_WS: Protocol = { start: 'start', stop: 'stop', known: new Set(['connection_init', 'start', 'stop', 'connection_terminate']) };
-// Mercurius uses its default (graphql-ws) for a socket that named no subprotocol.
+// A socket that names neither (or none) is closed before it is watched (plugins/graphql.ts).
 const protocolOf = (socket: WatchedSocket): Protocol => (socket.protocol === 'graphql-transport-ws' ? TRANSPORT_WS : LEGACY_WS);
 
 // The server's end of one operation (both subprotocols); Mercurius writes {"type", "id", "payload"} in that order.
