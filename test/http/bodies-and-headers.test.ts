@@ -163,6 +163,8 @@ t.test('a body that is not valid UTF-8: 400 invalid_request; a compressed body (
   const utf8 = await raw('PATCH', `/leagues/${league.id}`, [...auth, 'content-type', 'application/json; charset=UTF-8', 'content-encoding', 'identity'], JSON.stringify({ name: 'Zoë' }));
   t.equal(utf8.status, 200);
   t.equal(await name(), 'Zoë');
+  const empty = await raw('PATCH', `/leagues/${league.id}`, [...auth, 'content-type', 'application/json', 'content-encoding', ''], JSON.stringify({ name: 'Zoë' }));
+  t.equal(empty.status, 200, 'an empty Content-Encoding is none');
   const noBody = await raw('GET', `/leagues/${league.id}`, ['content-encoding', 'gzip']);
   t.equal(noBody.status, 200, 'a GET without a body');
   // The body limit still holds.

@@ -90,7 +90,7 @@ function hasBody(request: FastifyRequest): boolean {
 /** A body with a Content-Encoding other than identity: 415 (no body, no refusal). */
 function checkContentEncoding(request: FastifyRequest, reply: FastifyReply): void {
   const encoding = request.headers['content-encoding'];
-  if (encoding === undefined || encoding.trim().toLowerCase() === 'identity') return;
+  if (encoding === undefined || ['', 'identity'].includes(encoding.trim().toLowerCase())) return;
   if (!hasBody(request)) return;
   reply.header('accept-encoding', 'identity');
   throw new HttpProblem(415, 'invalid_request', `Content-Encoding ${JSON.stringify(encoding.slice(0, 50))} is not supported: send the body uncompressed.`);
