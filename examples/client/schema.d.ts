@@ -136,6 +136,9 @@ export interface paths {
          *     schema.graphql). `query` must be a string and `variables` an object;
          *     strings holding U+0000 or lone UTF-16 surrogates are refused
          *     (`invalid_request`). The same limits apply to GET and to subscriptions.
+         *     Over a rate limit (see TooManyRequests) the answer is 429 with
+         *     `Retry-After` and one error whose `extensions` hold `code`
+         *     `rate_limited`, `scope`, `limit` and `retryAfter`.
          */
         post: operations["postGraphql"];
         delete?: never;
@@ -3941,6 +3944,7 @@ export interface operations {
         responses: {
             200: components["responses"]["GraphqlResult"];
             400: components["responses"]["GraphqlResult"];
+            429: components["responses"]["GraphqlResult"];
         };
     };
     postGraphql: {
@@ -3967,6 +3971,7 @@ export interface operations {
         responses: {
             200: components["responses"]["GraphqlResult"];
             400: components["responses"]["GraphqlResult"];
+            429: components["responses"]["GraphqlResult"];
         };
     };
     createPlayer: {

@@ -6,8 +6,12 @@
 // 400 invalid_request and changes nothing. So is an unknown field in the bodies of POST /games,
 // /games/:id/actions, /games/:id/invites and /games/import (they were ignored: {"visibilty":
 // "private"} created a public game, an action with a misspelt expectedVersion was applied
-// without the version check). Real Postgres.
+// without the version check). A JSON body that is not valid UTF-8 was decoded with U+FFFD in
+// place of its bad bytes and stored so ("Zoë" in Latin-1 became "Zo\uFFFD"), and a body with a
+// Content-Encoding (gzip) was read as if uncompressed ("not valid JSON", or taken as it came when
+// the header lied): now 400 and 415. Real Postgres.
 import http from 'node:http';
+import { gzipSync } from 'node:zlib';
 import t from 'tap';
 import { buildApp } from '../../src/http/app.ts';
 import { openTestStore, testConfig } from '../helpers/services.ts';
@@ -23,7 +27,7 @@ if (address === null || typeof address === 'string') throw new Error('not listen
 const port = address.port;
 
 /** A request with raw headers (pairs, repeats kept as sent) and a raw body. */
-function raw(method: string, path: string, headers: string[], body?: string): Promise<{ status: number; json: any }> {
+function raw(method: string, path: string, headers: string[], body?: string | Buffer): Promise<{ status: number; json: any }> {
   return new Promise((resolve, reject) => {
     // With raw headers Node adds none of its own: Host and the body's length are ours to send.
     const own = ['host', `127.0.0.1:${port}`, ...(body === undefined ? [] : ['content-length', String(Buffer.byteLength(body))])];
@@ -119,4 +123,51 @@ t.test('unknown fields in a game, action, invite or import body: 400 invalid_req
   t.equal((await ada.req('POST', `/games/${open}/invites`, { role: 'Lancaster' })).statusCode, 201);
   const ok = await ada.req('POST', `/games/${gameId}/actions`, { action: legal.actions[0], expectedVersion: legal.version, role: 'York', idempotencyKey: 'k1' });
   t.equal(ok.statusCode, 200, 'an action with every known field');
+});
+
+t.test('a body that is not valid UTF-8: 400 invalid_request; a compressed body (Content-Encoding): 415; nothing changes', async (t) => {
+  const auth = ['authorization', `Bearer ${ada.key}`];
+  const name = () => ada.req('GET', `/leagues/${league.id}`).then((r) => (r.json() as { name: string }).name);
+  const before = await name();
+  // "Zoë" in Latin-1 (0xEB), declared or not: JSON is UTF-8 (RFC 8259), its charset parameter changes nothing.
+  const latin1 = Buffer.concat([Buffer.from('{"name":"Zo'), Buffer.from([0xeb]), Buffer.from('"}')]);
+  for (const type of ['application/json', 'application/json; charset=iso-8859-1']) {
+    const res = await raw('PATCH', `/leagues/${league.id}`, [...auth, 'content-type', type], latin1);
+    t.equal(res.status, 400, type);
+    t.match(res.json, { code: 'invalid_request', detail: /not valid UTF-8/ }, `${type}: typed`);
+  }
+  const signupLatin1 = await raw('POST', '/players', ['content-type', 'application/json'], latin1);
+  t.equal(signupLatin1.status, 400, 'POST /players: refused (no player named with U+FFFD)');
+  const gqlLatin1 = await raw('POST', '/graphql', [...auth, 'content-type', 'application/json'], Buffer.concat([Buffer.from('{"query":"{ me { id } }","variables":{"a":"'), Buffer.from([0xff]), Buffer.from('"}}')]));
+  t.equal(gqlLatin1.status, 400, 'GraphQL');
+  t.match(gqlLatin1.json, { errors: [{ extensions: { code: 'invalid_request' } }] });
+  // An application/graphql body (the query's text): a key labelled "Zo\uFFFD" was created.
+  const keys = async () => ((await ada.req('GET', '/me/keys')).json() as { keys: unknown[] }).keys.length;
+  const keysBefore = await keys();
+  const gqlText = await raw('POST', '/graphql', [...auth, 'content-type', 'application/graphql'], Buffer.concat([Buffer.from('mutation { createKey(label: "Zo'), Buffer.from([0xeb]), Buffer.from('") { label } }')]));
+  t.equal(gqlText.status, 400, 'application/graphql');
+  t.match(gqlText.json, { errors: [{ message: /not valid UTF-8/, extensions: { code: 'invalid_request' } }] });
+  t.equal(await keys(), keysBefore, 'no key created');
+  // Compressed bodies are not read (gzip bytes were "not valid JSON"; plain JSON under a gzip header was taken as it came).
+  const json = JSON.stringify({ name: 'Compressed' });
+  for (const [encoding, body] of [['gzip', gzipSync(json)], ['gzip', json], ['deflate', json], ['br', json]] as const) {
+    const res = await raw('PATCH', `/leagues/${league.id}`, [...auth, 'content-type', 'application/json', 'content-encoding', encoding], body);
+    t.equal(res.status, 415, `Content-Encoding ${encoding}${typeof body === 'string' ? ' (a plain body)' : ''}`);
+    t.match(res.json, { code: 'invalid_request', detail: /Content-Encoding/ });
+  }
+  const gqlGzip = await raw('POST', '/graphql', [...auth, 'content-type', 'application/json', 'content-encoding', 'gzip'], gzipSync(JSON.stringify({ query: '{ me { id } }' })));
+  t.equal(gqlGzip.status, 415, 'GraphQL gzip');
+  t.match(gqlGzip.json, { errors: [{ extensions: { code: 'invalid_request' } }] });
+  t.equal(await name(), before, 'the league is unchanged');
+  // UTF-8 (any charset label), identity, and no body under a Content-Encoding are fine.
+  const utf8 = await raw('PATCH', `/leagues/${league.id}`, [...auth, 'content-type', 'application/json; charset=UTF-8', 'content-encoding', 'identity'], JSON.stringify({ name: 'Zoë' }));
+  t.equal(utf8.status, 200);
+  t.equal(await name(), 'Zoë');
+  const empty = await raw('PATCH', `/leagues/${league.id}`, [...auth, 'content-type', 'application/json', 'content-encoding', ''], JSON.stringify({ name: 'Zoë' }));
+  t.equal(empty.status, 200, 'an empty Content-Encoding is none');
+  const noBody = await raw('GET', `/leagues/${league.id}`, ['content-encoding', 'gzip']);
+  t.equal(noBody.status, 200, 'a GET without a body');
+  // The body limit still holds.
+  const big = await raw('PATCH', `/leagues/${league.id}`, [...auth, 'content-type', 'application/json'], JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }));
+  t.equal(big.status, 413);
 });

@@ -209,4 +209,10 @@ t.test('GraphQL: a request of the wrong shape is 400 invalid_request, never a 50
   }
   const fine = await gql({ query: '{ server { name } }', operationName: null, variables: null });
   t.same(fine.body, { data: { server: { name: 'herald' } } }, 'null operationName and variables are fine');
+  // The refusal says what came: a text/plain body was told "batched requests are not supported" (found probing).
+  const text = await app.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'text/plain' }, payload: '{ server { name } }' });
+  t.equal(text.statusCode, 400);
+  t.match(text.json().errors[0], { message: /not a string .*application\/graphql/, extensions: { code: 'invalid_request' } }, 'text/plain');
+  t.match((await gql([{ query: '{ server { name } }' }])).body.errors?.[0]?.message, /^Batched requests \(a JSON array\) are not supported/, 'an array');
+  t.match((await gql('null')).body.errors?.[0]?.message, /not null/, 'null');
 });

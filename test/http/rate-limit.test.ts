@@ -1,6 +1,7 @@
 // Rate limits: per API key (or per IP without one), RateLimit-* headers, 429
 // problem+json with Retry-After, shared between instances through Redis,
-// in memory without Redis, and never on health, readiness or metrics.
+// in memory without Redis, and never on health, readiness or metrics. At
+// /graphql a refusal is a GraphQL error; a page answers a browser in HTML.
 import t from 'tap';
 import { buildApp } from '../../src/http/app.ts';
 import { openTestStore, TEST_REDIS_URL, testConfig, uniquePrefix } from '../helpers/services.ts';
@@ -166,4 +167,39 @@ t.test('an application key without Redis: the same limits, per instance', async 
   t.equal(res.headers['ratelimit-limit'], '3');
   t.equal(res.headers['ratelimit-remaining'], '0', 'q’s request is the ceiling’s 3rd');
   t.match((await get(q)).json(), { scope: 'app', limit: 3 });
+});
+
+t.test('at /graphql a refusal is a GraphQL error (extensions.code rate_limited); a page answers a browser with an HTML page', async (t) => {
+  // Found probing: every route answered 429 with a problem document, also /graphql (whose other
+  // refusals are GraphQL errors, so a GraphQL client found no errors to read) and the pages (HTML
+  // error pages for browsers).
+  const a = await buildApp(testConfig({ databaseUrl, rateLimit: { max: 1, anonymousMax: 1, appMax: 0, windowMs: 60_000 } }), { store });
+  t.teardown(() => a.close());
+  const york = await signup(a, 'York'); // the address's one anonymous request
+  const gql = (method: 'GET' | 'POST') => a.inject(method === 'POST'
+    ? { method, url: '/graphql', headers: { authorization: `Bearer ${york.key}` }, payload: { query: '{ me { id } }' } }
+    : { method, url: '/graphql?query=%7Bme%7Bid%7D%7D', headers: { authorization: `Bearer ${york.key}` } });
+  t.equal((await gql('POST')).statusCode, 200);
+  for (const method of ['POST', 'GET'] as const) {
+    const refused = await gql(method);
+    t.equal(refused.statusCode, 429, method);
+    t.match(refused.headers['content-type'], /^application\/json/, `${method}: a GraphQL response`);
+    t.match(refused.headers['retry-after'], /^\d+$/, `${method}: Retry-After`);
+    t.equal(refused.headers['ratelimit-remaining'], '0');
+    t.match(refused.json(), { data: null, errors: [{ message: /at most 1 per 60 s/, extensions: { code: 'rate_limited', status: 429, scope: 'key', limit: 1, retryAfter: Number } }] }, method);
+  }
+  // REST keeps its problem document.
+  const rest = await a.inject({ method: 'GET', url: '/me', headers: { authorization: `Bearer ${york.key}` } });
+  t.equal(rest.statusCode, 429);
+  t.match(rest.headers['content-type'], /^application\/problem\+json/);
+  t.match(rest.json(), { code: 'rate_limited', scope: 'key', retryAfter: Number });
+  // A page: an HTML error page for a browser, the problem document for a program (anonymous: over the address's limit).
+  const page = await a.inject({ method: 'GET', url: '/watch/00000000-0000-4000-8000-000000000000', headers: { accept: 'text/html' } });
+  t.equal(page.statusCode, 429);
+  t.match(page.headers['content-type'], /^text\/html/);
+  t.match(page.body, /rate_limited/);
+  t.match(page.headers['retry-after'], /^\d+$/);
+  const program = await a.inject({ method: 'GET', url: '/watch/00000000-0000-4000-8000-000000000000' });
+  t.match(program.headers['content-type'], /^application\/problem\+json/);
+  t.match(program.json(), { code: 'rate_limited', scope: 'address' });
 });

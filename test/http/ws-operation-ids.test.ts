@@ -12,11 +12,11 @@
 // sockets.
 import { Writable } from 'node:stream';
 import t from 'tap';
-import WebSocket from 'ws';
 import { buildApp } from '../../src/http/app.ts';
 import { openTestStore, TEST_REDIS_URL, testConfig } from '../helpers/services.ts';
-import { STREAM_FILE_TIMEOUT_MS, within } from '../helpers/streams.ts';
+import { STREAM_FILE_TIMEOUT_MS } from '../helpers/streams.ts';
 import { signup, type Client } from './rest-helpers.ts';
+import { openSocket } from './ws-helpers.ts';
 
 t.setTimeout(STREAM_FILE_TIMEOUT_MS);
 const LIMIT = 3;
@@ -30,35 +30,8 @@ const address = app.server.address();
 if (address === null || typeof address === 'string') throw new Error('not listening');
 const port = address.port;
 
-type Message = { type: string; id?: unknown; payload?: any };
-
-/** A raw graphql-transport-ws socket, acknowledged: what it received, and how it closed. */
-async function connect(who: Client) {
-  const socket = new WebSocket(`ws://127.0.0.1:${port}/graphql`, 'graphql-transport-ws');
-  t.teardown(() => socket.terminate());
-  const got: Message[] = [];
-  const waiters: Array<() => void> = [];
-  let closed: { code: number; reason: string } | null = null;
-  const wake = () => { for (const w of waiters.splice(0)) w(); };
-  socket.on('message', (d) => { got.push(JSON.parse(String(d)) as Message); wake(); });
-  socket.on('close', (code, reason) => { closed = { code, reason: String(reason) }; wake(); });
-  await within(new Promise((resolve) => socket.on('open', resolve)), () => 'the socket to open');
-  socket.send(JSON.stringify({ type: 'connection_init', payload: { Authorization: `Bearer ${who.key}` } }));
-  const until = async (what: string, ok: () => boolean) => {
-    while (!ok()) await within(new Promise<void>((resolve) => waiters.push(resolve)), () => `${what}; got ${JSON.stringify(got)}, closed ${JSON.stringify(closed)}`);
-  };
-  await until('connection_ack', () => got.some((m) => m.type === 'connection_ack'));
-  return {
-    got,
-    closed: () => closed,
-    send: (m: unknown) => socket.send(typeof m === 'string' ? m : JSON.stringify(m)),
-    until,
-    close: async () => {
-      socket.close();
-      await until('the close', () => closed !== null);
-    },
-  };
-}
+/** A raw graphql-transport-ws socket, acknowledged. */
+const connect = (who: Client) => openSocket(t, port, { Authorization: `Bearer ${who.key}` });
 
 const subscribe = (id: unknown) => ({ id, type: 'subscribe', payload: { query: 'subscription { myTurn { gameId } }' } });
 

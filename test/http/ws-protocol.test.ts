@@ -8,7 +8,10 @@
 // name twice) were dropped silently: the connection ran as the key itself, or anonymous. The
 // `extensions` Mercurius reads on a subscribe message (credentials for an onConnect hook Herald
 // has not) were dropped silently too. A message over the size limit (a client's protocol error)
-// was logged at error level. Real Postgres and Redis, real sockets.
+// was logged at error level. A message that is not JSON, or of no known type, was answered
+// with an error without extensions.code. A socket naming no known subprotocol was reported with
+// console.log (a line that is not JSON in the log) and at warn. Real Postgres and Redis, real
+// sockets.
 import { Writable } from 'node:stream';
 import t from 'tap';
 import WebSocket from 'ws';
@@ -16,6 +19,7 @@ import { buildApp } from '../../src/http/app.ts';
 import { openTestStore, TEST_REDIS_URL, testConfig } from '../helpers/services.ts';
 import { STREAM_FILE_TIMEOUT_MS, within } from '../helpers/streams.ts';
 import { signup } from './rest-helpers.ts';
+import { openSocket } from './ws-helpers.ts';
 
 t.setTimeout(STREAM_FILE_TIMEOUT_MS);
 const { store, databaseUrl } = await openTestStore(t);
@@ -28,29 +32,8 @@ const address = app.server.address();
 if (address === null || typeof address === 'string') throw new Error('not listening');
 const port = address.port;
 
-type Message = { type: string; id?: unknown; payload?: any };
-
-/** A raw graphql-transport-ws socket: what it received, and how it closed. */
-async function open(init?: unknown) {
-  const socket = new WebSocket(`ws://127.0.0.1:${port}/graphql`, 'graphql-transport-ws');
-  t.teardown(() => socket.terminate());
-  const got: Message[] = [];
-  const waiters: Array<() => void> = [];
-  let closed: { code: number; reason: string } | null = null;
-  const wake = () => { for (const w of waiters.splice(0)) w(); };
-  socket.on('message', (d) => { got.push(JSON.parse(String(d)) as Message); wake(); });
-  socket.on('close', (code, reason) => { closed = { code, reason: String(reason) }; wake(); });
-  await within(new Promise((resolve) => socket.on('open', resolve)), () => 'the socket to open');
-  const until = async (what: string, ok: () => boolean) => {
-    while (!ok()) await within(new Promise<void>((resolve) => waiters.push(resolve)), () => `${what}; got ${JSON.stringify(got)}, closed ${JSON.stringify(closed)}`);
-  };
-  const send = (m: unknown) => socket.send(typeof m === 'string' ? m : JSON.stringify(m));
-  if (init !== undefined) {
-    send({ type: 'connection_init', payload: init });
-    await until('connection_ack', () => got.some((m) => m.type === 'connection_ack'));
-  }
-  return { got, closed: () => closed, send, until };
-}
+/** A raw graphql-transport-ws socket; with `init`, acknowledged. */
+const open = (init?: unknown) => openSocket(t, port, init);
 
 const myTurn = (id: string) => ({ id, type: 'subscribe', payload: { query: 'subscription { myTurn { gameId } }' } });
 const settle = () => new Promise((r) => setTimeout(r, 300));
@@ -87,6 +70,32 @@ t.test('a message of the other subprotocol is answered without ending an operati
   c.send(myTurn('a'));
   await c.until('the close', () => c.closed() !== null);
   t.equal(c.closed()?.code, 4409, 'a is still running: its id is taken');
+});
+
+t.test('a message that is not JSON, or of no known type, is answered with a typed error; the socket goes on', async (t) => {
+  const gus = await signup(app, 'Gus');
+  const c = await open({ Authorization: `Bearer ${gus.key}` });
+  // Mercurius answered these with errors without extensions.code (found probing).
+  const cases: Array<[string | Buffer, string]> = [
+    ['not json', 'Message must be a JSON string'],
+    [Buffer.from([0xff, 0x00, 0x01]), 'Message must be a JSON string'],
+    ['5', 'Invalid payload type'],
+    ['[]', 'Invalid payload type'],
+    ['"subscribe"', 'Invalid payload type'],
+    ['{}', 'Invalid payload type'],
+    ['{"type":"foo"}', 'Invalid payload type'],
+    ['{"type":7,"id":"q"}', 'Invalid payload type'],
+  ];
+  for (const [message, answer] of cases) {
+    const before = c.got.length;
+    c.send(message);
+    await c.until(`the answer to ${String(message)}`, () => c.got.length > before);
+    t.match(c.got[before], { type: 'error', payload: [{ message: answer, extensions: { code: 'invalid_request' } }] }, String(message));
+  }
+  c.send(myTurn('after'));
+  await settle();
+  t.notOk(c.got.some((m) => m.id === 'after'), 'a subscription still runs');
+  t.equal(c.closed(), null, 'the socket is open');
 });
 
 t.test('connection_init credentials that cannot be read fail every subscription, typed', async (t) => {
@@ -148,4 +157,35 @@ t.test('a message over the size limit closes the socket (1009), logged as the cl
   t.same(lines.slice(from).filter((l) => l.level >= 50).map((l) => l.msg), [], 'nothing at error level');
   t.ok(lines.slice(from).some((l) => l.level === 30 && /protocol error/.test(l.msg)), 'logged at info');
   t.equal((await app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
+});
+
+t.test('a socket naming no known subprotocol closes with 1002, logged at info, nothing printed outside the log', async (t) => {
+  // Found probing: Mercurius printed "wrong websocket protocol: <the client's text>" with
+  // console.log, a line that is not JSON in the server's JSON log, and logged it again at warn.
+  const printed: string[] = [];
+  const log = console.log;
+  console.log = (...args: unknown[]) => { printed.push(args.map(String).join(' ')); };
+  t.teardown(() => { console.log = log; });
+  for (const protocol of ['not-graphql', undefined]) {
+    const from = lines.length;
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/graphql`, protocol);
+    t.teardown(() => socket.terminate());
+    const code = await within(new Promise<number>((resolve) => socket.on('close', (c) => resolve(c))), 'the close');
+    t.equal(code, 1002, `${protocol ?? 'no subprotocol'}: protocol error`);
+    await settle();
+    t.same(lines.slice(from).filter((l) => l.level >= 40).map((l) => l.msg), [], `${protocol ?? 'no subprotocol'}: nothing at warn or error level`);
+    t.ok(lines.slice(from).some((l) => l.level === 30 && /subprotocol/.test(l.msg)), `${protocol ?? 'no subprotocol'}: logged at info`);
+  }
+  console.log = log;
+  t.same(printed, [], 'nothing printed to stdout');
+  // The two subprotocols still connect.
+  for (const protocol of ['graphql-transport-ws', 'graphql-ws']) {
+    const ok = new WebSocket(`ws://127.0.0.1:${port}/graphql`, protocol);
+    t.teardown(() => ok.terminate());
+    await within(new Promise((resolve) => ok.on('open', resolve)), () => `${protocol} to open`);
+    const first = within(new Promise<string>((resolve) => ok.once('message', (d) => resolve(String(d)))), () => `${protocol}: connection_ack`);
+    ok.send(JSON.stringify({ type: 'connection_init', payload: {} }));
+    t.match(JSON.parse(await first), { type: 'connection_ack' }, `${protocol}: acknowledged`);
+    ok.close();
+  }
 });

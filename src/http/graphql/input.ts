@@ -38,7 +38,12 @@ function checkParams(p: Record<string, unknown>, variables: unknown): void {
  */
 export function checkGraphqlRequest(method: string, body: unknown, query: Record<string, unknown>): void {
   if (method === 'POST') {
-    if (!isObject(body)) throw invalid('The body must be a JSON object with a query (batched requests are not supported).');
+    if (!isObject(body)) {
+      // Say what came: a text/plain body (a string) was told that batching is not supported.
+      if (Array.isArray(body)) throw invalid('Batched requests (a JSON array) are not supported: send one {"query": ...} object per request.');
+      const got = body === null ? 'null' : typeof body === 'string' ? 'a string (send JSON with Content-Type: application/json, or the document alone with Content-Type: application/graphql)' : `a ${typeof body}`;
+      throw invalid(`The body must be a JSON object with a query, not ${got}.`);
+    }
     checkParams(body, body.variables);
     return;
   }

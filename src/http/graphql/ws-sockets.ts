@@ -77,7 +77,7 @@ export const KEY_REVOKED_REASON = 'Forbidden: the API key of this connection has
 export interface WatchedSocket {
   /** ws's readyState (1: open); absent counts as open. */
   readonly readyState?: number;
-  /** The subprotocol: graphql-transport-ws, or the older graphql-ws (also when none was named). */
+  /** The subprotocol: graphql-transport-ws, or the older graphql-ws (a socket naming none is never watched). */
   readonly protocol?: string;
   emit(event: string | symbol, ...args: unknown[]): boolean;
   once(event: 'close', listener: () => void): unknown;
@@ -116,11 +116,20 @@ interface Protocol {
 }
 const TRANSPORT_WS: Protocol = { start: 'subscribe', stop: 'complete', known: new Set(['connection_init', 'subscribe', 'complete', 'ping', 'pong', 'connection_terminate']) };
 const LEGACY_WS: Protocol = { start: 'start', stop: 'stop', known: new Set(['connection_init', 'start', 'stop', 'connection_terminate']) };
-// Mercurius uses its default (graphql-ws) for a socket that named no subprotocol.
+// A socket that names neither (or none) is closed before it is watched (plugins/graphql.ts).
 const protocolOf = (socket: WatchedSocket): Protocol => (socket.protocol === 'graphql-transport-ws' ? TRANSPORT_WS : LEGACY_WS);
 
 // The server's end of one operation (both subprotocols); Mercurius writes {"type", "id", "payload"} in that order.
 const ENDED = /^\{"type":"(?:complete|error)","id":("(?:[^"\\]|\\.)*")/;
+// Mercurius's answers to a message that is not JSON ("Message must be a JSON string") or of no
+// type the subprotocol knows ("Invalid payload type"): errors without extensions.code, the one
+// untyped answer a client could get (found probing). Sent on with the code invalid_request.
+const UNTYPED_ANSWER = /^\{"type":"error",(?:"id":null,)?"payload":\[\{"message":"(Message must be a JSON string|Invalid payload type)"\}\]\}$/;
+const typedAnswer = (data: string): string => {
+  const message = UNTYPED_ANSWER.exec(data)?.[1];
+  if (message === undefined) return data;
+  return JSON.stringify({ type: 'error', ...(data.includes('"id":null') ? { id: null } : {}), payload: [{ message, extensions: { code: 'invalid_request' } }] });
+};
 // A subscription operation (Mercurius runs the hooks for subscriptions only), unnamed (the
 // client's operationName is dropped with its text). The id is random and ours: a client writing
 // this comment names no refusal.
@@ -208,6 +217,7 @@ export class WebSocketSockets {
         if (typeof data === 'string') {
           const ended = ENDED.exec(data)?.[1];
           if (ended !== undefined) state.live.delete(JSON.parse(ended) as string);
+          else data = typedAnswer(data);
         }
         const sent = send.call(this, data, ...rest);
         // A revoked connection closes after its operations' last errors (written in order before the close).

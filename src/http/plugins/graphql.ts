@@ -103,6 +103,16 @@ export default async function graphql(app: FastifyInstance, opts: GraphqlOptions
     const handler = wsRoute.wsHandler;
     if (route.url !== '/graphql' || typeof handler !== 'function') return;
     wsRoute.wsHandler = function (socket, request) {
+      // A socket that names neither subprotocol (or none: Mercurius has no default) is closed with
+      // 1002 as Mercurius closes it, but logged once at info: Mercurius printed "wrong websocket
+      // protocol: <the client's text>" with console.log (a line that is not JSON in the log) and
+      // again at warn, for a client's mistake.
+      const protocol = (socket as { protocol?: string }).protocol ?? '';
+      if (protocol !== 'graphql-transport-ws' && protocol !== 'graphql-ws') {
+        (request as { log: FastifyBaseLogger }).log.info({ protocol: protocol.slice(0, 100) }, 'GraphQL WebSocket refused: no known subprotocol (graphql-transport-ws or graphql-ws)');
+        (socket as unknown as { close(code: number, reason: string): void }).close(1002, 'Unknown subprotocol: use graphql-transport-ws or graphql-ws');
+        return;
+      }
       sockets.watch(socket);
       quietClientErrors(socket as unknown as ErrorSocket, request as { log: FastifyBaseLogger });
       return handler.call(this, socket, request);

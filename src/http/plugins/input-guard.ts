@@ -16,14 +16,24 @@
 // Node keeps the first Authorization and Content-Type and joins the others with
 // ", ", so which key, player or retry a request meant was a guess.
 //
+// A body must be valid UTF-8 (JSON: RFC 8259; a charset parameter changes nothing): Fastify's
+// and Mercurius's parsers decoded bad bytes to U+FFFD and the request went on, so Latin-1 "Zoë"
+// was stored as "Zo\uFFFD" (a player's name, an application/graphql key label). Now 400
+// invalid_request, checked on the bytes as they arrive (preParsing). A body with a
+// Content-Encoding other than identity (gzip, deflate…) is 415 invalid_request with
+// Accept-Encoding: identity: Herald does not decompress bodies, and the compressed bytes were
+// read as JSON ("not valid JSON"), or a plain body under a lying header was taken as it came.
+//
 // At /graphql it also checks the request's shape (query a string, variables an
 // object: ../graphql/input.ts). String literals inside a GraphQL document are
 // checked by a validation rule (the document is not parsed here).
+import { Transform, type Readable } from 'node:stream';
 import fp from 'fastify-plugin';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../service/api.ts';
 import { findUnstorable, type Unstorable } from '../storable.ts';
 import { checkGraphqlRequest } from '../graphql/input.ts';
+import { HttpProblem } from '../problem.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -46,6 +56,46 @@ function checkDuplicates(request: FastifyRequest): void {
   }
 }
 
+const NOT_UTF8 = 'The body is not valid UTF-8: JSON and GraphQL are UTF-8, whatever charset the Content-Type names.';
+
+/** The body stream, failing (400 invalid_request) at the first bytes that are not UTF-8; the bytes pass unchanged. */
+function utf8Checked(payload: Readable): Readable {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const check = (chunk?: Buffer): Error | null => {
+    try {
+      decoder.decode(chunk, { stream: chunk !== undefined });
+      return null;
+    } catch {
+      return new ServiceError('invalid_request', NOT_UTF8);
+    }
+  };
+  const checked = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      callback(check(chunk), chunk);
+    },
+    flush(callback) {
+      callback(check());
+    },
+  });
+  payload.on('error', (err) => checked.destroy(err));
+  return payload.pipe(checked);
+}
+
+/** The request carries a body (a length that is not 0, or chunks). */
+function hasBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length.trim() !== '0');
+}
+
+/** A body with a Content-Encoding other than identity: 415 (no body, no refusal). */
+function checkContentEncoding(request: FastifyRequest, reply: FastifyReply): void {
+  const encoding = request.headers['content-encoding'];
+  if (encoding === undefined || ['', 'identity'].includes(encoding.trim().toLowerCase())) return;
+  if (!hasBody(request)) return;
+  reply.header('accept-encoding', 'identity');
+  throw new HttpProblem(415, 'invalid_request', `Content-Encoding ${JSON.stringify(encoding.slice(0, 50))} is not supported: send the body uncompressed.`);
+}
+
 function checkHeaders(request: FastifyRequest): void {
   checkDuplicates(request);
   // One walk over all of them for the clean case (nearly every request); the header is named only when one is bad.
@@ -57,10 +107,17 @@ function checkHeaders(request: FastifyRequest): void {
 }
 
 async function inputGuard(app: FastifyInstance): Promise<void> {
+  // Every body's bytes are checked to be UTF-8 as they arrive, before any parser decodes them
+  // (Fastify's JSON parser, Mercurius's application/graphql one: lossily).
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    done(null, hasBody(request) ? utf8Checked(payload) : payload);
+  });
+
   // Callback hooks, not async ones (they run on every request, and a promise each costs): an
   // error goes to done().
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     try {
+      checkContentEncoding(request, reply);
       checkHeaders(request);
       const bad = findUnstorable(request.params, 'path') ?? findUnstorable(request.query, 'query');
       if (bad) refuse(bad);

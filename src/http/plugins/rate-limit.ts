@@ -20,7 +20,8 @@
 // of the two limits (fewer requests left; on a tie, the later reset), and
 // RateLimit-Policy lists both, the one shown first. Over a limit: 429
 // problem+json, code rate_limited, with Retry-After and `scope` (key, player,
-// app or address) naming the limit that refused. Health, readiness and metrics are exempt
+// app or address) naming the limit that refused (at /graphql a GraphQL error with
+// the same extensions; on the pages, an HTML error page for a browser). Health, readiness and metrics are exempt
 // (probes and scrapers must never be refused).
 import { createHash } from 'node:crypto';
 import fp from 'fastify-plugin';
@@ -29,8 +30,7 @@ import { Redis } from 'ioredis';
 import type { Config } from '../../config.ts';
 import { withTimeout } from '../../bus/bus.ts';
 import { errorMessage } from '../../errors.ts';
-import { problem } from '../problem.ts';
-import { PROBLEM_CONTENT_TYPE } from './errors.ts';
+import { HttpProblem } from '../problem.ts';
 
 export const EXEMPT_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
 
@@ -220,12 +220,13 @@ async function rateLimit(app: FastifyInstance, opts: RateLimitOptions): Promise<
     if (refusing === null) return;
     const reset = seconds(refusing);
     reply.header('retry-after', String(reset));
-    const body = problem(429, 'rate_limited', `Too many requests for ${WHO[refusing.scope]}: at most ${refusing.limit} per ${Math.round(windowMs / 1000)} s. Retry in ${reset} s.`, {
+    // Thrown, not sent: each route's error handler answers it as it answers its other refusals
+    // (problem+json; a GraphQL error at /graphql; an HTML page for a browser on the pages).
+    throw new HttpProblem(429, 'rate_limited', `Too many requests for ${WHO[refusing.scope]}: at most ${refusing.limit} per ${Math.round(windowMs / 1000)} s. Retry in ${reset} s.`, {
       limit: refusing.limit,
       scope: refusing.scope,
       retryAfter: reset,
     });
-    return reply.code(429).type(PROBLEM_CONTENT_TYPE).send(body);
   });
 }
 

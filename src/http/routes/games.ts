@@ -142,8 +142,9 @@ export default async function gameRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<P>('/games/:gameId/actions', async (request, reply) => {
     const b = checkedBody(request, SUBMIT_ACTION_FIELDS) as SubmitActionInput;
-    const header = request.headers['idempotency-key'];
-    if (Array.isArray(header)) throw new ServiceError('invalid_request', 'Give one Idempotency-Key.');
+    // A string: Node joins a repeated header's values (only set-cookie is a list), and the input
+    // guard refuses Idempotency-Key sent twice before any handler.
+    const header = request.headers['idempotency-key'] as string | undefined;
     if (b.idempotencyKey !== undefined && header !== undefined && b.idempotencyKey !== header) {
       throw new ServiceError('invalid_request', 'The Idempotency-Key header and idempotencyKey in the body differ.');
     }

@@ -39,12 +39,13 @@ export function bool(q: Query, name: string): boolean | undefined {
   throw new ServiceError('invalid_request', `${name} must be true or false.`);
 }
 
-/** The JSON body as an object ({} when there is none; JSON null is not none). */
+/**
+ * The JSON body as an object ({} when there is none). A body that is not a JSON object (null,
+ * an array, a string, a number) never gets here: the input guard refuses it before any handler
+ * (plugins/input-guard.ts, for every route but /graphql).
+ */
 export function body<T = Record<string, unknown>>(request: FastifyRequest): T {
-  const b = request.body;
-  if (b === undefined) return {} as T;
-  if (typeof b !== 'object' || Array.isArray(b)) throw new ServiceError('invalid_request', 'The body must be a JSON object.');
-  return b as T;
+  return (request.body ?? {}) as T;
 }
 
 /** Refuses fields the route does not know: a misspelt field silently ignored would do the wrong thing. */
