@@ -171,3 +171,49 @@ t.test('a body that is not valid UTF-8: 400 invalid_request; a compressed body (
   const big = await raw('PATCH', `/leagues/${league.id}`, [...auth, 'content-type', 'application/json'], JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }));
   t.equal(big.status, 413);
 });
+
+/** A request whose body is sent chunked (Transfer-Encoding: chunked, no Content-Length): `chunks` as they are written, none for an empty body. */
+function chunked(method: string, path: string, headers: string[], chunks: string[]): Promise<{ status: number; json: any }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path, headers: ['host', `127.0.0.1:${port}`, 'transfer-encoding', 'chunked', ...headers] }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: text ? JSON.parse(text) : null }));
+    });
+    req.on('error', reject);
+    for (const c of chunks) req.write(c);
+    req.end();
+  });
+}
+
+t.test('a chunked body of zero bytes without a Content-Type is no body, as Content-Length: 0 is (it was 415)', async (t) => {
+  const auth = ['authorization', `Bearer ${ada.key}`];
+  // POST /me/keys takes an optional body (a label): Node's http.request sends a POST without a body this way.
+  const empty = await chunked('POST', '/me/keys', auth, []);
+  t.equal(empty.status, 201, 'empty chunked body');
+  t.type(empty.json?.key, 'string');
+  const zero = await raw('POST', '/me/keys', [...auth, 'content-length', '0']);
+  t.equal(zero.status, 201, 'Content-Length: 0');
+  // A body with no Content-Type is still refused (415), chunked or not; so is an unknown media type.
+  for (const [what, res] of [
+    ['chunked, no Content-Type', await chunked('POST', '/me/keys', auth, ['{"label":', '"x"}'])],
+    ['Content-Length, no Content-Type', await raw('POST', '/me/keys', auth, '{"label":"x"}')],
+    ['text/xml', await raw('POST', '/me/keys', [...auth, 'content-type', 'text/xml'], '<label>x</label>')],
+    ['text/xml, chunked', await chunked('POST', '/me/keys', [...auth, 'content-type', 'text/xml'], ['<label>', 'x</label>'])],
+  ] as const) {
+    t.equal(res.status, 415, what);
+    t.match(res.json, { code: 'invalid_request', status: 415 }, `${what}: typed`);
+  }
+  // A JSON body sent chunked is read as before.
+  const labelled = await chunked('POST', '/me/keys', [...auth, 'content-type', 'application/json'], ['{"label":', '"chunked"}']);
+  t.equal(labelled.status, 201);
+  t.equal(labelled.json?.label, 'chunked');
+  // GraphQL's own answer (its error handler's status) is unchanged: an Unsupported Media Type error.
+  for (const res of [await raw('POST', '/graphql', [...auth, 'content-type', 'text/xml'], '<query/>'), await chunked('POST', '/graphql', auth, ['{"query":"{ me { id } }"}'])]) {
+    t.match(res.json, { errors: [{ message: 'Unsupported Media Type', extensions: { code: 'invalid_request' } }] }, 'GraphQL');
+  }
+  // No route: 404, whatever the body.
+  t.equal((await chunked('POST', '/no-such-route', auth, [])).status, 404);
+  t.equal((await raw('POST', '/no-such-route', [...auth, 'content-type', 'text/xml'], '<x/>')).status, 404);
+});
