@@ -217,3 +217,28 @@ t.test('a chunked body of zero bytes without a Content-Type is no body, as Conte
   t.equal((await chunked('POST', '/no-such-route', auth, [])).status, 404);
   t.equal((await raw('POST', '/no-such-route', [...auth, 'content-type', 'text/xml'], '<x/>')).status, 404);
 });
+
+t.test('a JSON body with a __proto__ or constructor.prototype key: 400 invalid_request saying so (it said "not valid JSON")', async (t) => {
+  const auth = ['authorization', `Bearer ${ada.key}`, 'content-type', 'application/json'];
+  const name = () => ada.req('GET', `/leagues/${league.id}`).then((r) => (r.json() as { name: string }).name);
+  const before = await name();
+  for (const body of ['{"ai":{"__proto__":"random"}}', '{"name":"P","__proto__":{"admin":true}}', '{"name":"P","constructor":{"prototype":{"admin":true}}}']) {
+    const res = await raw('PATCH', `/leagues/${league.id}`, auth, body);
+    t.equal(res.status, 400, body);
+    t.match(res.json, { code: 'invalid_request', detail: /__proto__.*constructor\.prototype.*not allowed/ }, `${body}: says why`);
+    t.notMatch(res.json.detail, /not valid JSON/, `${body}: not "not valid JSON"`);
+  }
+  const entry = await raw('POST', `/leagues/${league.id}/entries`, auth, '{"ai":{"__proto__":"random"}}');
+  t.match(entry, { status: 400, json: { code: 'invalid_request', detail: /__proto__/ } }, 'the probe\'s body');
+  // GraphQL's JSON body: the same message, as a GraphQL error.
+  const gql = await raw('POST', '/graphql', auth, '{"query":"{ me { id } }","variables":{"__proto__":{"x":1}}}');
+  t.match(gql.json, { errors: [{ message: /__proto__/, extensions: { code: 'invalid_request' } }] }, 'GraphQL');
+  // JSON that is not valid is still said to be so; a key that merely contains the word is fine.
+  const broken = await raw('PATCH', `/leagues/${league.id}`, auth, '{"name":');
+  t.match(broken, { status: 400, json: { code: 'invalid_request', detail: /not valid JSON/ } });
+  const broken2 = await raw('PATCH', `/leagues/${league.id}`, auth, '{"__proto__":');
+  t.match(broken2, { status: 400, json: { code: 'invalid_request', detail: /not valid JSON/ } }, 'invalid JSON with a __proto__ key is invalid JSON');
+  t.equal(await name(), before, 'the league is unchanged');
+  const fine = await raw('PATCH', `/leagues/${league.id}`, auth, '{"name":"__proto__ constructor"}');
+  t.equal(fine.status, 200, 'the words in a value are fine');
+});

@@ -29,6 +29,11 @@
 // the chunks for a body of no media type and answered 415. A body without a Content-Type that
 // has bytes, and one of a media type no parser reads, are still 415 (emptyOrUnsupported).
 //
+// A JSON body with a "__proto__" key, or a "constructor" holding a "prototype", is refused by
+// Fastify's parser (secure-json-parse) as it should be, but its answer said the body was not
+// valid JSON. It is still refused (400 invalid_request), saying why: Fastify's parser is kept
+// and parses every body; its error is reworded when the text is valid JSON (looked at only then).
+//
 // At /graphql it also checks the request's shape (query a string, variables an
 // object: ../graphql/input.ts). String literals inside a GraphQL document are
 // checked by a validation rule (the document is not parsed here).
@@ -139,8 +144,36 @@ function emptyOrUnsupported(request: FastifyRequest, payload: Readable, done: (e
   payload.on('error', settle);
 }
 
+export const FORBIDDEN_KEYS = 'The body has a "__proto__" key, or a "constructor" key holding a "prototype": __proto__ and constructor.prototype keys are not allowed (they could change objects\' prototypes).';
+
+/** Whether `text` is JSON (a body Fastify's parser refused may be, when it has a forbidden key). */
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Fastify's own JSON parser, with its refusal of a body that is valid JSON but has a __proto__ or
+ * constructor.prototype key (it swallows secure-json-parse's error, so the error handler cannot
+ * tell) reworded to say so; a body that is not JSON keeps Fastify's "not valid JSON" answer.
+ */
+function jsonParser(app: FastifyInstance): (request: FastifyRequest, body: string, done: (err: Error | null, body?: unknown) => void) => void {
+  const parse = app.getDefaultJsonParser(app.initialConfig.onProtoPoisoning ?? 'error', app.initialConfig.onConstructorPoisoning ?? 'error');
+  return (request, body, done) => {
+    parse(request, body, (err, value) => {
+      if (err && (err as { code?: unknown }).code === 'FST_ERR_CTP_INVALID_JSON_BODY' && isJson(body)) return done(new ServiceError('invalid_request', FORBIDDEN_KEYS));
+      done(err, value);
+    });
+  };
+}
+
 async function inputGuard(app: FastifyInstance): Promise<void> {
   app.addContentTypeParser('*', emptyOrUnsupported);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonParser(app));
 
   // Every body's bytes are checked to be UTF-8 as they arrive, before any parser decodes them
   // (Fastify's JSON parser, Mercurius's application/graphql one: lossily).
