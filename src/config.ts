@@ -89,6 +89,11 @@ export interface Config {
    */
   webhookRetentionDays: number;
   /**
+   * HERALD_WEBHOOK_MAX_ENDPOINTS (default 20; 0 = no cap): webhook endpoints one player or
+   * application may register; one more is refused (409 limit_reached). Absent: 20.
+   */
+  webhookMaxEndpoints?: number;
+  /**
    * HERALD_JOBS (default true): this instance runs the background jobs (clock, round and settle
    * sweeps, webhook deliveries and pruning). false: an API-only instance; at least one instance
    * on the database must run them. Absent: true.
@@ -316,6 +321,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     else if (!/^(false|0|no)$/i.test(rawPrivate)) problems.push(`HERALD_WEBHOOK_ALLOW_PRIVATE must be true or false (got "${rawPrivate}")`);
   }
   const webhookRetentionDays = intVar(env, 'HERALD_WEBHOOK_RETENTION_DAYS', 30, 1, problems);
+  const webhookMaxEndpoints = intVar(env, 'HERALD_WEBHOOK_MAX_ENDPOINTS', 20, 0, problems);
   let jobs = true;
   const rawJobs = nonEmpty(env, 'HERALD_JOBS');
   if (rawJobs !== undefined) {
@@ -342,7 +348,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const corsOrigins = corsOriginsVar(env, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
-  return { corsOrigins, ai, gameDataFiles, databaseUrl, databasePooler, databaseDirectUrl, redisUrl, port, host, logLevel, dataDir, busPrefix, development, adminToken, openSignup, vacationDays, reminderSharePercent, rateLimit, sseHeartbeatMs, streamsPerKey, databaseQueryTimeoutMs, trustProxy, webhookAllowPrivate, webhookRetentionDays, jobs, publicUrl };
+  return { corsOrigins, ai, gameDataFiles, databaseUrl, databasePooler, databaseDirectUrl, redisUrl, port, host, logLevel, dataDir, busPrefix, development, adminToken, openSignup, vacationDays, reminderSharePercent, rateLimit, sseHeartbeatMs, streamsPerKey, databaseQueryTimeoutMs, trustProxy, webhookAllowPrivate, webhookRetentionDays, webhookMaxEndpoints, jobs, publicUrl };
 }
 
 /** The URL with its password hidden, for logs and error messages. */

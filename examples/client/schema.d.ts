@@ -1657,7 +1657,9 @@ export interface paths {
          *     an endpoint of the application, which receives the events of every player it created. The
          *     URL must be http(s) and resolve to public addresses only (unless the operator set
          *     HERALD_WEBHOOK_ALLOW_PRIVATE). Messages are signed per Standard Webhooks
-         *     (webhook-id, webhook-timestamp, webhook-signature headers).
+         *     (webhook-id, webhook-timestamp, webhook-signature headers). One owner may register at
+         *     most HERALD_WEBHOOK_MAX_ENDPOINTS endpoints (default 20); one more is 409 `limit_reached`
+         *     (`limit` says how many), and nothing is registered.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -2637,6 +2639,8 @@ export interface components {
             code: string;
             /** @description The game's version (version_conflict, not_your_turn, illegal_action). */
             currentVersion?: number;
+            /** @description The cap that was reached (limit_reached, e.g. webhook endpoints per owner). */
+            limit?: number;
             /** @description The seats that may act now (not_your_turn). */
             activeRoles?: string[];
             /** @description The caller's legal actions now (illegal_action). */
@@ -6420,6 +6424,25 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description limit_reached — the caller has as many endpoints as one owner may register (`limit`); delete one first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:herald:problem:limit-reached",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "You have 20 webhook endpoints, the most one owner may register: delete one (DELETE /webhooks/{id}) before registering another.",
+                     *       "code": "limit_reached",
+                     *       "limit": 20
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getWebhook: {

@@ -152,7 +152,7 @@ export async function buildApp(config: Config, given: AppServices = {}): Promise
       ...(config.ai ? { ai: config.ai } : {}),
       ...(given.aiSweepMs !== undefined ? { aiSweepMs: given.aiSweepMs } : {}),
       ...(given.aiWorker ? { aiWorker: given.aiWorker } : {}),
-      webhooks: { allowPrivate: config.webhookAllowPrivate, publicUrl: config.publicUrl, retentionMs: config.webhookRetentionDays * 86_400_000, ...given.webhooks },
+      webhooks: { allowPrivate: config.webhookAllowPrivate, publicUrl: config.publicUrl, retentionMs: config.webhookRetentionDays * 86_400_000, ...(config.webhookMaxEndpoints !== undefined ? { maxEndpoints: config.webhookMaxEndpoints } : {}), ...given.webhooks },
     });
     // Before authentication (which reads X-Act-As) and every route.
     await app.register(inputGuard);

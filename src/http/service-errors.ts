@@ -30,6 +30,7 @@ export const SERVICE_ERROR_STATUS: Record<ErrorCode, number> = {
   not_claimable: 409,
   ai_level_unavailable: 422,
   game_type_unavailable: 409,
+  limit_reached: 409,
   rate_limited: 429,
   unavailable: 503,
 };

@@ -55,6 +55,8 @@ export const ERROR_CODES = [
    * need the rules; extensions.gameType and missing (why) say what the operator must fix.
    */
   'game_type_unavailable',
+  /** A per-owner cap is reached (e.g. webhook endpoints; extensions.limit): delete something first. */
+  'limit_reached',
   /** Used by the rate-limit plugin (DELIVERY). */
   'rate_limited',
   /** The database is unreachable (down, restarting): retry shortly. */

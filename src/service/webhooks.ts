@@ -39,7 +39,12 @@ export interface WebhookOptions {
   timeoutMs: number;
   /** HERALD_WEBHOOK_RETENTION_DAYS: finished messages (and their attempts) older than this are deleted (default 30 days). */
   retentionMs: number;
+  /** HERALD_WEBHOOK_MAX_ENDPOINTS: endpoints one owner (player or application) may register (default 20; 0: no cap). Absent: the default. */
+  maxEndpoints?: number;
 }
+
+/** Endpoints per owner when HERALD_WEBHOOK_MAX_ENDPOINTS is not set. */
+export const DEFAULT_MAX_ENDPOINTS = 20;
 
 export const DEFAULT_WEBHOOK_OPTIONS: WebhookOptions = { allowPrivate: false, publicUrl: null, retrySchedule: RETRY_SCHEDULE_MS, perEndpoint: 4, maxInFlight: 256, timeoutMs: 10_000, retentionMs: 30 * 86_400_000 };
 
@@ -221,7 +226,9 @@ export async function createWebhook(ctx: Ctx, callerIn: Caller | null, raw: unkn
   if (typeof format !== 'string' || !(FORMATS as readonly string[]).includes(format)) throw bad(`format must be one of ${FORMATS.join(', ')}.`, 'format');
   const url = await checkUrl(ctx, b.url);
   const secret = newSecret();
-  const e = await store.createEndpoint(ctx.db, { ownerId: caller.playerId, url, events, format, secret });
+  const max = opts(ctx).maxEndpoints ?? DEFAULT_MAX_ENDPOINTS;
+  const e = await store.createEndpoint(ctx.db, { ownerId: caller.playerId, url, events, format, secret }, max);
+  if (!e) throw new ServiceError('limit_reached', `You have ${max} webhook endpoints, the most one owner may register: delete one (DELETE /webhooks/{id}) before registering another.`, { limit: max });
   return { webhook: info(e, ctx.now()), secret };
 }
 

@@ -66,8 +66,18 @@ export interface NewEndpoint {
   secret: string;
 }
 
-export function createEndpoint(db: PrismaClient, e: NewEndpoint): Promise<WebhookEndpoint> {
-  return db.webhookEndpoint.create({ data: e });
+/**
+ * Registers the endpoint unless its owner has `max` already (0: no cap); null then. The owner's
+ * player row is locked for the count and the insert, so concurrent registrations of one owner
+ * take turns and cannot together pass the cap.
+ */
+export function createEndpoint(db: PrismaClient, e: NewEndpoint, max = 0): Promise<WebhookEndpoint | null> {
+  if (max <= 0) return db.webhookEndpoint.create({ data: e });
+  return db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM players WHERE id = ${e.ownerId}::uuid FOR UPDATE`;
+    if ((await tx.webhookEndpoint.count({ where: { ownerId: e.ownerId } })) >= max) return null;
+    return tx.webhookEndpoint.create({ data: e });
+  });
 }
 
 export function listEndpoints(db: PrismaClient, ownerId: string): Promise<WebhookEndpoint[]> {

@@ -27,6 +27,7 @@ t.test('defaults: embedded database, in-process bus, 127.0.0.1:3000, info logs, 
     trustProxy: false,
     webhookAllowPrivate: false,
     webhookRetentionDays: 30,
+    webhookMaxEndpoints: 20,
     publicUrl: null,
     gameDataFiles: { HERALD_BLACK_AND_WHITE_DATA: null },
     ai: { workers: 1, queue: 64, timeCapMs: 10_000, warm: true },
@@ -82,6 +83,13 @@ t.test('HERALD_WEBHOOK_ALLOW_PRIVATE: off by default; HERALD_PUBLIC_URL an http(
   t.throws(() => loadConfig({ HERALD_WEBHOOK_ALLOW_PRIVATE: 'maybe' }), /HERALD_WEBHOOK_ALLOW_PRIVATE/);
   t.equal(loadConfig({ HERALD_PUBLIC_URL: 'https://herald.example' }).publicUrl, 'https://herald.example');
   t.throws(() => loadConfig({ HERALD_PUBLIC_URL: 'ftp://x' }), /HERALD_PUBLIC_URL/);
+});
+
+t.test('HERALD_WEBHOOK_MAX_ENDPOINTS: 20 by default, a whole number from 0 (no cap)', async (t) => {
+  t.equal(loadConfig({}).webhookMaxEndpoints, 20);
+  t.equal(loadConfig({ HERALD_WEBHOOK_MAX_ENDPOINTS: '5' }).webhookMaxEndpoints, 5);
+  t.equal(loadConfig({ HERALD_WEBHOOK_MAX_ENDPOINTS: '0' }).webhookMaxEndpoints, 0);
+  for (const bad of ['-1', '2.5', 'many']) t.throws(() => loadConfig({ HERALD_WEBHOOK_MAX_ENDPOINTS: bad }), /HERALD_WEBHOOK_MAX_ENDPOINTS/, bad);
 });
 
 t.test('HERALD_WEBHOOK_RETENTION_DAYS: 30 by default, a whole number of days from 1', async (t) => {

@@ -171,3 +171,74 @@ t.test('a body that is not valid UTF-8: 400 invalid_request; a compressed body (
   const big = await raw('PATCH', `/leagues/${league.id}`, [...auth, 'content-type', 'application/json'], JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }));
   t.equal(big.status, 413);
 });
+
+/** A request whose body is sent chunked (Transfer-Encoding: chunked, no Content-Length): `chunks` as they are written, none for an empty body. */
+function chunked(method: string, path: string, headers: string[], chunks: string[]): Promise<{ status: number; json: any }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path, headers: ['host', `127.0.0.1:${port}`, 'transfer-encoding', 'chunked', ...headers] }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: text ? JSON.parse(text) : null }));
+    });
+    req.on('error', reject);
+    for (const c of chunks) req.write(c);
+    req.end();
+  });
+}
+
+t.test('a chunked body of zero bytes without a Content-Type is no body, as Content-Length: 0 is (it was 415)', async (t) => {
+  const auth = ['authorization', `Bearer ${ada.key}`];
+  // POST /me/keys takes an optional body (a label): Node's http.request sends a POST without a body this way.
+  const empty = await chunked('POST', '/me/keys', auth, []);
+  t.equal(empty.status, 201, 'empty chunked body');
+  t.type(empty.json?.key, 'string');
+  const zero = await raw('POST', '/me/keys', [...auth, 'content-length', '0']);
+  t.equal(zero.status, 201, 'Content-Length: 0');
+  // A body with no Content-Type is still refused (415), chunked or not; so is an unknown media type.
+  for (const [what, res] of [
+    ['chunked, no Content-Type', await chunked('POST', '/me/keys', auth, ['{"label":', '"x"}'])],
+    ['Content-Length, no Content-Type', await raw('POST', '/me/keys', auth, '{"label":"x"}')],
+    ['text/xml', await raw('POST', '/me/keys', [...auth, 'content-type', 'text/xml'], '<label>x</label>')],
+    ['text/xml, chunked', await chunked('POST', '/me/keys', [...auth, 'content-type', 'text/xml'], ['<label>', 'x</label>'])],
+  ] as const) {
+    t.equal(res.status, 415, what);
+    t.match(res.json, { code: 'invalid_request', status: 415 }, `${what}: typed`);
+  }
+  // A JSON body sent chunked is read as before.
+  const labelled = await chunked('POST', '/me/keys', [...auth, 'content-type', 'application/json'], ['{"label":', '"chunked"}']);
+  t.equal(labelled.status, 201);
+  t.equal(labelled.json?.label, 'chunked');
+  // GraphQL's own answer (its error handler's status) is unchanged: an Unsupported Media Type error.
+  for (const res of [await raw('POST', '/graphql', [...auth, 'content-type', 'text/xml'], '<query/>'), await chunked('POST', '/graphql', auth, ['{"query":"{ me { id } }"}'])]) {
+    t.match(res.json, { errors: [{ message: 'Unsupported Media Type', extensions: { code: 'invalid_request' } }] }, 'GraphQL');
+  }
+  // No route: 404, whatever the body.
+  t.equal((await chunked('POST', '/no-such-route', auth, [])).status, 404);
+  t.equal((await raw('POST', '/no-such-route', [...auth, 'content-type', 'text/xml'], '<x/>')).status, 404);
+});
+
+t.test('a JSON body with a __proto__ or constructor.prototype key: 400 invalid_request saying so (it said "not valid JSON")', async (t) => {
+  const auth = ['authorization', `Bearer ${ada.key}`, 'content-type', 'application/json'];
+  const name = () => ada.req('GET', `/leagues/${league.id}`).then((r) => (r.json() as { name: string }).name);
+  const before = await name();
+  for (const body of ['{"ai":{"__proto__":"random"}}', '{"name":"P","__proto__":{"admin":true}}', '{"name":"P","constructor":{"prototype":{"admin":true}}}']) {
+    const res = await raw('PATCH', `/leagues/${league.id}`, auth, body);
+    t.equal(res.status, 400, body);
+    t.match(res.json, { code: 'invalid_request', detail: /__proto__.*constructor\.prototype.*not allowed/ }, `${body}: says why`);
+    t.notMatch(res.json.detail, /not valid JSON/, `${body}: not "not valid JSON"`);
+  }
+  const entry = await raw('POST', `/leagues/${league.id}/entries`, auth, '{"ai":{"__proto__":"random"}}');
+  t.match(entry, { status: 400, json: { code: 'invalid_request', detail: /__proto__/ } }, 'the probe\'s body');
+  // GraphQL's JSON body: the same message, as a GraphQL error.
+  const gql = await raw('POST', '/graphql', auth, '{"query":"{ me { id } }","variables":{"__proto__":{"x":1}}}');
+  t.match(gql.json, { errors: [{ message: /__proto__/, extensions: { code: 'invalid_request' } }] }, 'GraphQL');
+  // JSON that is not valid is still said to be so; a key that merely contains the word is fine.
+  const broken = await raw('PATCH', `/leagues/${league.id}`, auth, '{"name":');
+  t.match(broken, { status: 400, json: { code: 'invalid_request', detail: /not valid JSON/ } });
+  const broken2 = await raw('PATCH', `/leagues/${league.id}`, auth, '{"__proto__":');
+  t.match(broken2, { status: 400, json: { code: 'invalid_request', detail: /not valid JSON/ } }, 'invalid JSON with a __proto__ key is invalid JSON');
+  t.equal(await name(), before, 'the league is unchanged');
+  const fine = await raw('PATCH', `/leagues/${league.id}`, auth, '{"name":"__proto__ constructor"}');
+  t.equal(fine.status, 200, 'the words in a value are fine');
+});

@@ -24,12 +24,22 @@
 // Accept-Encoding: identity: Herald does not decompress bodies, and the compressed bytes were
 // read as JSON ("not valid JSON"), or a plain body under a lying header was taken as it came.
 //
+// A POST sent chunked with zero bytes and no Content-Type (Node's http.request can send a POST
+// without a body so) is a request without a body, as one with Content-Length: 0 is: Fastify took
+// the chunks for a body of no media type and answered 415. A body without a Content-Type that
+// has bytes, and one of a media type no parser reads, are still 415 (emptyOrUnsupported).
+//
+// A JSON body with a "__proto__" key, or a "constructor" holding a "prototype", is refused by
+// Fastify's parser (secure-json-parse) as it should be, but its answer said the body was not
+// valid JSON. It is still refused (400 invalid_request), saying why: Fastify's parser is kept
+// and parses every body; its error is reworded when the text is valid JSON (looked at only then).
+//
 // At /graphql it also checks the request's shape (query a string, variables an
 // object: ../graphql/input.ts). String literals inside a GraphQL document are
 // checked by a validation rule (the document is not parsed here).
 import { Transform, type Readable } from 'node:stream';
 import fp from 'fastify-plugin';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errorCodes, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ServiceError } from '../../service/api.ts';
 import { findUnstorable, type Unstorable } from '../storable.ts';
 import { checkGraphqlRequest } from '../graphql/input.ts';
@@ -106,7 +116,65 @@ function checkHeaders(request: FastifyRequest): void {
   }
 }
 
+/**
+ * The parser of every media type no other parser takes (Fastify's catch-all, '*'), which is also
+ * what Fastify runs for a chunked body without a Content-Type. Fastify's own answer, 415, for all
+ * of them, except a body without a Content-Type that turns out to have no bytes: no body
+ * (undefined), as Content-Length: 0 would be. A request to no route goes on to its 404.
+ */
+function emptyOrUnsupported(request: FastifyRequest, payload: Readable, done: (err: Error | null, body?: unknown) => void): void {
+  if (request.is404) return done(null, undefined);
+  if (request.headers['content-type'] !== undefined) return done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE());
+  let settled = false;
+  const settle = (err: Error | null): void => {
+    if (settled) return;
+    settled = true;
+    payload.off('data', onData);
+    payload.off('end', onEnd);
+    payload.off('error', settle);
+    done(err, undefined);
+  };
+  // The first byte decides: there is a body, of no media type.
+  const onData = (chunk: Buffer): void => {
+    if (chunk.length > 0) settle(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE());
+  };
+  const onEnd = (): void => settle(null);
+  payload.on('data', onData);
+  payload.on('end', onEnd);
+  payload.on('error', settle);
+}
+
+export const FORBIDDEN_KEYS = 'The body has a "__proto__" key, or a "constructor" key holding a "prototype": __proto__ and constructor.prototype keys are not allowed (they could change objects\' prototypes).';
+
+/** Whether `text` is JSON (a body Fastify's parser refused may be, when it has a forbidden key). */
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Fastify's own JSON parser, with its refusal of a body that is valid JSON but has a __proto__ or
+ * constructor.prototype key (it swallows secure-json-parse's error, so the error handler cannot
+ * tell) reworded to say so; a body that is not JSON keeps Fastify's "not valid JSON" answer.
+ */
+function jsonParser(app: FastifyInstance): (request: FastifyRequest, body: string, done: (err: Error | null, body?: unknown) => void) => void {
+  const parse = app.getDefaultJsonParser(app.initialConfig.onProtoPoisoning ?? 'error', app.initialConfig.onConstructorPoisoning ?? 'error');
+  return (request, body, done) => {
+    parse(request, body, (err, value) => {
+      if (err && (err as { code?: unknown }).code === 'FST_ERR_CTP_INVALID_JSON_BODY' && isJson(body)) return done(new ServiceError('invalid_request', FORBIDDEN_KEYS));
+      done(err, value);
+    });
+  };
+}
+
 async function inputGuard(app: FastifyInstance): Promise<void> {
+  app.addContentTypeParser('*', emptyOrUnsupported);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonParser(app));
+
   // Every body's bytes are checked to be UTF-8 as they arrive, before any parser decodes them
   // (Fastify's JSON parser, Mercurius's application/graphql one: lossily).
   app.addHook('preParsing', (request, _reply, payload, done) => {
