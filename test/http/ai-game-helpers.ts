@@ -32,8 +32,10 @@ export async function openUntilYorkActsAlone(york: Client, clock: { now: number 
   if (res.statusCode !== 201) throw new Error(`the game was not created: ${res.statusCode} ${res.body}`);
   const id = (res.json() as ClockedGame).id;
   let yorkMoves = 0;
+  let last: ClockedGame | null = null;
+  const answers: number[] = [];
   for (let i = 0; i < 3_000; i++) {
-    const g = await getGame(york, id);
+    const g = (last = await getGame(york, id));
     if (g.status !== 'active') throw new Error(`the game ended in its opening: ${JSON.stringify(g.result)}`);
     const lancasterMoved = g.version >= 4;
     if (yorkMoves >= 2 && lancasterMoved && g.activeRoles.length === 1 && g.activeRoles[0] === 'York') return g;
@@ -42,11 +44,14 @@ export async function openUntilYorkActsAlone(york: Client, clock: { now: number 
       if (legal.actions.length > 0) {
         clock.now += 60_000;
         const moved = await york.req('POST', `/games/${id}/actions`, { action: legal.actions[0], expectedVersion: legal.version });
+        answers.push(moved.statusCode);
         if (moved.statusCode === 200) yorkMoves++;
         continue;
       }
     }
     await sleep(20);
   }
-  throw new Error('York never came to act alone');
+  // Seen once in CI (28 Nov 2026, not reproduced): what the game was waiting for names the cause.
+  const log = (await york.req('GET', `/games/${id}/log`)).json() as { entries?: { kind: string; role: string | null }[] };
+  throw new Error(`York never came to act alone: York moved ${yorkMoves} times (answers ${answers.join(', ')}); the game at version ${last?.version}, ${last?.status}, to act: ${last?.activeRoles.join(', ')}; the log's last entries: ${JSON.stringify(log.entries?.slice(-4))}`);
 }
