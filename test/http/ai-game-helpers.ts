@@ -20,9 +20,13 @@ export const getGame = async (c: Client, id: string) => (await c.req('GET', `/ga
 
 /**
  * A new game of `york`'s York against the AI's Lancaster (random; Fischer, 2 hours, no
- * increment, onTimeout claim), played until York alone must act after both seats have moved
- * twice. York's moves (its first legal action) move the app's injected clock (`clock.now`) a
- * minute each; the AI moves by the app's own job.
+ * increment, onTimeout claim), played until York alone must act after both seats have
+ * chosen their first card. York plays its first legal action that is not a take-back until
+ * it has played a card; each York move moves the app's injected clock (`clock.now`) a
+ * minute; the AI moves by the app's own job. (Until 28 Nov 2026 York made exactly two
+ * moves: when the random AI demanded a redeal, York's two moves were both keep_hand, it
+ * never played a card, and a seat that has played stays active for its take-back, so
+ * York never came to act alone: the one CI failure of ai-claim-timeout.)
  */
 export async function openUntilYorkActsAlone(york: Client, clock: { now: number }): Promise<ClockedGame> {
   const res = await york.req('POST', '/games', {
@@ -31,27 +35,26 @@ export async function openUntilYorkActsAlone(york: Client, clock: { now: number 
   });
   if (res.statusCode !== 201) throw new Error(`the game was not created: ${res.statusCode} ${res.body}`);
   const id = (res.json() as ClockedGame).id;
-  let yorkMoves = 0;
+  let yorkPlayed = false;
   let last: ClockedGame | null = null;
-  const answers: number[] = [];
+  const answers: string[] = [];
   for (let i = 0; i < 3_000; i++) {
     const g = (last = await getGame(york, id));
     if (g.status !== 'active') throw new Error(`the game ended in its opening: ${JSON.stringify(g.result)}`);
-    const lancasterMoved = g.version >= 4;
-    if (yorkMoves >= 2 && lancasterMoved && g.activeRoles.length === 1 && g.activeRoles[0] === 'York') return g;
-    if (g.activeRoles.includes('York') && yorkMoves < 2) {
-      const legal = (await york.req('GET', `/games/${id}/actions`)).json() as { version: number; actions: unknown[] };
-      if (legal.actions.length > 0) {
+    if (yorkPlayed && g.activeRoles.length === 1 && g.activeRoles[0] === 'York') return g;
+    if (!yorkPlayed && g.activeRoles.includes('York')) {
+      const legal = (await york.req('GET', `/games/${id}/actions`)).json() as { version: number; actions: { type: string }[] };
+      const action = legal.actions.find((a) => a.type !== 'take_back');
+      if (action) {
         clock.now += 60_000;
-        const moved = await york.req('POST', `/games/${id}/actions`, { action: legal.actions[0], expectedVersion: legal.version });
-        answers.push(moved.statusCode);
-        if (moved.statusCode === 200) yorkMoves++;
+        const moved = await york.req('POST', `/games/${id}/actions`, { action, expectedVersion: legal.version });
+        answers.push(`${action.type} ${moved.statusCode}`);
+        if (moved.statusCode === 200 && action.type === 'play') yorkPlayed = true;
         continue;
       }
     }
     await sleep(20);
   }
-  // Seen once in CI (28 Nov 2026, not reproduced): what the game was waiting for names the cause.
   const log = (await york.req('GET', `/games/${id}/log`)).json() as { entries?: { kind: string; role: string | null }[] };
-  throw new Error(`York never came to act alone: York moved ${yorkMoves} times (answers ${answers.join(', ')}); the game at version ${last?.version}, ${last?.status}, to act: ${last?.activeRoles.join(', ')}; the log's last entries: ${JSON.stringify(log.entries?.slice(-4))}`);
+  throw new Error(`York never came to act alone: York's moves ${answers.join(', ')}; the game at version ${last?.version}, ${last?.status}, to act: ${last?.activeRoles.join(', ')}; the log's last entries: ${JSON.stringify(log.entries?.slice(-4))}`);
 }
