@@ -90,7 +90,7 @@ export interface Config {
   webhookRetentionDays: number;
   /**
    * HERALD_WEBHOOK_MAX_ENDPOINTS (default 20; 0 = no cap): webhook endpoints one player or
-   * application may register; one more is refused (409 limit_reached). Absent: 20.
+   * application may register; one more is refused (409 limit_reached). Absent: undefined, the service's default.
    */
   webhookMaxEndpoints?: number;
   /**
@@ -321,7 +321,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     else if (!/^(false|0|no)$/i.test(rawPrivate)) problems.push(`HERALD_WEBHOOK_ALLOW_PRIVATE must be true or false (got "${rawPrivate}")`);
   }
   const webhookRetentionDays = intVar(env, 'HERALD_WEBHOOK_RETENTION_DAYS', 30, 1, problems);
-  const webhookMaxEndpoints = intVar(env, 'HERALD_WEBHOOK_MAX_ENDPOINTS', 20, 0, problems);
+  // Unset: undefined, and the service's own default applies (service/webhooks.ts DEFAULT_MAX_ENDPOINTS).
+  const webhookMaxEndpoints = nonEmpty(env, 'HERALD_WEBHOOK_MAX_ENDPOINTS') === undefined ? undefined : intVar(env, 'HERALD_WEBHOOK_MAX_ENDPOINTS', 0, 0, problems);
   let jobs = true;
   const rawJobs = nonEmpty(env, 'HERALD_JOBS');
   if (rawJobs !== undefined) {

@@ -6424,7 +6424,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            /** @description limit_reached — the caller has as many endpoints as one owner may register (`limit`); delete one first. */
+            /** @description limit_reached — the caller has as many endpoints as one owner may register (`limit`); delete one first (DELETE /webhooks/{webhookId}). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6435,7 +6435,7 @@ export interface operations {
                      *       "type": "urn:herald:problem:limit-reached",
                      *       "title": "Conflict",
                      *       "status": 409,
-                     *       "detail": "You have 20 webhook endpoints, the most one owner may register: delete one (DELETE /webhooks/{id}) before registering another.",
+                     *       "detail": "You have 20 webhook endpoints, the most one owner may register: delete one of them before registering another.",
                      *       "code": "limit_reached",
                      *       "limit": 20
                      *     }

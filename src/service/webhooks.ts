@@ -228,7 +228,7 @@ export async function createWebhook(ctx: Ctx, callerIn: Caller | null, raw: unkn
   const secret = newSecret();
   const max = opts(ctx).maxEndpoints ?? DEFAULT_MAX_ENDPOINTS;
   const e = await store.createEndpoint(ctx.db, { ownerId: caller.playerId, url, events, format, secret }, max);
-  if (!e) throw new ServiceError('limit_reached', `You have ${max} webhook endpoints, the most one owner may register: delete one (DELETE /webhooks/{id}) before registering another.`, { limit: max });
+  if (!e) throw new ServiceError('limit_reached', `You have ${max} webhook endpoints, the most one owner may register: delete one of them before registering another.`, { limit: max });
   return { webhook: info(e, ctx.now()), secret };
 }
 

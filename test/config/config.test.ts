@@ -27,7 +27,7 @@ t.test('defaults: embedded database, in-process bus, 127.0.0.1:3000, info logs, 
     trustProxy: false,
     webhookAllowPrivate: false,
     webhookRetentionDays: 30,
-    webhookMaxEndpoints: 20,
+    webhookMaxEndpoints: undefined,
     publicUrl: null,
     gameDataFiles: { HERALD_BLACK_AND_WHITE_DATA: null },
     ai: { workers: 1, queue: 64, timeCapMs: 10_000, warm: true },
@@ -86,7 +86,7 @@ t.test('HERALD_WEBHOOK_ALLOW_PRIVATE: off by default; HERALD_PUBLIC_URL an http(
 });
 
 t.test('HERALD_WEBHOOK_MAX_ENDPOINTS: 20 by default, a whole number from 0 (no cap)', async (t) => {
-  t.equal(loadConfig({}).webhookMaxEndpoints, 20);
+  t.equal(loadConfig({}).webhookMaxEndpoints, undefined, 'unset: the service default applies');
   t.equal(loadConfig({ HERALD_WEBHOOK_MAX_ENDPOINTS: '5' }).webhookMaxEndpoints, 5);
   t.equal(loadConfig({ HERALD_WEBHOOK_MAX_ENDPOINTS: '0' }).webhookMaxEndpoints, 0);
   for (const bad of ['-1', '2.5', 'many']) t.throws(() => loadConfig({ HERALD_WEBHOOK_MAX_ENDPOINTS: bad }), /HERALD_WEBHOOK_MAX_ENDPOINTS/, bad);

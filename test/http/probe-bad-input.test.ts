@@ -311,6 +311,23 @@ t.test('GraphQL over GET: a document without the operation to run is 400 invalid
   t.equal((await get({ query: two, operationName: 'a' })).statusCode, 200, 'a name the document has still runs');
 });
 
+t.test('a subscription over HTTP is 400 invalid_request before it runs (was a 200 with the refusal in its errors)', async (t) => {
+  const post = (query: string, operationName?: string) =>
+    app.inject({ method: 'POST', url: '/graphql', headers: { authorization: `Bearer ${alice.key}` }, payload: { query, ...(operationName ? { operationName } : {}) } });
+  const sub = `subscription { gameEvents(gameId: "${someId}") { __typename } }`;
+  const both = `query q { me { id } } subscription s { gameEvents(gameId: "${someId}") { __typename } }`;
+  // Twice each: Mercurius caches a text it has validated, and a cached text skips its validation hooks.
+  for (let i = 0; i < 2; i++) {
+    for (const [query, name] of [[sub, undefined], [both, 's']] as const) {
+      const res = await post(query, name);
+      t.equal(res.statusCode, 400, `${name ?? 'the only operation'}: ${res.body.slice(0, 160)}`);
+      t.equal(res.json().errors?.[0]?.extensions?.code, 'invalid_request');
+      t.match(res.json().errors?.[0]?.message, /WebSocket/);
+    }
+    t.equal((await post(both, 'q')).statusCode, 200, 'the query beside it still runs');
+  }
+});
+
 t.test('WebSocket: a subscribe message without a payload object or a query text is refused with invalid_request', async (t) => {
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('not listening');

@@ -107,6 +107,17 @@ export function operationMissing(document: DocumentNode, operationName: string |
 }
 
 /**
+ * invalid_request when the operation a request over HTTP would run is a subscription
+ * (served over WebSocket only); else null. Before, the refusal came from the field's
+ * resolver, during execution: a 200 whose error said status 400, where a document that can
+ * never run over HTTP (as a syntax error) is refused with 400 before it runs.
+ */
+export function subscriptionOverHttp(document: DocumentNode, operationName: string | undefined): GraphQLError | null {
+  if (getOperationAST(document, operationName)?.operation !== 'subscription') return null;
+  return invalidStart('Subscriptions are served over WebSocket only (graphql-ws protocol at /graphql); over HTTP send a query or mutation.');
+}
+
+/**
  * What a subscription's start message over WebSocket gets wrong before it can
  * run, as an invalid_request error; null when it may start. Mercurius answers
  * these itself, outside the errorFormatter, so the client got untyped errors

@@ -16,7 +16,7 @@ import { frameworkErrors } from './errors.ts';
 import graphiql from './graphiql.ts';
 import { DEFAULT_LIMITS, limitsRule, type QueryLimits } from '../graphql/limits.ts';
 import { checkDocument, checkSource } from '../graphql/size.ts';
-import { isParsedDocument, operationMissing, storableLiteralsRule, subscriptionStartError, syntaxErrorOf } from '../graphql/input.ts';
+import { isParsedDocument, operationMissing, storableLiteralsRule, subscriptionOverHttp, subscriptionStartError, syntaxErrorOf } from '../graphql/input.ts';
 import { queryResolvers } from '../graphql/resolvers.ts';
 import { leagueResolvers } from '../graphql/leagues.ts';
 import { WebSocketSockets, type WatchedSocket } from '../graphql/ws-sockets.ts';
@@ -180,6 +180,16 @@ export default async function graphql(app: FastifyInstance, opts: GraphqlOptions
     if (!isParsedDocument(document)) throw syntaxErrorOf(sources.get(context));
     const tooBig = checkDocument(document, limits);
     if (tooBig) throw tooBig;
+  });
+  // A subscription over HTTP is refused before it runs, with 400 (its resolver's refusal came
+  // during execution, a 200). preExecution, not preValidation: Mercurius skips validation (and
+  // its hook) for a text it has cached, which may hold a query and a subscription. It runs for
+  // HTTP only (WebSocket starts have the preSubscription* hooks below).
+  app.graphql.addHook('preExecution', async (_schema, document, context) => {
+    const body = (context as { reply?: { request?: { body?: unknown } } }).reply?.request?.body;
+    const name = (body as { operationName?: unknown } | null | undefined)?.operationName;
+    const subscription = subscriptionOverHttp(document, typeof name === 'string' ? name : undefined);
+    if (subscription) throw subscription;
   });
   // On GET, Mercurius picks the operation (only queries may run) before graphql-js would refuse
   // an operationName the document lacks, and, for a text it has cached, before any of its hooks:
