@@ -24,6 +24,7 @@ import { handlers as actionHandlers } from './action-phase.ts';
 import { handlers as battleHandlers } from './battle.ts';
 import { handlers as supplyHandlers } from './supply.ts';
 import { handlers as politicalHandlers } from './political-turn.ts';
+import { updateWhereabouts } from './whereabouts.ts';
 
 const gameOver: StateHandler = { actions: () => [], apply: () => {} };
 
@@ -116,6 +117,7 @@ export function applyAction(state: R3State, role: string, action: Action): R3Sta
   if (h.undoable?.(s, top(s), a)) pushUndo(s, state);
   h.apply(s, top(s), side, a);
   checkRescue(s);
+  updateWhereabouts(state, s);
   return s;
 }
 

@@ -11,10 +11,12 @@
  * What is drawn (README.md "Sampling states for computer players"):
  * - which enemy block stands where: the enemy blocks whose place the view does
  *   not give are dealt to the places the counts leave open (per area: upright
- *   and face-down; the pool: upright and face-down), uniformly among the
- *   assignments the rules allow (face-down in an area: a mercenary in its home
- *   exile or the Kingmaker prisoner; face-down in the pool: a block that goes
- *   there when eliminated; never an heir in the pool);
+ *   and face-down; the pool: upright and face-down), each within the places the
+ *   view's `whereabouts` allow it (what public facts tell the seat, whereabouts.ts)
+ *   and as the rules allow (face-down in an area: a mercenary in its home exile
+ *   or the Kingmaker prisoner; face-down in the pool: a block that goes there
+ *   when eliminated; never an heir in the pool): a random matching of blocks to
+ *   open places (dealSlots);
  * - which of the enemy blocks in an area acted this turn (the view counts them),
  *   and among those the Reserves and Piracy attackers of pending battles (the
  *   view counts them per attack);
@@ -31,9 +33,10 @@
  * The undo stack is empty (so `undo` is never legal in a sampled state) and the
  * log is empty, starting where the view's log ends (logFrom + log.length).
  *
- * Not a posterior: the draw is uniform given the view, not weighted by how
- * likely each position is given the game so far (the view does not carry the
- * history: a block named in an earlier battle is forgotten once the battle ends).
+ * Not a posterior: the draw is random within what the view allows, not weighted
+ * by how likely each position is given the game so far (beyond `whereabouts`
+ * the view does not carry the history: a strength shown in an earlier battle is
+ * forgotten once the battle ends).
  * A few constraints are met by rejection: a draw whose own view differs from the
  * given one (say an exile count that an unlucky draw changes) is drawn again,
  * up to MAX_TRIES times.
@@ -50,6 +53,7 @@ import { mercenaryHome, pendingHomes } from './homes.ts';
 import { destinationOf } from './elimination.ts';
 import { handAp } from './cards.ts';
 import type { PhaseFrame } from './action-frames.ts';
+import { PLACE_INDEX } from './whereabouts.ts';
 
 /** Draws per call before giving up on an exact match of the view (see the header). */
 const MAX_TRIES = 40;
@@ -164,7 +168,20 @@ function baseState(v: R3View, rng: RngState): R3State {
     logFrom: v.logFrom + v.log.length,
     undo: [],
     result: v.result ? { winner: v.result.winner, reason: v.result.reason } : null,
+    // The seat's own knowledge of the enemy's blocks, as its view gives it (the enemy's of its
+    // blocks is not in the view, and nothing below reads it: left out).
+    ...(v.whereabouts && (v.seat === 'York' || v.seat === 'Lancaster') ? { whereabouts: { [v.seat]: whereaboutsFromView(v.whereabouts) } } : {}),
   };
+}
+
+/** The state's form of a view's whereabouts: per block, place indices; [] for blocks the view leaves out. */
+function whereaboutsFromView(w: Record<string, string[]>): number[][] {
+  const out: number[][] = [];
+  for (let b = 0; b < NUM_BLOCKS; b++) {
+    const places = w[BLOCKS[b]!.id];
+    out.push(places ? places.map((p) => PLACE_INDEX[p]).filter((i) => i !== undefined) : []);
+  }
+  return out;
 }
 
 /** Own blocks, and every block whose place is public: dead, off-map, minors, the Rebel, the battle's face-up blocks. */
@@ -227,6 +244,12 @@ function placeHidden(d: Draw): boolean {
     }
   }
   const left = new Set(hidden);
+  // Where the seat knows each block may stand (whereabouts.ts); untracked: anywhere.
+  const known = s.whereabouts?.[d.seat];
+  const may = (b: number, loc: string): boolean => {
+    const places = known?.[b];
+    return !places || places.length === 0 || places.includes(PLACE_INDEX[loc]!);
+  };
   const place = (b: number, loc: string, isDown: boolean): void => {
     s.loc[b] = loc;
     s.down[b] = isDown;
@@ -237,7 +260,7 @@ function placeHidden(d: Draw): boolean {
   // The Kingmaker prisoner: face-down in a land area (mercenaries lie face-down only in their home exile).
   const pr = s.prisoner;
   if (pr !== null && left.has(pr)) {
-    const areas = Object.keys(down).filter((a) => down[a]! > 0 && AREA[a]!.kind === 'land');
+    const areas = Object.keys(down).filter((a) => down[a]! > 0 && AREA[a]!.kind === 'land' && may(pr, a));
     if (areas.length === 0) return false;
     const a = areas[randomInt(rng, areas.length)]!;
     place(pr, a, true);
@@ -245,44 +268,72 @@ function placeHidden(d: Draw): boolean {
     s.steps[pr] = BLOCKS[pr]!.maxSteps;
     down[a]!--;
   }
+  // Every other place left open is a slot that only some blocks may fill: dealt as one
+  // matching (dealSlots), so no block is spent on a slot another needed.
+  const slots: Slot[] = [];
   for (const [area, k] of Object.entries(down)) {
-    if (k <= 0) continue;
-    const chosen = pick(rng, [...left].filter((b) => mercenaryHome(b) === area), k);
-    if (!chosen) return false;
-    for (const b of chosen) place(b, area, true);
+    // Face-down in an area: a mercenary eliminated to its home exile.
+    for (let i = 0; i < k; i++) slots.push({ loc: area, down: true, fits: (b) => mercenaryHome(b) === area });
   }
-  if (poolDown > 0) {
-    const chosen = pick(rng, [...left].filter((b) => destinationOf(b) === 'pool'), poolDown);
-    if (!chosen) return false;
-    for (const b of chosen) place(b, 'pool', true);
-  }
+  // Face-down in the pool: a block that goes there when eliminated.
+  for (let i = 0; i < poolDown; i++) slots.push({ loc: 'pool', down: true, fits: (b) => destinationOf(b) === 'pool' });
   // Upright home mercenaries in their exile (counted by the view): from that exile's own.
   for (const [area, bySide] of Object.entries(v.exileMercenaries)) {
     let k = bySide[enemy] ?? 0;
-    for (let b = 0; b < NUM_BLOCKS; b++) if (placed[b] && left.has(b) === false && s.loc[b] === area && !s.down[b] && mercenaryHome(b) === area && sideUnder(v.king, b) === enemy) k--;
-    if (k <= 0) continue;
-    const chosen = pick(rng, [...left].filter((b) => mercenaryHome(b) === area), k);
-    if (!chosen) return false;
-    for (const b of chosen) place(b, area, false);
-    up[area]! -= k;
+    for (let b = 0; b < NUM_BLOCKS; b++) if (placed[b] && s.loc[b] === area && !s.down[b] && mercenaryHome(b) === area && sideUnder(v.king, b) === enemy) k--;
+    for (let i = 0; i < k; i++) slots.push({ loc: area, down: false, fits: (b) => mercenaryHome(b) === area });
+    up[area] = (up[area] ?? 0) - Math.max(0, k);
   }
-  const areaSlots: string[] = [];
-  for (const [area, k] of Object.entries(up)) for (let i = 0; i < k; i++) areaSlots.push(area);
-  shuffle(rng, areaSlots);
-  const heirs = [...left].filter((b) => BLOCKS[b]!.type === 'heir');
-  if (heirs.length > areaSlots.length) return false;
-  for (const b of heirs) place(b, areaSlots.pop()!, false);
-  const slots = areaSlots;
-  for (let i = 0; i < poolUp; i++) slots.push('pool');
-  const rest = shuffle(rng, [...left]);
-  if (rest.length !== slots.length) return false;
-  shuffle(rng, slots);
-  rest.forEach((b, i) => place(b, slots[i]!, false));
-  // The other upright blocks in an exile are not its own mercenaries (the view counts those):
-  // a draw that puts one there is drawn again.
-  for (const b of rest) if (mercenaryHome(b) === s.loc[b]) return false;
+  // The other upright blocks in an area: not its own mercenaries (the view counts those); an heir
+  // never stands in the pool.
+  for (const [area, k] of Object.entries(up)) for (let i = 0; i < k; i++) slots.push({ loc: area, down: false, fits: (b) => mercenaryHome(b) !== area });
+  for (let i = 0; i < poolUp; i++) slots.push({ loc: 'pool', down: false, fits: (b) => BLOCKS[b]!.type !== 'heir' });
+  const deal = dealSlots(rng, [...left], slots, may);
+  if (!deal) return false;
+  for (const [b, slot] of deal) place(b, slot.loc, slot.down);
   for (let b = 0; b < NUM_BLOCKS; b++) if (s.steps[b] === -1) s.steps[b] = uniform(rng, 1, BLOCKS[b]!.maxSteps);
   return true;
+}
+
+/** A place left open for one hidden block: where, face-down or not, and which blocks may fill it. */
+interface Slot {
+  loc: string;
+  down: boolean;
+  fits: (b: number) => boolean;
+}
+
+/**
+ * Every block to a slot it fits and the seat's whereabouts allow (`may`), each slot
+ * filled once: a bipartite matching (Kuhn's augmenting paths), blocks and slots
+ * taken in a random order, so the deal is random (not uniform over the matchings
+ * when whereabouts constrain it) and found whenever one exists; the real state is one, so a view
+ * of a real game always has a deal. Null when there is none (blocks and slots
+ * differ in number, or the view's counts cannot be met).
+ */
+function dealSlots(rng: RngState, blocks: number[], slots: Slot[], may: (b: number, loc: string) => boolean): Map<number, Slot> | null {
+  if (blocks.length !== slots.length) return null;
+  const order = shuffle(rng, blocks.slice());
+  // One shuffled order of the slots for every block: first fit in it, over a random order of
+  // blocks, is a random deal (uniform where nothing constrains it).
+  const slotOrder = shuffle(rng, slots.map((_, i) => i));
+  const options = new Map<number, number[]>();
+  for (const b of order) options.set(b, slotOrder.filter((i) => slots[i]!.fits(b) && may(b, slots[i]!.loc)));
+  const holder = new Array<number>(slots.length).fill(-1);
+  const tryPlace = (b: number, seen: boolean[]): boolean => {
+    for (const i of options.get(b)!) {
+      if (seen[i]) continue;
+      seen[i] = true;
+      if (holder[i] === -1 || tryPlace(holder[i]!, seen)) {
+        holder[i] = b;
+        return true;
+      }
+    }
+    return false;
+  };
+  for (const b of order) if (!tryPlace(b, new Array<boolean>(slots.length).fill(false))) return null;
+  const out = new Map<number, Slot>();
+  holder.forEach((b, i) => out.set(b, slots[i]!));
+  return out;
 }
 
 /* ------------------------------------------------- acted, Reserves, pirates */

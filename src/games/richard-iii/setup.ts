@@ -6,6 +6,7 @@ import { seedRng } from '../../engine/rng.ts';
 import { BLOCK_INDEX, BLOCKS, SCENARIO } from './data.ts';
 import type { R3State } from './state.ts';
 import { startCampaign } from './cards.ts';
+import { initialWhereabouts } from './whereabouts.ts';
 
 export class UnknownScenarioError extends Error {
   constructor(id: string) {
@@ -74,5 +75,7 @@ export function setupState(scenario: string, seed: string): R3State {
   const sc = SCENARIO[scenario]!;
   s.log.push({ pub: `${sc.name} (${sc.year}): ${sc.kingSide} holds the throne.`, m: { key: 'log.setup', params: { scenario: { ref: 'scenario', id: sc.id }, year: String(sc.year), side: { ref: 'side', id: sc.kingSide } } } });
   startCampaign(s);
+  // Every block is where the scenario's printed set-up puts it: each seat knows where the other's stand.
+  s.whereabouts = initialWhereabouts(s);
   return s;
 }

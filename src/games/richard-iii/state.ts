@@ -11,6 +11,7 @@ import type { RngState } from '../../engine/rng.ts';
 import type { LogChange as EngineLogChange, Message } from '../../engine/types.ts';
 import { cloneJson } from '../../engine/json.ts';
 import { AREA, BLOCK, BLOCKS, NUM_BLOCKS, type Side } from './data.ts';
+import type { Whereabouts } from './whereabouts.ts';
 
 /** Where a block is: an area id, or one of these off-map places. */
 export type OffMap = 'pool' | 'minor' | 'off' | 'dead';
@@ -143,6 +144,11 @@ export interface R3State {
    */
   undo: UndoEntry[];
   result: { winner: Side | null; reason: string } | null;
+  /**
+   * What each seat may know of where the other's blocks stand, from public facts
+   * (whereabouts.ts); absent in games stored before it existed (nothing tracked).
+   */
+  whereabouts?: Whereabouts;
 }
 
 /* ----------------------------------------------------------------- helpers */
@@ -222,6 +228,8 @@ export function cloneState(s: R3State): R3State {
     undo: s.undo.slice(),
     result: s.result ? { ...s.result } : null,
   };
+  // Replaced whole by each update (whereabouts.ts), never mutated: shared.
+  if (s.whereabouts) out.whereabouts = s.whereabouts;
   return out;
 }
 

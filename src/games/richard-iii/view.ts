@@ -35,6 +35,7 @@ import type { HandlerTable } from './flow.ts';
 import { ownerOf, top, type LogEntry, type R3State } from './state.ts';
 import { HANDLERS } from './index.ts';
 import { flowView, type FrameView } from './flow-view.ts';
+import { whereaboutsView } from './whereabouts.ts';
 
 /** One of the seat's own blocks. */
 export interface OwnBlockView {
@@ -140,6 +141,14 @@ export interface R3View {
    */
   log: string[];
   logFrom: number;
+  /**
+   * The seat's knowledge of where the enemy's blocks stand (whereabouts.ts): enemy
+   * block id → the places (area ids, 'pool') it may stand in, from public facts
+   * only (the scenario's printed set-up, moves made in the open, battles, counts).
+   * Blocks whose place is public by name (dead, minors, off) are left out. Absent
+   * for spectators and in games stored before it was tracked.
+   */
+  whereabouts?: Record<string, string[]>;
 }
 
 const REBEL = BLOCK_INDEX['rebel']!;
@@ -319,6 +328,8 @@ export function viewFor(s: R3State, seat: Side | null, handlers: HandlerTable = 
 
   if (seat !== null) {
     view.hand = [...s.hands[seat]];
+    const where = whereaboutsView(s, seat);
+    if (where) view.whereabouts = where;
     const reserves = new Set<number>();
     const pirates = new Set<number>();
     for (const a of Object.values(s.attacks)) {

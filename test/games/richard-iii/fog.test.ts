@@ -337,9 +337,15 @@ function checkCase(tt: { fail(message: string): unknown }, c: Case, variants: nu
     if (json.includes(c.seed)) return tt.fail(`${c.name}: view of ${seat ?? 'spectator'} contains the seed`), false;
     if (/"(rng|undo|deck|seed)"/.test(json)) return tt.fail(`${c.name}: view of ${seat ?? 'spectator'} has a secret key`), false;
     const secret = hiddenIds(c.s, hidden);
-    const { log: _log, ...noLog } = v0;
+    // whereabouts names every enemy block by design (what public facts tell of each, whereabouts.ts,
+    // tested in whereabouts.test.ts); here only that it holds the truth.
+    const { log: _log, whereabouts, ...noLog } = v0;
     const leak = stringsIn(noLog).find((x) => secret.has(x));
     if (leak) return tt.fail(`${c.name}: view of ${seat ?? 'spectator'} names hidden enemy block ${leak}`), false;
+    for (const [id, places] of Object.entries(whereabouts ?? {})) {
+      const at = c.s.loc[BLOCK_INDEX[id]!]!;
+      if (!places.includes(at)) return tt.fail(`${c.name}: ${seat}'s whereabouts of ${id} (${places.join(', ')}) miss where it is (${at})`), false;
+    }
     for (let k = 0; k < variants; k++) {
       const variant = scramble(c.s, hidden, rng);
       const v1 = viewFor(variant, seat, c.handlers);

@@ -22,6 +22,7 @@ import { BLOCKS, NUM_BLOCKS, SCENARIOS, SIDES, other, type Side } from '../../..
 import { sampleState, unknownCards } from '../../../src/games/richard-iii/sample-state.ts';
 import { ownerOf, sameJson, top, type R3State } from '../../../src/games/richard-iii/state.ts';
 import { battleFrame } from '../../../src/games/richard-iii/battle-state.ts';
+import { mercenaryHome } from '../../../src/games/richard-iii/homes.ts';
 import type { R3View } from '../../../src/games/richard-iii/view.ts';
 import { checkInvariants, crowdedPoliticalTurn, describeFailure, playout } from './playout-helpers.ts';
 
@@ -223,13 +224,23 @@ t.test('sampling samples (d)', async (t) => {
       const distinct = (k: 'places' | 'steps' | 'hand') => new Set(facts.map((f) => f[k])).size;
       // Room for places: two hidden enemy blocks of different kinds on the map or in the pool.
       const enemy = other(seat);
-      const hiddenBlocks = [];
+      const hiddenBlocks: number[] = [];
       for (let b = 0; b < NUM_BLOCKS; b++) {
         if (ownerOf(p.s, b) === enemy && (p.s.loc[b] === 'pool' || /^[a-z]/.test(p.s.loc[b]!)) &&
           !['dead', 'off', 'minor'].includes(p.s.loc[b]!) && b !== p.s.prisoner && BLOCKS[b]!.id !== 'rebel' &&
           !(v.battle?.blocks ?? []).some((r) => r.id === BLOCKS[b]!.id)) hiddenBlocks.push(b);
       }
-      if (new Set(hiddenBlocks.map((b) => p.s.loc[b])).size > 1) {
+      // Room: two of them in different places, each of which the seat's whereabouts (what public
+      // facts tell it, whereabouts.ts) allow for the other, so a swap is another state it may face.
+      const where = v.whereabouts ?? {};
+      const mayBe = (b: number, loc: string): boolean => (where[BLOCKS[b]!.id] ?? [loc]).includes(loc);
+      const swappable = (a: number, b: number): boolean => {
+        const la = p.s.loc[a]!, lb = p.s.loc[b]!;
+        if (la === lb || p.s.down[a] || p.s.down[b] || !mayBe(a, lb) || !mayBe(b, la)) return false;
+        const heirToPool = (x: number, loc: string) => loc === 'pool' && BLOCKS[x]!.type === 'heir';
+        return !heirToPool(a, lb) && !heirToPool(b, la) && mercenaryHome(a) !== lb && mercenaryHome(b) !== la && mercenaryHome(a) !== la && mercenaryHome(b) !== lb;
+      };
+      if (hiddenBlocks.some((a) => hiddenBlocks.some((b) => swappable(a, b)))) {
         roomy++;
         if (distinct('places') > 1) varied++;
       }
@@ -244,7 +255,8 @@ t.test('sampling samples (d)', async (t) => {
       }
     }
   }
-  t.ok(roomy > 30 && varied === roomy, `enemy places vary in ${varied} of ${roomy} positions with room`);
+  // Six draws may all deal a position's one swappable pair alike (1 in 32 for a single pair).
+  t.ok(roomy > 30 && varied >= 0.9 * roomy, `enemy places vary in ${varied} of ${roomy} positions with room`);
   t.ok(stepRoom > 30 && stepVaried === stepRoom, `enemy strengths vary in ${stepVaried} of ${stepRoom}`);
   t.ok(handRoom > 30 && handVaried === handRoom, `enemy hands vary in ${handVaried} of ${handRoom}`);
 

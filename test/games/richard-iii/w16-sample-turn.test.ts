@@ -71,9 +71,17 @@ t.test('W16 — sample Game Turn 1 from the 1460 set-up to Game Turn 2', async (
   t.equal(after.turn, 2);
   t.same(richardIII.status(after), { over: false, winner: null });
 
-  // The opponent's view names none of York's moved or recruited blocks.
-  const lancasterView = JSON.stringify(richardIII.view(after, 'Lancaster'));
-  for (const id of ['norfolk', 'norwich-levy', 'warwick-y', 'salisbury-y']) t.notOk(lancasterView.includes(`"${id}"`), `Lancaster's view does not name ${id}`);
+  // The opponent's view names none of York's moved or recruited blocks, but in its whereabouts
+  // (every York block by name, with the places public facts allow): there, each may still be
+  // where it was or where a block went (Calais or East Anglia; the pool or where recruits went).
+  const { whereabouts, ...rest } = richardIII.view(after, 'Lancaster') as { whereabouts?: Record<string, string[]> };
+  const lancasterView = JSON.stringify(rest);
+  for (const id of ['norfolk', 'norwich-levy', 'warwick-y', 'salisbury-y']) {
+    t.notOk(lancasterView.includes(`"${id}"`), `Lancaster's view does not name ${id} outside its whereabouts`);
+    const places = whereabouts?.[id] ?? [];
+    t.ok(places.length >= 2 && places.includes(after.loc[BLOCK_INDEX[id]!]!), `${id}: one of ${places.join(', ')}`);
+  }
+  t.same(whereabouts?.['warwick-y'], whereabouts?.['kent-y'], 'Warwick, moved, and Kent, who stayed in Calais, look alike');
 
   // Export/import: the JSON of a state continues exactly as the state itself.
   const imported = importState(JSON.parse(JSON.stringify(s)));
