@@ -10,6 +10,11 @@
 //    those views;
 //  - no object has a key `rng`, `deck`, `undo` or `hands` (engine internals;
 //    the seed is checked for every game in ./index.ts).
+// A view's `whereabouts` (what public facts tell the seat of where each enemy block
+// may stand: every enemy block by name, by design) is left out of both the views
+// and the payloads: counted as shown, it would make every enemy block id known from
+// version 0 and the first rule empty. Whereabouts hold only public facts:
+// test/games/richard-iii/whereabouts.test.ts.
 import type { GameModule } from '../../src/engine/types.ts';
 import { BLOCKS, CARD as CARD_IDS } from '../../src/games/richard-iii/data.ts';
 import mapJson from '../../src/games/richard-iii/data/map.json' with { type: 'json' };
@@ -66,6 +71,24 @@ function inspect(value: unknown, text: string, isEnemy: (id: string) => boolean)
   return { blocks, facts };
 }
 
+/** The value without any `whereabouts` key (see the header); the value itself when it has none. */
+function withoutWhereabouts(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const out = value.map(withoutWhereabouts);
+    return out.some((x, i) => x !== value[i]) ? out : value;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  const o = value as Record<string, unknown>;
+  let out: Record<string, unknown> | null = null;
+  for (const k in o) {
+    const x = k === 'whereabouts' ? undefined : withoutWhereabouts(o[k]);
+    if (x !== o[k]) (out ??= { ...o })[k] = x;
+  }
+  if (!out) return value;
+  delete out['whereabouts'];
+  return out;
+}
+
 function checker(m: GameModule, states: readonly unknown[]): (role: string, version: number, payload: unknown, text: string) => string[] {
   const last = states.length - 1;
   // What each seat was shown, as the first version at which it was shown:
@@ -84,7 +107,7 @@ function checker(m: GameModule, states: readonly unknown[]): (role: string, vers
       for (let i = 0; i <= last; i++) {
         const st = states[i];
         if (st === null) continue;
-        const view = m.view(st, role);
+        const view = withoutWhereabouts(m.view(st, role));
         const text = JSON.stringify(view);
         const seen = inspect(view, text, isEnemy);
         for (const t of seen.blocks) first(k.blocks, t, i);
@@ -97,8 +120,10 @@ function checker(m: GameModule, states: readonly unknown[]): (role: string, vers
   };
   const knows = (map: Map<string, number>, item: string, v: number) => (map.get(item) ?? Infinity) <= v;
 
-  return (role, v, payload, text) => {
+  return (role, v, raw, rawText) => {
     const problems: string[] = [];
+    const payload = withoutWhereabouts(raw);
+    const text = payload === raw ? rawText : JSON.stringify(payload);
     const isEnemy = (id: string) => SIDE_OF[id] !== undefined && SIDE_OF[id] !== role;
     const seen = inspect(payload, text, isEnemy);
     const known = knowledgeOf(role);

@@ -29,6 +29,9 @@ t.test('the scanner finds planted leaks', async (t) => {
     { role: 'Lancaster', version: 2, source: 'planted:state', payload: s },
     { role: 'York', version: 2, source: 'planted:hand', payload: { text: `Lancaster holds ${(s as { hands: Record<string, string[]> }).hands.Lancaster![0]}` } },
     { role: 'York', version: 2, source: 'planted:strength', payload: { blocks: [{ id: 'henry-vi', steps: 7 }] } },
+    // York's own view names every Lancaster block in its whereabouts (public by design): that
+    // must not count as shown, or no enemy block id would ever be found.
+    { role: 'York', version: 2, source: 'planted:named', payload: { view: m.view(s, 'York'), text: 'Lancaster recruits welsh-mercenary' } },
   ];
   const found = (await scanStored(app, r.gameId, planted)).findings;
   t.ok(found.some((f) => f.source === 'planted:enemy-view' && /enemy block/.test(f.problem)), 'enemy block ids');
@@ -37,6 +40,8 @@ t.test('the scanner finds planted leaks', async (t) => {
   t.ok(found.some((f) => f.source === 'planted:state' && /enemy (block|hand)/.test(f.problem)), 'enemy blocks or hand in the state');
   t.ok(found.some((f) => f.source === 'planted:hand' && /^enemy hand card /.test(f.problem)), 'a card of the enemy hand');
   t.ok(found.some((f) => f.source === 'planted:strength' && f.problem === 'enemy strength henry-vi|steps|7'), 'a strength the seat was never shown');
+  t.same(found.filter((f) => f.source === 'planted:named').map((f) => f.problem), ['enemy block welsh-mercenary not revealed'], 'an enemy block named beside the seat\'s own whereabouts');
+  t.ok((m.view(s, 'York') as { whereabouts?: Record<string, string[]> }).whereabouts?.['welsh-mercenary'], 'which name it');
   // The same payload twice for the same seat and version is one finding, not two.
   const twice = (await scanStored(app, r.gameId, [planted[1]!, { ...planted[1]!, source: 'planted:again' }])).findings;
   t.same(twice.map((f) => f.source), ['planted:seed'], 'an identical payload is scanned once');
